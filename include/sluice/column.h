@@ -1,0 +1,108 @@
+// Column expressions, Spark-style: col("price") * 1.1, when(...).otherwise(...), upper(col("s")).
+// A Column is an immutable value describing an expression; it is resolved against a schema
+// when a DataFrame uses it (select, filter, withColumn), which reports unknown columns and
+// type mismatches by name.
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace arrow {
+class DataType;
+class Scalar;
+}  // namespace arrow
+
+namespace sluice {
+namespace plan {
+struct Expr;
+}
+
+class Column {
+ public:
+  explicit Column(std::shared_ptr<const plan::Expr> expr) : expr_(std::move(expr)) {}
+
+  /// Renames the result column.
+  Column alias(const std::string& name) const;
+  Column as(const std::string& name) const { return alias(name); }
+  /// Casts to a type given by Spark/SQL name ("bigint", "double", "string", "timestamp",
+  /// "date", "decimal(10,2)", ...) or by Arrow type.
+  Column cast(const std::string& type_name) const;
+  Column cast(std::shared_ptr<arrow::DataType> type) const;
+
+  Column isNull() const;
+  Column isNotNull() const;
+  Column isin(std::vector<Column> values) const;
+  /// SQL LIKE with % and _ wildcards.
+  Column like(const std::string& pattern) const;
+  /// CASE WHEN chaining: when(c1, v1).when(c2, v2).otherwise(v3).
+  Column when(const Column& condition, const Column& value) const;
+  Column otherwise(const Column& value) const;
+
+  const std::shared_ptr<const plan::Expr>& expr() const { return expr_; }
+  /// Canonical text of the expression, e.g. "(price * 1.1)".
+  std::string toString() const;
+
+ private:
+  std::shared_ptr<const plan::Expr> expr_;
+};
+
+/// A reference to a column by name; "*" selects every column.
+Column col(const std::string& name);
+/// Literals.
+Column lit(int64_t v);
+Column lit(int v);
+Column lit(double v);
+Column lit(bool v);
+Column lit(const std::string& v);
+Column lit(const char* v);
+/// A typed NULL literal.
+Column litNull(const std::string& type_name);
+
+// Arithmetic ("/" is always floating-point division, as in Spark), comparison and logic.
+Column operator+(const Column& a, const Column& b);
+Column operator-(const Column& a, const Column& b);
+Column operator*(const Column& a, const Column& b);
+Column operator/(const Column& a, const Column& b);
+Column operator%(const Column& a, const Column& b);
+Column operator-(const Column& a);
+Column operator==(const Column& a, const Column& b);
+Column operator!=(const Column& a, const Column& b);
+Column operator<(const Column& a, const Column& b);
+Column operator<=(const Column& a, const Column& b);
+Column operator>(const Column& a, const Column& b);
+Column operator>=(const Column& a, const Column& b);
+Column operator&&(const Column& a, const Column& b);
+Column operator||(const Column& a, const Column& b);
+Column operator!(const Column& a);
+
+Column coalesce(std::vector<Column> values);
+/// Starts a CASE WHEN; continue with .when(...) and finish with .otherwise(...).
+Column when(const Column& condition, const Column& value);
+
+// Strings.
+Column upper(const Column& c);
+Column lower(const Column& c);
+Column concat(std::vector<Column> values);
+/// 1-based start, as in SQL.
+Column substring(const Column& c, int64_t pos, int64_t len);
+Column length(const Column& c);
+Column trim(const Column& c);
+
+// Time. Formats use Spark's pattern letters (yyyy-MM-dd HH:mm:ss); without a format the
+// ISO-8601 forms are accepted.
+Column to_timestamp(const Column& c);
+Column to_timestamp(const Column& c, const std::string& format);
+/// unit: year, quarter, month, week, day, hour, minute, second.
+Column date_trunc(const std::string& unit, const Column& c);
+Column year(const Column& c);
+Column month(const Column& c);
+Column dayofmonth(const Column& c);
+Column hour(const Column& c);
+Column minute(const Column& c);
+Column second(const Column& c);
+Column dayofweek(const Column& c);
+
+}  // namespace sluice

@@ -1,0 +1,117 @@
+// DataFrames: a logical plan plus the session. Transformations return new DataFrames; an
+// error (unknown column, type mismatch) is kept in the DataFrame and reported by status()
+// and by the first action (collect, writeStream().start()).
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sluice/column.h"
+#include "sluice/status.h"
+#include "sluice/streaming_query.h"
+#include "sluice/trigger.h"
+
+namespace arrow {
+class Schema;
+class Table;
+}  // namespace arrow
+
+namespace sluice {
+
+namespace plan {
+struct LogicalPlan;
+}
+class Session;
+class DataStreamWriter;
+class DataFrameWriter;
+
+class DataFrame {
+ public:
+  DataFrame(std::shared_ptr<Session> session, std::shared_ptr<const plan::LogicalPlan> plan);
+  DataFrame(std::shared_ptr<Session> session, Status error);
+
+  /// OK, or the first error met while building this DataFrame.
+  const Status& status() const { return status_; }
+  bool ok() const { return status_.ok(); }
+  /// True when it reads from a streaming source (then only writeStream() runs it).
+  bool isStreaming() const;
+  std::shared_ptr<arrow::Schema> schema() const;
+
+  DataFrame select(std::vector<Column> columns) const;
+  DataFrame select(const std::vector<std::string>& names) const;
+  DataFrame filter(const Column& condition) const;
+  DataFrame where(const Column& condition) const { return filter(condition); }
+  /// Adds a column, or replaces the one with that name in place.
+  DataFrame withColumn(const std::string& name, const Column& value) const;
+  DataFrame withColumnRenamed(const std::string& existing, const std::string& name) const;
+  DataFrame drop(const std::vector<std::string>& names) const;
+
+  /// Batch DataFrames only: runs the plan over everything the sources hold now.
+  Result<std::shared_ptr<arrow::Table>> collect() const;
+  /// Streaming DataFrames only.
+  DataStreamWriter writeStream() const;
+  /// Batch DataFrames only: writes files once (no streaming log).
+  DataFrameWriter write() const;
+
+  /// The logical plan's text.
+  std::string explain() const;
+
+  const std::shared_ptr<const plan::LogicalPlan>& plan() const { return plan_; }
+  const std::shared_ptr<Session>& session() const { return session_; }
+
+ private:
+  DataFrame Derive(Result<std::shared_ptr<const plan::LogicalPlan>> plan) const;
+
+  std::shared_ptr<Session> session_;
+  std::shared_ptr<const plan::LogicalPlan> plan_;
+  Status status_;
+};
+
+/// df.writeStream(): format, output mode, options, trigger, then start().
+class DataStreamWriter {
+ public:
+  explicit DataStreamWriter(DataFrame df);
+  DataStreamWriter& format(const std::string& f);
+  DataStreamWriter& outputMode(const std::string& mode);
+  DataStreamWriter& option(const std::string& key, const std::string& value);
+  DataStreamWriter& option(const std::string& key, int64_t value);
+  DataStreamWriter& options(const std::map<std::string, std::string>& kv);
+  DataStreamWriter& trigger(Trigger t);
+  DataStreamWriter& queryName(const std::string& name);
+  /// Calls `fn(batch_rows, batch_id)` once per micro-batch. A redone batch calls it again with
+  /// the same id and rows: write idempotently by batch id for exactly-once.
+  DataStreamWriter& foreachBatch(std::function<Status(const std::shared_ptr<arrow::Table>&, int64_t)> fn);
+  /// Validates everything (refusing with a message naming the option or checkpoint at fault),
+  /// then starts the query on its own thread.
+  Result<StreamingQuery> start();
+  /// start() with option("path", path).
+  Result<StreamingQuery> start(const std::string& path);
+
+  struct State;
+
+ private:
+  DataFrame df_;
+  std::shared_ptr<State> state_;
+};
+
+/// df.write(): a one-off batch write of files.
+class DataFrameWriter {
+ public:
+  explicit DataFrameWriter(DataFrame df);
+  DataFrameWriter& format(const std::string& f);
+  DataFrameWriter& option(const std::string& key, const std::string& value);
+  /// mode: "error" (default: refuse a non-empty directory), "overwrite", "append".
+  DataFrameWriter& mode(const std::string& m);
+  Status save(const std::string& path);
+
+ private:
+  DataFrame df_;
+  std::string format_ = "parquet";
+  std::string mode_ = "error";
+  std::map<std::string, std::string> options_;
+};
+
+}  // namespace sluice

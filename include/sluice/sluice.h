@@ -1,0 +1,10 @@
+// Everything a user of the C++ API needs.
+#pragma once
+
+#include "sluice/column.h"
+#include "sluice/dataframe.h"
+#include "sluice/memory_stream.h"
+#include "sluice/session.h"
+#include "sluice/status.h"
+#include "sluice/streaming_query.h"
+#include "sluice/trigger.h"

@@ -1,0 +1,50 @@
+// A running streaming query. Thread-safe: every method may be called from any thread.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "sluice/status.h"
+
+namespace sluice {
+
+namespace runtime {
+class QueryExecution;
+}
+
+class StreamingQuery {
+ public:
+  explicit StreamingQuery(std::shared_ptr<runtime::QueryExecution> impl) : impl_(std::move(impl)) {}
+
+  /// Persistent id, kept in the checkpoint across restarts.
+  std::string id() const;
+  /// New for every start.
+  std::string runId() const;
+  std::string name() const;
+  bool isActive() const;
+
+  /// Stops after the batch in flight (the checkpoint stays consistent) and waits for it.
+  Status stop();
+  /// Waits until the query ends; returns its error if it failed.
+  Status awaitTermination();
+  /// Waits at most `timeout_ms`; returns true if the query ended (its error, if any, is in
+  /// exception()).
+  Result<bool> awaitTermination(int64_t timeout_ms);
+  /// Blocks until every source's data available at the time of the call is processed and
+  /// committed (for tests). Returns the query's error if it fails meanwhile.
+  Status processAllAvailable();
+  /// The last batch's progress as JSON (Spark's StreamingQueryProgress field names); empty
+  /// before the first batch.
+  std::string lastProgress() const;
+  /// The error that stopped the query, if any.
+  std::optional<Status> exception() const;
+
+  runtime::QueryExecution* impl() const { return impl_.get(); }
+
+ private:
+  std::shared_ptr<runtime::QueryExecution> impl_;
+};
+
+}  // namespace sluice

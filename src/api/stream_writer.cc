@@ -1,0 +1,144 @@
+// DataStreamWriter: from writeStream() options to a running query. Everything that can be
+// refused (format, options, output mode, checkpoint) is refused here, before any batch.
+#include <arrow/api.h>
+
+#include <algorithm>
+#include <cstdlib>
+
+#include "io/file_system.h"
+#include "plan/logical_plan.h"
+#include "runtime/query_execution.h"
+#include "sink/sink.h"
+#include "sluice/dataframe.h"
+#include "sluice/session.h"
+
+namespace sluice {
+
+struct DataStreamWriter::State {
+  std::string format;
+  std::string output_mode = "append";
+  std::map<std::string, std::string> options;
+  Trigger trigger = ProcessingTime(0);
+  std::string query_name;
+  sink::ForeachBatchFn foreach_batch;
+};
+
+DataStreamWriter::DataStreamWriter(DataFrame df) : df_(std::move(df)), state_(std::make_shared<State>()) {}
+
+DataStreamWriter& DataStreamWriter::format(const std::string& f) { state_->format = f; return *this; }
+DataStreamWriter& DataStreamWriter::outputMode(const std::string& mode) { state_->output_mode = mode; return *this; }
+DataStreamWriter& DataStreamWriter::option(const std::string& key, const std::string& value) {
+  state_->options[key] = value;
+  return *this;
+}
+DataStreamWriter& DataStreamWriter::option(const std::string& key, int64_t value) {
+  return option(key, std::to_string(value));
+}
+DataStreamWriter& DataStreamWriter::options(const std::map<std::string, std::string>& kv) {
+  for (const auto& [k, v] : kv) state_->options[k] = v;
+  return *this;
+}
+DataStreamWriter& DataStreamWriter::trigger(Trigger t) { state_->trigger = t; return *this; }
+DataStreamWriter& DataStreamWriter::queryName(const std::string& name) { state_->query_name = name; return *this; }
+DataStreamWriter& DataStreamWriter::foreachBatch(
+    std::function<Status(const std::shared_ptr<arrow::Table>&, int64_t)> fn) {
+  state_->format = "foreachBatch";
+  state_->foreach_batch = std::move(fn);
+  return *this;
+}
+
+Result<StreamingQuery> DataStreamWriter::start(const std::string& path) {
+  option("path", path);
+  return start();
+}
+
+namespace {
+
+std::string Lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+  return s;
+}
+
+Result<int> MinBatchesToRetain(const Session& session) {
+  std::string v = session.conf("sluice.sql.streaming.minBatchesToRetain",
+                               session.conf("spark.sql.streaming.minBatchesToRetain", "100"));
+  char* end = nullptr;
+  long n = std::strtol(v.c_str(), &end, 10);
+  if (v.empty() || *end != '\0' || n <= 0) {
+    return Status::Invalid("Invalid value '", v, "' for sluice.sql.streaming.minBatchesToRetain: must be a positive integer");
+  }
+  return static_cast<int>(n);
+}
+
+Status CheckOutputMode(const std::string& mode) {
+  if (mode == "append" || mode == "update") return Status::OK();
+  if (mode == "complete") {
+    return Status::Invalid(
+        "Complete output mode not supported when there are no streaming aggregations on streaming DataFrames. "
+        "Use outputMode(\"append\") for a query without aggregation.");
+  }
+  return Status::Invalid("Unknown output mode '", mode, "'. Valid modes: append, complete, update");
+}
+
+}  // namespace
+
+Result<StreamingQuery> DataStreamWriter::start() {
+  ARROW_RETURN_NOT_OK(df_.status());
+  if (!df_.isStreaming()) {
+    return Status::Invalid("Queries without streaming sources cannot be executed with writeStream().start(); use write()");
+  }
+  const auto& session = df_.session();
+  runtime::QueryConfig cfg;
+  cfg.plan = df_.plan();
+  cfg.trigger = state_->trigger;
+  cfg.name = state_->query_name;
+  cfg.fs = session->fs();
+  cfg.memory_tables = session->memoryTables();
+  ARROW_ASSIGN_OR_RAISE(cfg.min_batches_to_retain, MinBatchesToRetain(*session));
+  if (cfg.trigger.kind == Trigger::Kind::kProcessingTime && cfg.trigger.interval_ms < 0) {
+    return Status::Invalid("ProcessingTime trigger interval must be >= 0 ms, got ", cfg.trigger.interval_ms);
+  }
+
+  cfg.sink.format = state_->format.empty() ? std::string() : state_->format;
+  if (cfg.sink.format != "foreachBatch") cfg.sink.format = Lower(cfg.sink.format);
+  if (cfg.sink.format.empty()) {
+    return Status::Invalid("writeStream(): no sink format given; call .format(\"parquet\"|\"json\"|\"csv\"|\"console\"|\"memory\") or .foreachBatch(fn)");
+  }
+  cfg.sink.output_mode = Lower(state_->output_mode);
+  ARROW_RETURN_NOT_OK(CheckOutputMode(cfg.sink.output_mode));
+  cfg.sink.query_name = state_->query_name;
+  cfg.sink.foreach_batch = state_->foreach_batch;
+  std::string checkpoint;
+  for (const auto& [k, v] : state_->options) {
+    if (Lower(k) == "checkpointlocation") {
+      checkpoint = v;
+    } else {
+      cfg.sink.options.Set(k, v);
+    }
+  }
+  ARROW_RETURN_NOT_OK(sink::ValidateSinkSpec(cfg.sink));
+
+  if (checkpoint.empty()) {
+    std::string fallback = session->conf("sluice.sql.streaming.checkpointLocation");
+    if (!fallback.empty()) {
+      checkpoint = io::JoinPath(fallback, state_->query_name.empty() ? "query" : state_->query_name);
+    }
+  }
+  if (checkpoint.empty()) {
+    const std::string& f = cfg.sink.format;
+    if (f != "console" && f != "memory" && f != "foreachBatch") {
+      return Status::Invalid("checkpointLocation must be specified for the ", f,
+                             " sink: option(\"checkpointLocation\", dir). It is where the query remembers its "
+                             "progress; reuse the same directory on every restart.");
+    }
+    char tmpl[] = "/tmp/sluice-temporary-checkpoint-XXXXXX";
+    if (!::mkdtemp(tmpl)) return Status::IOError("cannot create a temporary checkpoint directory");
+    checkpoint = tmpl;
+    cfg.temporary_checkpoint = true;
+  }
+  cfg.checkpoint_dir = io::AbsolutePath(checkpoint);
+  ARROW_ASSIGN_OR_RAISE(auto impl, runtime::QueryExecution::Start(std::move(cfg)));
+  return StreamingQuery(std::move(impl));
+}
+
+}  // namespace sluice

@@ -1,0 +1,96 @@
+// The query's memory on disk (docs/checkpoint-format.md):
+//   <dir>/metadata          v1 + {"id", "sources", "sink", "plan"}: which query owns this checkpoint
+//   <dir>/offsets/<N>       written BEFORE batch N runs: what N reads (+ watermark, timestamp, conf)
+//   <dir>/commits/<N>       written AFTER the sink has batch N
+//   <dir>/sources/<i>/...   per-source logs (the file source's files per batch)
+//   <dir>/lock              pid/host of the live run holding the checkpoint (flock)
+// Every write goes through the filesystem seam, atomically (MetadataLog).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "checkpoint/metadata_log.h"
+#include "io/file_system.h"
+#include "source/source.h"
+
+namespace sluice::checkpoint {
+
+/// What makes a checkpoint belong to a query: its sources, its sink, its plan.
+struct QueryFingerprint {
+  std::vector<std::string> sources;
+  std::string sink;
+  std::string plan;
+};
+
+struct QueryMetadata {
+  std::string id;
+  QueryFingerprint fingerprint;
+};
+
+/// One entry of the offsets log (Spark's OffsetSeq).
+struct OffsetSeq {
+  int64_t batch_watermark_ms = 0;
+  int64_t batch_timestamp_ms = 0;
+  std::map<std::string, std::string> conf;
+  std::vector<std::optional<source::Offset>> offsets;  // one per source; nullopt = none yet
+
+  std::string Serialize() const;
+  static Result<OffsetSeq> Parse(const std::string& body, const std::string& where);
+};
+
+/// One entry of the commit log.
+struct CommitEntry {
+  int64_t next_batch_watermark_ms = 0;
+  std::string Serialize() const;
+  static Result<CommitEntry> Parse(const std::string& body, const std::string& where);
+};
+
+/// An exclusive, process-lifetime lock on a checkpoint directory. flock() based, so a run
+/// that died releases it with its process; the file keeps the holder's pid and host for the
+/// refusal message.
+class CheckpointLock {
+ public:
+  /// Refuses (AlreadyExists-style Invalid) naming the checkpoint and the holder's pid/host.
+  static Result<std::unique_ptr<CheckpointLock>> Acquire(const std::string& dir, const std::string& run_id);
+  ~CheckpointLock();
+
+ private:
+  explicit CheckpointLock(int fd) : fd_(fd) {}
+  int fd_;
+};
+
+class Checkpoint {
+ public:
+  Checkpoint(std::shared_ptr<io::FileSystem> fs, std::string dir);
+
+  const std::string& dir() const { return dir_; }
+  /// Reads `metadata`; if absent, writes one for `fingerprint` with a new id. If present with
+  /// a different fingerprint, refuses naming the checkpoint and the first difference.
+  Result<QueryMetadata> LoadOrCreateMetadata(const QueryFingerprint& fingerprint);
+  /// Reads `metadata` only (nullopt when the checkpoint is new).
+  Result<std::optional<QueryMetadata>> ReadMetadata() const;
+
+  MetadataLog& offsets() { return offsets_; }
+  MetadataLog& commits() { return commits_; }
+  std::string SourceDir(size_t index) const;
+
+  Result<std::optional<OffsetSeq>> GetOffsets(int64_t batch_id) const;
+  Result<std::optional<CommitEntry>> GetCommit(int64_t batch_id) const;
+
+  /// Deletes offsets/ and commits/ entries older than the `min_batches_to_retain` before
+  /// `latest_batch_id`.
+  Status Purge(int64_t latest_batch_id, int min_batches_to_retain);
+
+ private:
+  std::shared_ptr<io::FileSystem> fs_;
+  std::string dir_;
+  MetadataLog offsets_;
+  MetadataLog commits_;
+};
+
+}  // namespace sluice::checkpoint

@@ -1,0 +1,110 @@
+#include "checkpoint/metadata_log.h"
+
+#include <algorithm>
+#include <charconv>
+
+namespace sluice::checkpoint {
+
+std::vector<std::string> SplitLines(const std::string& body) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start <= body.size()) {
+    size_t nl = body.find('\n', start);
+    if (nl == std::string::npos) {
+      out.push_back(body.substr(start));
+      break;
+    }
+    out.push_back(body.substr(start, nl - start));
+    start = nl + 1;
+  }
+  return out;
+}
+
+std::string MetadataLog::PathOf(int64_t id, bool compact) const {
+  return io::JoinPath(dir_, std::to_string(id) + (compact ? ".compact" : ""));
+}
+
+Status MetadataLog::EnsureDir() {
+  if (dir_ready_) return Status::OK();
+  ARROW_RETURN_NOT_OK(fs_->MakeDirs(dir_));
+  dir_ready_ = true;
+  return Status::OK();
+}
+
+Status MetadataLog::Add(int64_t id, const std::string& body, bool compact) {
+  ARROW_RETURN_NOT_OK(EnsureDir());
+  std::string path = PathOf(id, compact);
+  Status st = fs_->WriteAtomic(path, "v" + std::to_string(max_version_) + "\n" + body, /*overwrite=*/false);
+  if (st.IsAlreadyExists()) {
+    return Status::AlreadyExists("Concurrent update to the log '", dir_, "': entry ", id,
+                                 " already exists. Is another query running on this checkpoint?");
+  }
+  return st;
+}
+
+Status MetadataLog::Put(int64_t id, const std::string& body) {
+  ARROW_RETURN_NOT_OK(EnsureDir());
+  return fs_->WriteAtomic(PathOf(id), "v" + std::to_string(max_version_) + "\n" + body, /*overwrite=*/true);
+}
+
+Result<std::optional<std::string>> MetadataLog::Get(int64_t id) const {
+  for (bool compact : {false, true}) {
+    std::string path = PathOf(id, compact);
+    ARROW_ASSIGN_OR_RAISE(auto info, fs_->Stat(path));
+    if (!info) continue;
+    ARROW_ASSIGN_OR_RAISE(std::string text, fs_->ReadFile(path));
+    auto nl = text.find('\n');
+    std::string version = text.substr(0, nl);
+    int v = 0;
+    if (version.size() < 2 || version[0] != 'v' ||
+        std::from_chars(version.data() + 1, version.data() + version.size(), v).ec != std::errc() || v < 1) {
+      return Status::Invalid("Log file '", path, "' is corrupt: expected a version line like 'v1', found '",
+                             version.substr(0, 40), "'");
+    }
+    if (v > max_version_) {
+      return Status::Invalid("Log file '", path, "' has version v", v, " but this sluice reads up to v",
+                             max_version_, "; it was written by a newer sluice");
+    }
+    return std::optional<std::string>(nl == std::string::npos ? std::string() : text.substr(nl + 1));
+  }
+  return std::optional<std::string>{};
+}
+
+Result<std::vector<LogEntryId>> MetadataLog::List() const {
+  ARROW_ASSIGN_OR_RAISE(auto dir_info, fs_->Stat(dir_));
+  std::vector<LogEntryId> ids;
+  if (!dir_info) return ids;
+  ARROW_ASSIGN_OR_RAISE(auto entries, fs_->List(dir_));
+  for (const auto& e : entries) {
+    if (e.is_dir || e.name.empty() || e.name[0] == '.') continue;
+    std::string name = e.name;
+    bool compact = false;
+    if (name.size() > 8 && name.compare(name.size() - 8, 8, ".compact") == 0) {
+      compact = true;
+      name.resize(name.size() - 8);
+    }
+    int64_t id = 0;
+    auto [p, ec] = std::from_chars(name.data(), name.data() + name.size(), id);
+    if (ec != std::errc() || p != name.data() + name.size() || id < 0) continue;
+    ids.push_back({id, compact});
+  }
+  std::sort(ids.begin(), ids.end(), [](const LogEntryId& a, const LogEntryId& b) { return a.id < b.id; });
+  return ids;
+}
+
+Result<std::optional<int64_t>> MetadataLog::LatestId() const {
+  ARROW_ASSIGN_OR_RAISE(auto ids, List());
+  if (ids.empty()) return std::optional<int64_t>{};
+  return std::optional<int64_t>(ids.back().id);
+}
+
+Status MetadataLog::PurgeBefore(int64_t threshold) {
+  ARROW_ASSIGN_OR_RAISE(auto ids, List());
+  for (const auto& e : ids) {
+    if (e.id >= threshold) break;
+    ARROW_RETURN_NOT_OK(fs_->Delete(PathOf(e.id, e.compact)));
+  }
+  return Status::OK();
+}
+
+}  // namespace sluice::checkpoint

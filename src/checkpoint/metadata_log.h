@@ -1,0 +1,62 @@
+// A directory of entries named by a decimal id (0, 1, 2, ...), each written once, atomically,
+// through the filesystem seam: the shape shared by offsets/, commits/, sources/<i>/ and a file
+// sink's _spark_metadata/ (Spark's HDFSMetadataLog). Names that do not parse as a
+// non-negative integer (temp files start with '.') are ignored, except "<id>.compact" entries,
+// which count as entry <id> and report compact = true.
+//
+// Entry content is text: a version line "v<N>" and then the body, joined with '\n' without a
+// trailing newline. Thread-compatible: one writer per log (the checkpoint lock guarantees it).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "io/file_system.h"
+
+namespace sluice::checkpoint {
+
+struct LogEntryId {
+  int64_t id;
+  bool compact = false;
+};
+
+class MetadataLog {
+ public:
+  MetadataLog(std::shared_ptr<io::FileSystem> fs, std::string dir, int max_version = 1)
+      : fs_(std::move(fs)), dir_(std::move(dir)), max_version_(max_version) {}
+
+  const std::string& dir() const { return dir_; }
+  io::FileSystem* fs() const { return fs_.get(); }
+
+  /// Writes entry `id` with `body` (the version line is added). Create-only: if the entry
+  /// exists, fails with AlreadyExists naming the log and the id (another writer, or a bug).
+  Status Add(int64_t id, const std::string& body, bool compact = false);
+  /// Replaces entry `id` (used only where a redo must overwrite, e.g. state files).
+  Status Put(int64_t id, const std::string& body);
+
+  /// The body of entry `id` (version line checked and removed), or nullopt if absent.
+  Result<std::optional<std::string>> Get(int64_t id) const;
+  /// Ids present, ascending. A missing directory is an empty log.
+  Result<std::vector<LogEntryId>> List() const;
+  Result<std::optional<int64_t>> LatestId() const;
+  /// Deletes every entry with id < `threshold`.
+  Status PurgeBefore(int64_t threshold);
+
+  std::string PathOf(int64_t id, bool compact = false) const;
+
+ private:
+  Status EnsureDir();
+
+  std::shared_ptr<io::FileSystem> fs_;
+  std::string dir_;
+  int max_version_;
+  bool dir_ready_ = false;
+};
+
+/// Splits an entry body into lines (on '\n').
+std::vector<std::string> SplitLines(const std::string& body);
+
+}  // namespace sluice::checkpoint

@@ -1,0 +1,45 @@
+#include "cli/checkpoint_command.h"
+
+#include <nlohmann/json.hpp>
+
+#include "checkpoint/checkpoint.h"
+#include "io/file_system.h"
+
+namespace sluice::cli {
+
+using nlohmann::json;
+
+Result<std::string> ShowCheckpoint(const std::string& dir_arg) {
+  auto fs = io::LocalFileSystem();
+  const std::string dir = io::AbsolutePath(dir_arg);
+  ARROW_ASSIGN_OR_RAISE(auto info, fs->Stat(dir));
+  if (!info || !info->is_dir) return Status::IOError("Checkpoint directory '", dir, "' does not exist");
+  checkpoint::Checkpoint ckpt(fs, dir);
+  ARROW_ASSIGN_OR_RAISE(auto md, ckpt.ReadMetadata());
+  if (!md) return Status::Invalid("'", dir, "' is not a sluice checkpoint: it has no 'metadata' file");
+  ARROW_ASSIGN_OR_RAISE(auto last_offsets, ckpt.offsets().LatestId());
+  ARROW_ASSIGN_OR_RAISE(auto last_commit, ckpt.commits().LatestId());
+
+  json out = {{"checkpoint", dir}, {"queryId", md->id}};
+  out["sources"] = md->fingerprint.sources;
+  out["sink"] = md->fingerprint.sink;
+  out["lastOffsetsBatch"] = last_offsets ? json(*last_offsets) : json(nullptr);
+  out["lastCommittedBatch"] = last_commit ? json(*last_commit) : json(nullptr);
+  bool rerun = last_offsets && (!last_commit || *last_commit < *last_offsets);
+  out["rerunOnRestart"] = rerun;
+  out["nextBatch"] = last_offsets ? (rerun ? *last_offsets : *last_offsets + 1) : 0;
+  json ends = json::array();
+  if (last_offsets) {
+    ARROW_ASSIGN_OR_RAISE(auto seq, ckpt.GetOffsets(*last_offsets));
+    for (size_t i = 0; i < seq->offsets.size(); ++i) {
+      json s = {{"source", i}, {"endOffset", seq->offsets[i] ? *seq->offsets[i] : json(nullptr)}};
+      if (i < md->fingerprint.sources.size()) s["description"] = md->fingerprint.sources[i];
+      ends.push_back(s);
+    }
+    out["batchWatermarkMs"] = seq->batch_watermark_ms;
+  }
+  out["sourceEndOffsets"] = ends;
+  return out.dump(2);
+}
+
+}  // namespace sluice::cli

@@ -1,0 +1,110 @@
+#include "io/fault_injection.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <sstream>
+
+namespace sluice::io {
+
+Result<FaultSpec> FaultSpec::Parse(const std::string& text) {
+  FaultSpec spec;
+  std::stringstream ss(text);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    auto eq = item.find('=');
+    if (eq == std::string::npos) return Status::Invalid("fault spec '", text, "': expected key=value, got '", item, "'");
+    std::string k = item.substr(0, eq), v = item.substr(eq + 1);
+    if (k == "point") {
+      spec.point = v;
+    } else if (k == "write") {
+      spec.path_substring = v;
+    } else if (k == "hits") {
+      spec.hits = std::stoi(v);
+    } else if (k == "action") {
+      if (v == "exit") spec.action = Action::kExit;
+      else if (v == "fail") spec.action = Action::kFail;
+      else return Status::Invalid("fault spec '", text, "': action must be exit or fail");
+    } else if (k == "code") {
+      spec.exit_code = std::stoi(v);
+    } else {
+      return Status::Invalid("fault spec '", text, "': unknown key '", k, "'");
+    }
+  }
+  if (spec.point.empty() == spec.path_substring.empty()) {
+    return Status::Invalid("fault spec '", text, "': give exactly one of point= or write=");
+  }
+  return spec;
+}
+
+Status FaultInjectingFileSystem::Trigger(const std::string& where) {
+  triggered_ = true;
+  if (spec_.action == FaultSpec::Action::kExit) {
+    std::fprintf(stderr, "fault injection: exiting at %s\n", where.c_str());
+    std::fflush(stderr);
+    ::_exit(spec_.exit_code);
+  }
+  return Status::IOError("injected fault at ", where);
+}
+
+void FaultInjectingFileSystem::FaultPoint(const std::string& name) {
+  if (spec_.point.empty() || name != spec_.point) return;
+  std::lock_guard<std::mutex> lock(mu_);
+  if (++point_hits_ == spec_.hits) (void)Trigger("point " + name);
+}
+
+Status FaultInjectingFileSystem::OnWrite(const std::string& path) {
+  if (spec_.path_substring.empty() || path.find(spec_.path_substring) == std::string::npos) return Status::OK();
+  std::lock_guard<std::mutex> lock(mu_);
+  if (++write_hits_ == spec_.hits) return Trigger("write of " + path);
+  return Status::OK();
+}
+
+Status FaultInjectingFileSystem::Rename(const std::string& from, const std::string& to) {
+  ARROW_RETURN_NOT_OK(OnWrite(to));
+  return base_->Rename(from, to);
+}
+
+Status FaultInjectingFileSystem::WriteAtomic(const std::string& path, const std::string& data, bool overwrite) {
+  ARROW_RETURN_NOT_OK(OnWrite(path));
+  return base_->WriteAtomic(path, data, overwrite);
+}
+
+Status FaultInjectingFileSystem::CreateExclusive(const std::string& path, const std::string& data) {
+  ARROW_RETURN_NOT_OK(OnWrite(path));
+  return base_->CreateExclusive(path, data);
+}
+
+namespace {
+// Forwards to the real stream; the fault check happens once the first bytes arrive, so a
+// crash here leaves a partly written (torn) data file behind, as a real crash would.
+class FaultStream : public arrow::io::OutputStream {
+ public:
+  FaultStream(FaultInjectingFileSystem* fs, std::string path, std::shared_ptr<arrow::io::OutputStream> base)
+      : fs_(fs), path_(std::move(path)), base_(std::move(base)) {}
+  Status Close() override { return base_->Close(); }
+  bool closed() const override { return base_->closed(); }
+  Result<int64_t> Tell() const override { return base_->Tell(); }
+  Status Write(const void* data, int64_t nbytes) override {
+    ARROW_RETURN_NOT_OK(base_->Write(data, nbytes));
+    if (!checked_) {
+      checked_ = true;
+      ARROW_RETURN_NOT_OK(fs_->OnWrite(path_));
+    }
+    return Status::OK();
+  }
+
+ private:
+  FaultInjectingFileSystem* fs_;
+  std::string path_;
+  std::shared_ptr<arrow::io::OutputStream> base_;
+  bool checked_ = false;
+};
+}  // namespace
+
+Result<std::shared_ptr<arrow::io::OutputStream>> FaultInjectingFileSystem::OpenOutputStream(const std::string& path) {
+  ARROW_ASSIGN_OR_RAISE(auto base, base_->OpenOutputStream(path));
+  return std::make_shared<FaultStream>(this, path, std::move(base));
+}
+
+}  // namespace sluice::io

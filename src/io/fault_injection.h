@@ -1,0 +1,66 @@
+// A FileSystem wrapper for crash and fault tests (the LevelDB fault-injection Env idea).
+// It forwards every call to a base filesystem and, when a configured fault triggers, either
+// ends the process at once with _exit (a crash: nothing is flushed, no destructors run) or
+// fails the call with an IOError.
+#pragma once
+
+#include <atomic>
+#include <mutex>
+#include <string>
+
+#include "io/file_system.h"
+
+namespace sluice::io {
+
+struct FaultSpec {
+  enum class Action { kExit, kFail };
+  /// Triggers when FaultPoint(point) is reached for the `hits`-th time (1 = first).
+  std::string point;
+  /// Or: triggers on the `hits`-th data write (WriteAtomic, CreateExclusive, a stream's
+  /// first Write) whose path contains `path_substring`. Empty = not used.
+  std::string path_substring;
+  int hits = 1;
+  Action action = Action::kExit;
+  int exit_code = 42;
+
+  /// Parses "point=NAME[,hits=K][,action=exit|fail]" or "write=SUBSTR[,hits=K][,action=...]".
+  static Result<FaultSpec> Parse(const std::string& text);
+};
+
+class FaultInjectingFileSystem final : public FileSystem {
+ public:
+  FaultInjectingFileSystem(std::shared_ptr<FileSystem> base, FaultSpec spec)
+      : base_(std::move(base)), spec_(std::move(spec)) {}
+
+  Result<std::string> ReadFile(const std::string& path) override { return base_->ReadFile(path); }
+  Result<std::vector<FileInfo>> List(const std::string& dir) override { return base_->List(dir); }
+  Result<std::optional<FileInfo>> Stat(const std::string& path) override { return base_->Stat(path); }
+  Status MakeDirs(const std::string& dir) override { return base_->MakeDirs(dir); }
+  Status Delete(const std::string& path) override { return base_->Delete(path); }
+  Status DeleteTree(const std::string& path) override { return base_->DeleteTree(path); }
+  Status Rename(const std::string& from, const std::string& to) override;
+  Status WriteAtomic(const std::string& path, const std::string& data, bool overwrite) override;
+  Status CreateExclusive(const std::string& path, const std::string& data) override;
+  Result<std::shared_ptr<arrow::io::OutputStream>> OpenOutputStream(const std::string& path) override;
+  Result<std::shared_ptr<arrow::io::RandomAccessFile>> OpenInputFile(const std::string& path) override {
+    return base_->OpenInputFile(path);
+  }
+  void FaultPoint(const std::string& name) override;
+
+  /// True once the fault has triggered (only observable with Action::kFail).
+  bool triggered() const { return triggered_.load(); }
+  /// Called by the wrapped output streams on their first write.
+  Status OnWrite(const std::string& path);
+
+ private:
+  Status Trigger(const std::string& where);
+
+  std::shared_ptr<FileSystem> base_;
+  FaultSpec spec_;
+  std::mutex mu_;
+  int point_hits_ = 0;
+  int write_hits_ = 0;
+  std::atomic<bool> triggered_{false};
+};
+
+}  // namespace sluice::io

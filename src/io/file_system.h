@@ -1,0 +1,72 @@
+// The filesystem seam. Every checkpoint, source-log and sink write goes through a FileSystem,
+// so tests can wrap it to crash or fail at a named point (see fault_injection.h) without #ifdef.
+//
+// Paths are plain local paths (absolute or relative). Thread-safety: implementations are
+// safe to call from several threads at once.
+#pragma once
+
+#include <arrow/io/interfaces.h>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sluice/status.h"
+
+namespace sluice::io {
+
+struct FileInfo {
+  std::string path;           // full path as given to List() joined with the entry name
+  std::string name;           // last path component
+  bool is_dir = false;
+  int64_t size = 0;
+  int64_t mtime_ms = 0;       // modification time, milliseconds since the epoch
+};
+
+class FileSystem {
+ public:
+  virtual ~FileSystem() = default;
+
+  virtual Result<std::string> ReadFile(const std::string& path) = 0;
+  /// Entries of a directory (not recursive), sorted by name. NotFound when it does not exist.
+  virtual Result<std::vector<FileInfo>> List(const std::string& dir) = 0;
+  virtual Result<std::optional<FileInfo>> Stat(const std::string& path) = 0;
+  virtual Status MakeDirs(const std::string& dir) = 0;
+  /// Deletes a file or an empty directory; a missing path is not an error.
+  virtual Status Delete(const std::string& path) = 0;
+  /// Deletes a directory tree; a missing path is not an error.
+  virtual Status DeleteTree(const std::string& path) = 0;
+  /// Renames; replaces an existing file at `to`. Syncs the parent directory of `to`.
+  virtual Status Rename(const std::string& from, const std::string& to) = 0;
+
+  /// Writes `data` so that `path` holds either its old content or all of `data`: temp file,
+  /// fsync, rename, fsync of the directory. With overwrite = false, fails with AlreadyExists
+  /// if `path` exists (the check and the rename are one atomic link() step).
+  virtual Status WriteAtomic(const std::string& path, const std::string& data, bool overwrite) = 0;
+  /// Creates `path` exclusively (AlreadyExists if present) and writes `data`, synced.
+  virtual Status CreateExclusive(const std::string& path, const std::string& data) = 0;
+
+  /// A stream for a large new file (sink data files). Close() fsyncs the file.
+  virtual Result<std::shared_ptr<arrow::io::OutputStream>> OpenOutputStream(const std::string& path) = 0;
+  virtual Result<std::shared_ptr<arrow::io::RandomAccessFile>> OpenInputFile(const std::string& path) = 0;
+
+  /// A named point in a protocol ("after_offsets_write", ...). No-op in production; fault
+  /// injecting wrappers may stop the process here.
+  virtual void FaultPoint(const std::string& name) {}
+};
+
+/// The local POSIX filesystem.
+std::shared_ptr<FileSystem> LocalFileSystem();
+
+/// Joins path components with '/'.
+std::string JoinPath(const std::string& a, const std::string& b);
+/// Absolute, normalised form of a local path (no trailing '/').
+std::string AbsolutePath(const std::string& path);
+/// "file:///abs/path" with characters outside the URI unreserved/path set percent-encoded.
+std::string PathToUri(const std::string& abs_path);
+/// Inverse of PathToUri; also accepts "file:/abs" and plain paths.
+std::string UriToPath(const std::string& uri);
+
+}  // namespace sluice::io

@@ -1,0 +1,292 @@
+// POSIX implementation of the filesystem seam, with the durability steps the checkpoint
+// protocol relies on (fsync of files and of their directories).
+#include <arrow/io/file.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <random>
+
+#include "io/file_system.h"
+
+namespace sluice::io {
+namespace {
+
+Status ErrnoStatus(const std::string& what, const std::string& path, int err) {
+  std::string msg = what + " '" + path + "': " + std::strerror(err);
+  if (err == ENOENT) return Status::IOError(msg);
+  if (err == EEXIST) return Status::AlreadyExists(msg);
+  return Status::IOError(msg);
+}
+
+std::string ParentDir(const std::string& path) {
+  auto pos = path.find_last_of('/');
+  if (pos == std::string::npos) return ".";
+  if (pos == 0) return "/";
+  return path.substr(0, pos);
+}
+
+std::string BaseName(const std::string& path) {
+  auto pos = path.find_last_of('/');
+  return pos == std::string::npos ? path : path.substr(pos + 1);
+}
+
+Status FsyncPath(const std::string& path, bool directory) {
+  int fd = ::open(path.c_str(), directory ? (O_RDONLY | O_DIRECTORY) : O_RDONLY);
+  if (fd < 0) return ErrnoStatus("cannot open for fsync", path, errno);
+  int rc = ::fsync(fd);
+  int err = errno;
+  ::close(fd);
+  if (rc != 0) return ErrnoStatus("fsync failed for", path, err);
+  return Status::OK();
+}
+
+Status WriteAll(int fd, const std::string& path, const char* data, size_t n) {
+  while (n > 0) {
+    ssize_t w = ::write(fd, data, n);
+    if (w < 0) {
+      if (errno == EINTR) continue;
+      return ErrnoStatus("write failed for", path, errno);
+    }
+    data += w;
+    n -= static_cast<size_t>(w);
+  }
+  return Status::OK();
+}
+
+std::string TempName(const std::string& path) {
+  static thread_local std::mt19937_64 rng{std::random_device{}()};
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%016llx", static_cast<unsigned long long>(rng()));
+  return JoinPath(ParentDir(path), "." + BaseName(path) + "." + buf + ".tmp");
+}
+
+// Writes and fsyncs a new file at `path`; it must not exist.
+Status WriteNewFile(const std::string& path, const std::string& data) {
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0) return ErrnoStatus("cannot create", path, errno);
+  Status st = WriteAll(fd, path, data.data(), data.size());
+  if (st.ok() && ::fsync(fd) != 0) st = ErrnoStatus("fsync failed for", path, errno);
+  ::close(fd);
+  if (!st.ok()) ::unlink(path.c_str());
+  return st;
+}
+
+// An output stream whose Close() fsyncs, so a sink's data file is durable before the sink
+// log lists it.
+class SyncingOutputStream : public arrow::io::OutputStream {
+ public:
+  SyncingOutputStream(std::string path, int fd) : path_(std::move(path)), fd_(fd) {}
+  ~SyncingOutputStream() override {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  Status Close() override {
+    if (fd_ < 0) return Status::OK();
+    Status st;
+    if (::fsync(fd_) != 0) st = ErrnoStatus("fsync failed for", path_, errno);
+    ::close(fd_);
+    fd_ = -1;
+    return st;
+  }
+  bool closed() const override { return fd_ < 0; }
+  Result<int64_t> Tell() const override { return pos_; }
+  Status Write(const void* data, int64_t nbytes) override {
+    if (fd_ < 0) return Status::Invalid("write to closed file '", path_, "'");
+    ARROW_RETURN_NOT_OK(WriteAll(fd_, path_, static_cast<const char*>(data), static_cast<size_t>(nbytes)));
+    pos_ += nbytes;
+    return Status::OK();
+  }
+
+ private:
+  std::string path_;
+  int fd_;
+  int64_t pos_ = 0;
+};
+
+class LocalFs final : public FileSystem {
+ public:
+  Result<std::string> ReadFile(const std::string& path) override {
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return ErrnoStatus("cannot read", path, errno);
+    std::string out;
+    char buf[1 << 16];
+    while (true) {
+      ssize_t r = ::read(fd, buf, sizeof(buf));
+      if (r < 0) {
+        if (errno == EINTR) continue;
+        int err = errno;
+        ::close(fd);
+        return ErrnoStatus("read failed for", path, err);
+      }
+      if (r == 0) break;
+      out.append(buf, static_cast<size_t>(r));
+    }
+    ::close(fd);
+    return out;
+  }
+
+  Result<std::vector<FileInfo>> List(const std::string& dir) override {
+    DIR* d = ::opendir(dir.c_str());
+    if (!d) return ErrnoStatus("cannot list directory", dir, errno);
+    std::vector<FileInfo> out;
+    while (struct dirent* e = ::readdir(d)) {
+      std::string name = e->d_name;
+      if (name == "." || name == "..") continue;
+      std::string full = JoinPath(dir, name);
+      struct stat sb;
+      if (::stat(full.c_str(), &sb) != 0) continue;  // vanished between readdir and stat
+      out.push_back(FromStat(full, name, sb));
+    }
+    ::closedir(d);
+    std::sort(out.begin(), out.end(), [](const FileInfo& a, const FileInfo& b) { return a.name < b.name; });
+    return out;
+  }
+
+  Result<std::optional<FileInfo>> Stat(const std::string& path) override {
+    struct stat sb;
+    if (::stat(path.c_str(), &sb) != 0) {
+      if (errno == ENOENT || errno == ENOTDIR) return std::optional<FileInfo>{};
+      return ErrnoStatus("cannot stat", path, errno);
+    }
+    return std::optional<FileInfo>(FromStat(path, BaseName(path), sb));
+  }
+
+  Status MakeDirs(const std::string& dir) override {
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec) return Status::IOError("cannot create directory '", dir, "': ", ec.message());
+    return Status::OK();
+  }
+
+  Status Delete(const std::string& path) override {
+    if (::remove(path.c_str()) != 0 && errno != ENOENT) return ErrnoStatus("cannot delete", path, errno);
+    return Status::OK();
+  }
+
+  Status DeleteTree(const std::string& path) override {
+    std::error_code ec;
+    std::filesystem::remove_all(path, ec);
+    if (ec) return Status::IOError("cannot delete '", path, "': ", ec.message());
+    return Status::OK();
+  }
+
+  Status Rename(const std::string& from, const std::string& to) override {
+    if (::rename(from.c_str(), to.c_str()) != 0) {
+      return Status::IOError("cannot rename '", from, "' to '", to, "': ", std::strerror(errno));
+    }
+    return FsyncPath(ParentDir(to), /*directory=*/true);
+  }
+
+  Status WriteAtomic(const std::string& path, const std::string& data, bool overwrite) override {
+    std::string tmp = TempName(path);
+    ARROW_RETURN_NOT_OK(WriteNewFile(tmp, data));
+    if (overwrite) {
+      if (::rename(tmp.c_str(), path.c_str()) != 0) {
+        int err = errno;
+        ::unlink(tmp.c_str());
+        return ErrnoStatus("cannot rename into place", path, err);
+      }
+    } else {
+      // link() fails with EEXIST when the target exists: an atomic create-if-absent.
+      if (::link(tmp.c_str(), path.c_str()) != 0) {
+        int err = errno;
+        ::unlink(tmp.c_str());
+        return ErrnoStatus("cannot create", path, err);
+      }
+      ::unlink(tmp.c_str());
+    }
+    return FsyncPath(ParentDir(path), /*directory=*/true);
+  }
+
+  Status CreateExclusive(const std::string& path, const std::string& data) override {
+    ARROW_RETURN_NOT_OK(WriteNewFile(path, data));
+    return FsyncPath(ParentDir(path), /*directory=*/true);
+  }
+
+  Result<std::shared_ptr<arrow::io::OutputStream>> OpenOutputStream(const std::string& path) override {
+    int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) return ErrnoStatus("cannot create", path, errno);
+    return std::make_shared<SyncingOutputStream>(path, fd);
+  }
+
+  Result<std::shared_ptr<arrow::io::RandomAccessFile>> OpenInputFile(const std::string& path) override {
+    auto r = arrow::io::ReadableFile::Open(path);
+    if (!r.ok()) return Status::IOError("cannot open '", path, "': ", r.status().message());
+    return std::static_pointer_cast<arrow::io::RandomAccessFile>(*r);
+  }
+
+ private:
+  static FileInfo FromStat(const std::string& full, const std::string& name, const struct stat& sb) {
+    FileInfo fi;
+    fi.path = full;
+    fi.name = name;
+    fi.is_dir = S_ISDIR(sb.st_mode);
+    fi.size = static_cast<int64_t>(sb.st_size);
+    fi.mtime_ms = static_cast<int64_t>(sb.st_mtim.tv_sec) * 1000 + sb.st_mtim.tv_nsec / 1000000;
+    return fi;
+  }
+};
+
+}  // namespace
+
+std::shared_ptr<FileSystem> LocalFileSystem() {
+  static auto fs = std::make_shared<LocalFs>();
+  return fs;
+}
+
+std::string JoinPath(const std::string& a, const std::string& b) {
+  if (a.empty()) return b;
+  if (a.back() == '/') return a + b;
+  return a + "/" + b;
+}
+
+std::string AbsolutePath(const std::string& path) {
+  std::filesystem::path p = std::filesystem::absolute(path).lexically_normal();
+  std::string s = p.string();
+  while (s.size() > 1 && s.back() == '/') s.pop_back();
+  return s;
+}
+
+std::string PathToUri(const std::string& abs_path) {
+  static const char* kHex = "0123456789ABCDEF";
+  std::string out = "file://";
+  for (unsigned char c : abs_path) {
+    if (std::isalnum(c) || std::strchr("-._~/!$&'()*+,;=:@", c)) {
+      out.push_back(static_cast<char>(c));
+    } else {
+      out.push_back('%');
+      out.push_back(kHex[c >> 4]);
+      out.push_back(kHex[c & 15]);
+    }
+  }
+  return out;
+}
+
+std::string UriToPath(const std::string& uri) {
+  std::string s = uri;
+  if (s.rfind("file://", 0) == 0) {
+    s = s.substr(7);
+  } else if (s.rfind("file:", 0) == 0) {
+    s = s.substr(5);
+  } else {
+    return s;
+  }
+  std::string out;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '%' && i + 2 < s.size() && std::isxdigit(static_cast<unsigned char>(s[i + 1])) &&
+        std::isxdigit(static_cast<unsigned char>(s[i + 2]))) {
+      out.push_back(static_cast<char>(std::stoi(s.substr(i + 1, 2), nullptr, 16)));
+      i += 2;
+    } else {
+      out.push_back(s[i]);
+    }
+  }
+  return out;
+}
+
+}  // namespace sluice::io

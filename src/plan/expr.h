@@ -1,0 +1,85 @@
+// Logical expressions: immutable trees built by the C++ Column API (and later by the SQL
+// front end). They name columns and functions; resolution against a schema (types, errors
+// naming the column) lives in plan/expr_resolve.h, evaluation over Arrow batches in
+// exec/expr_eval.h.
+#pragma once
+
+#include <arrow/type_fwd.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sluice/status.h"
+
+namespace sluice::plan {
+
+struct Expr;
+using ExprPtr = std::shared_ptr<const Expr>;
+
+struct Expr {
+  enum class Kind {
+    kColumn,   // name = column name ("*" = all columns)
+    kLiteral,  // value (a typed null is a null scalar of that type)
+    kCall,     // name = function in our vocabulary (kFunctionNames below), args
+    kCast,     // args[0], type
+    kAlias,    // args[0], name = new column name
+  };
+
+  Kind kind;
+  std::string name;
+  std::shared_ptr<arrow::Scalar> value;
+  std::shared_ptr<arrow::DataType> type;
+  std::vector<ExprPtr> args;
+
+  /// Canonical text used in plans, explain output and checkpoint fingerprints.
+  std::string ToString() const;
+
+  static ExprPtr Column(std::string name);
+  static ExprPtr Literal(std::shared_ptr<arrow::Scalar> value);
+  static ExprPtr Call(std::string fn, std::vector<ExprPtr> args);
+  static ExprPtr Cast(ExprPtr arg, std::shared_ptr<arrow::DataType> type);
+  static ExprPtr Alias(ExprPtr arg, std::string name);
+};
+
+/// The function vocabulary of kCall nodes (the SQL front end produces the same names):
+///   arithmetic  "+" "-" "*" "/" "%" (binary), "negative" (unary)
+///   comparison  "=" "!=" "<" "<=" ">" ">="
+///   logic       "and" "or" "not" (SQL three-valued), "isnull" "isnotnull"
+///   "in"        args = [x, v1, v2, ...]
+///   "like"      args = [x, pattern (string literal)]
+///   "coalesce"  args = [a, b, ...]
+///   "casewhen"  args = [c1, v1, c2, v2, ..., (else)]: an odd count means ELSE is present
+///   strings     "upper" "lower" "length" "trim" "concat" (n args),
+///               "substring" [s, pos (int literal, 1-based), len (int literal)]
+///   time        "to_timestamp" [s, (format literal)], "date_trunc" [unit literal, ts],
+///               "year" "month" "dayofmonth" "hour" "minute" "second" "dayofweek"
+///   "__error__" [message literal]: a Column built from bad input (e.g. an unknown cast type);
+///               ResolveExpr reports the message.
+extern const std::vector<std::string> kFunctionNames;
+
+/// True for col("*") (and "t.*"): the DataFrame layer expands stars; ResolveExpr rejects them.
+bool IsStar(const Expr& e);
+
+/// The output column name Spark would give the expression (alias, column name, or its text).
+std::string OutputName(const Expr& e);
+
+/// Resolves `e` against `input`: checks every column and function exists and that argument
+/// types fit; returns the result field (OutputName, type, nullability). Errors name the
+/// column or function, e.g. "Column 'pricee' does not exist. Available columns: [...]".
+Result<std::shared_ptr<arrow::Field>> ResolveExpr(const Expr& e, const arrow::Schema& input);
+
+/// Resolves `predicate` and checks it is boolean (or a NULL literal): the check filter/where
+/// need. Errors name the predicate and its type.
+Status CheckPredicate(const Expr& predicate, const arrow::Schema& input);
+
+/// Parses a Spark/SQL type name ("bigint", "int", "string", "double", "boolean", "timestamp",
+/// "date", "decimal(10,2)", ...) case-insensitively.
+Result<std::shared_ptr<arrow::DataType>> ParseTypeName(const std::string& name);
+/// Spark's name for an Arrow type ("bigint", "string", ...).
+std::string TypeName(const arrow::DataType& type);
+
+/// Parses a DDL schema string, "id BIGINT, name STRING NOT NULL, ts TIMESTAMP".
+Result<std::shared_ptr<arrow::Schema>> ParseSchemaDDL(const std::string& ddl);
+
+}  // namespace sluice::plan

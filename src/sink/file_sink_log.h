@@ -1,0 +1,73 @@
+// Reader/writer of a file sink's _spark_metadata/ log (Spark's FileStreamSinkLog layout).
+// Format (docs/file-sink.md): entry <batchId> (or <batchId>.compact) = "v1" then one
+// SinkFileStatus JSON object per line, joined with '\n', no trailing newline. Every
+// kCompactInterval-th entry (batch ids 9, 19, ...) is written as "<id>.compact" holding every
+// file committed so far, because Spark's reader expects exactly those compaction entries.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "checkpoint/metadata_log.h"
+#include "io/file_system.h"
+
+namespace sluice::sink {
+
+/// Spark's spark.sql.streaming.fileSink.log.compactInterval default; readers derive the
+/// compaction entry names from it, so it is fixed.
+inline constexpr int64_t kCompactInterval = 10;
+/// Name of the log directory inside a sink's output directory.
+inline constexpr const char* kSparkMetadataDir = "_spark_metadata";
+
+/// One line of a log entry (Spark's SinkFileStatus). Field order on disk is the member order.
+struct SinkFileStatus {
+  std::string path;  // "file:///abs/part-..."
+  int64_t size = 0;
+  bool is_dir = false;
+  int64_t modification_time = 0;  // ms since the epoch
+  int32_t block_replication = 1;
+  int64_t block_size = 33554432;
+  std::string action = "add";  // add | delete
+
+  /// The exact on-disk JSON line.
+  std::string ToJson() const;
+  /// Parses one line; `where` (file path and line number) names the line in errors.
+  static Result<SinkFileStatus> FromJson(const std::string& line, const std::string& where);
+};
+
+/// The committed-files log of one output directory. One writer at a time (one query per
+/// output directory, as in Spark); readers may run concurrently.
+class FileSinkLog {
+ public:
+  FileSinkLog(std::shared_ptr<io::FileSystem> fs, const std::string& output_dir);
+
+  const std::string& dir() const { return log_.dir(); }
+  /// True when the log directory exists (a streaming sink has been created on this output).
+  Result<bool> Exists() const;
+  /// Creates the log directory (done before any data file is written, so readers never fall
+  /// back to listing the output directory of a sink).
+  Status Create();
+  Result<std::optional<int64_t>> LatestBatchId() const;
+  /// Files committed by all entries (latest compaction entry onwards), "delete" actions
+  /// applied, in commit order.
+  Result<std::vector<SinkFileStatus>> AllFiles() const;
+  /// Writes entry `batch_id` listing `files` (create-only). On a compaction batch the entry
+  /// lists AllFiles() plus `files`.
+  Status Add(int64_t batch_id, const std::vector<SinkFileStatus>& files);
+
+  static bool IsCompactionBatch(int64_t batch_id) { return (batch_id + 1) % kCompactInterval == 0; }
+
+ private:
+  Result<std::vector<SinkFileStatus>> ReadEntry(const checkpoint::LogEntryId& id) const;
+
+  checkpoint::MetadataLog log_;
+};
+
+/// The data files a sink directory's log lists as committed (absolute local paths), or
+/// nullopt when `dir` has no _spark_metadata log.
+Result<std::optional<std::vector<std::string>>> ReadCommittedFiles(const std::shared_ptr<io::FileSystem>& fs,
+                                                                   const std::string& dir);
+
+}  // namespace sluice::sink

@@ -1,0 +1,67 @@
+// The source contract (ARCHITECTURE.md): a source reports offsets and returns the rows between
+// two offsets, deterministically for a recorded range, so a redone batch reads the same rows.
+#pragma once
+
+#include <arrow/table.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "io/file_system.h"
+#include "plan/logical_plan.h"
+
+namespace sluice::source {
+
+/// An offset is a JSON value, stored as one line of offsets/<batchId>.
+using Offset = nlohmann::json;
+
+/// Counters a source accumulates for progress reports.
+struct SourceMetrics {
+  int64_t malformed_rows = 0;
+};
+
+/// What the runtime gives a source. `metadata_dir` is <checkpoint>/sources/<i>, for sources
+/// that keep their own log (the file source).
+struct SourceContext {
+  std::shared_ptr<io::FileSystem> fs;
+  std::string metadata_dir;
+  int min_batches_to_retain = 100;
+};
+
+class Source {
+ public:
+  virtual ~Source() = default;
+
+  virtual std::string Description() const = 0;
+  virtual std::shared_ptr<arrow::Schema> schema() const = 0;
+
+  /// Called once before the first batch of an availableNow run: fix the set of data this run
+  /// will process (later arrivals wait for the next run).
+  virtual Status PrepareForAvailableNow() { return Status::OK(); }
+  /// The end offset of the next batch after `start` (nullopt start = from the beginning),
+  /// honouring the source's read limits (maxFilesPerTrigger, ...). Returns `start` (or
+  /// nullopt) when nothing new is available. `limited` = false lifts the read limits
+  /// (Trigger.Once).
+  virtual Result<std::optional<Offset>> LatestOffset(const std::optional<Offset>& start, bool limited) = 0;
+  /// The rows in (start, end]. Must return the same rows for the same range on a redo.
+  virtual Result<std::shared_ptr<arrow::Table>> GetBatch(const std::optional<Offset>& start, const Offset& end) = 0;
+  /// Data up to `end` is committed: the source may release it (e.g. cleanSource).
+  virtual Status Commit(const Offset& end) { return Status::OK(); }
+  virtual SourceMetrics metrics() const { return {}; }
+};
+
+/// Creates the streaming source a scan describes.
+Result<std::unique_ptr<Source>> MakeStreamingSource(const plan::SourceSpec& spec, const SourceContext& ctx);
+
+/// Reads everything a scan's source holds now (batch mode). For file sources without a
+/// declared schema, the schema is inferred.
+Result<std::shared_ptr<arrow::Table>> ReadStatic(const plan::SourceSpec& spec, const std::shared_ptr<io::FileSystem>& fs);
+
+/// The schema a static read of `spec` will produce (declared, or inferred from the files).
+Result<std::shared_ptr<arrow::Schema>> ResolveSourceSchema(const plan::SourceSpec& spec,
+                                                           const std::shared_ptr<io::FileSystem>& fs);
+
+}  // namespace sluice::source
