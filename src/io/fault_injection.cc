@@ -47,10 +47,11 @@ Status FaultInjectingFileSystem::Trigger(const std::string& where) {
   return Status::IOError("injected fault at ", where);
 }
 
-void FaultInjectingFileSystem::FaultPoint(const std::string& name) {
-  if (spec_.point.empty() || name != spec_.point) return;
+Status FaultInjectingFileSystem::FaultPoint(const std::string& name) {
+  if (spec_.point.empty() || name != spec_.point) return Status::OK();
   std::lock_guard<std::mutex> lock(mu_);
-  if (++point_hits_ == spec_.hits) (void)Trigger("point " + name);
+  if (++point_hits_ == spec_.hits) return Trigger("point " + name);
+  return Status::OK();
 }
 
 Status FaultInjectingFileSystem::OnWrite(const std::string& path) {

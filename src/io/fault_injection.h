@@ -45,7 +45,7 @@ class FaultInjectingFileSystem final : public FileSystem {
   Result<std::shared_ptr<arrow::io::RandomAccessFile>> OpenInputFile(const std::string& path) override {
     return base_->OpenInputFile(path);
   }
-  void FaultPoint(const std::string& name) override;
+  Status FaultPoint(const std::string& name) override;
 
   /// True once the fault has triggered (only observable with Action::kFail).
   bool triggered() const { return triggered_.load(); }

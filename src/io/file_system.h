@@ -52,9 +52,9 @@ class FileSystem {
   virtual Result<std::shared_ptr<arrow::io::OutputStream>> OpenOutputStream(const std::string& path) = 0;
   virtual Result<std::shared_ptr<arrow::io::RandomAccessFile>> OpenInputFile(const std::string& path) = 0;
 
-  /// A named point in a protocol ("after_offsets_write", ...). No-op in production; fault
-  /// injecting wrappers may stop the process here.
-  virtual void FaultPoint(const std::string& name) {}
+  /// A named point in a protocol ("after_offsets_write", ...). OK in production; fault
+  /// injecting wrappers may stop the process here or return an error.
+  virtual Status FaultPoint(const std::string& name) { return Status::OK(); }
 };
 
 /// The local POSIX filesystem.

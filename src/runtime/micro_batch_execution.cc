@@ -150,7 +150,7 @@ Result<BatchReport> MicroBatchExecution::RunOneTrigger(bool limited) {
   seq.conf["sluice.sql.streaming.minBatchesToRetain"] = std::to_string(config_.min_batches_to_retain);
   const int64_t wal_start = NowMs();
   ARROW_RETURN_NOT_OK(checkpoint_->offsets().Add(next_batch_id_, seq.Serialize()));
-  config_.fs->FaultPoint("after_offsets_write");
+  ARROW_RETURN_NOT_OK(config_.fs->FaultPoint("after_offsets_write"));
   ARROW_RETURN_NOT_OK(checkpoint_->Purge(next_batch_id_, config_.min_batches_to_retain));
   durations["walCommit"] = NowMs() - wal_start;
   return RunBatch(next_batch_id_, seq, trigger_start, durations);
@@ -182,16 +182,16 @@ Result<BatchReport> MicroBatchExecution::RunBatch(int64_t batch_id, const checkp
   durations["queryPlanning"] = 0;
 
   // 4. The sink takes batch N (idempotent by batch id).
-  config_.fs->FaultPoint("before_sink");
+  ARROW_RETURN_NOT_OK(config_.fs->FaultPoint("before_sink"));
   ARROW_RETURN_NOT_OK(sink_->AddBatch(batch_id, output));
-  config_.fs->FaultPoint("after_sink_commit");
+  ARROW_RETURN_NOT_OK(config_.fs->FaultPoint("after_sink_commit"));
   durations["addBatch"] = NowMs() - t;
 
   // 6. The commit: batch N is done.
   t = NowMs();
   checkpoint::CommitEntry commit{seq.batch_watermark_ms};
   ARROW_RETURN_NOT_OK(checkpoint_->commits().Add(batch_id, commit.Serialize()));
-  config_.fs->FaultPoint("after_commit_log");
+  ARROW_RETURN_NOT_OK(config_.fs->FaultPoint("after_commit_log"));
   for (size_t i = 0; i < sources_.size(); ++i) {
     if (seq.offsets[i]) ARROW_RETURN_NOT_OK(sources_[i]->Commit(*seq.offsets[i]));
   }

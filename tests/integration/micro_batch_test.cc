@@ -1,0 +1,275 @@
+// The batch protocol end to end on the memory source and memory sink: checkpoint layout,
+// restart, redo after a failure between sink and commit, refusals, retention, triggers.
+#include <arrow/api.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "integration/test_util.h"
+#include "io/fault_injection.h"
+#include "sluice/sluice.h"
+
+namespace sluice::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string Rows(int64_t first, int64_t count) {
+  std::string out = "[";
+  for (int64_t i = first; i < first + count; ++i) {
+    out += (i > first ? "," : "") + std::string("{\"id\":") + std::to_string(i) + ",\"name\":\"n" + std::to_string(i) + "\"}";
+  }
+  return out + "]";
+}
+
+Result<StreamingQuery> StartToMemory(const DataFrame& df, const std::string& ckpt, const std::string& table,
+                                     Trigger trigger = AvailableNow()) {
+  return df.writeStream().format("memory").queryName(table).option("checkpointLocation", ckpt).trigger(trigger).start();
+}
+
+TEST(MicroBatch, WritesOffsetsBeforeAndCommitAfterEachBatch) {
+  TempDir dir;
+  auto session = Session::Make();
+  MemoryStream input(session, "id BIGINT, name STRING");
+  ASSERT_OK(input.addJson(Rows(0, 3)).status());
+  ASSERT_OK_AND_ASSIGN(auto q, StartToMemory(input.toDF(), dir.Sub("ckpt"), "t"));
+  ASSERT_OK(q.awaitTermination());
+  for (const char* f : {"metadata", "offsets/0", "commits/0", "lock"}) {
+    EXPECT_TRUE(fs::exists(dir.Sub("ckpt/") + f)) << f;
+  }
+  std::ifstream in(dir.Sub("ckpt/offsets/0"));
+  std::string version, meta, offset;
+  std::getline(in, version);
+  std::getline(in, meta);
+  std::getline(in, offset);
+  EXPECT_EQ(version, "v1");
+  EXPECT_NE(meta.find("\"batchWatermarkMs\":0"), std::string::npos);
+  EXPECT_EQ(offset, "3");  // memory source offsets are row counts
+  ASSERT_OK_AND_ASSIGN(auto rows, session->memoryTable("t"));
+  EXPECT_EQ(SortedInts(rows, "id"), Range(0, 3));
+  EXPECT_NE(q.lastProgress().find("\"batchId\":0"), std::string::npos);
+}
+
+TEST(MicroBatch, RestartOnSameCheckpointContinuesWithoutGapOrDuplicate) {
+  TempDir dir;
+  auto session = Session::Make();
+  MemoryStream input(session, "id BIGINT, name STRING");
+  ASSERT_OK(input.addJson(Rows(0, 5)).status());
+  {
+    ASSERT_OK_AND_ASSIGN(auto q, StartToMemory(input.toDF(), dir.Sub("ckpt"), "t"));
+    ASSERT_OK(q.awaitTermination());
+  }
+  ASSERT_OK(input.addJson(Rows(5, 4)).status());
+  ASSERT_OK_AND_ASSIGN(auto q2, StartToMemory(input.toDF(), dir.Sub("ckpt"), "t"));
+  ASSERT_OK(q2.awaitTermination());
+  ASSERT_OK_AND_ASSIGN(auto rows, session->memoryTable("t"));
+  EXPECT_EQ(SortedInts(rows, "id"), Range(0, 9));
+  EXPECT_TRUE(fs::exists(dir.Sub("ckpt/commits/1")));
+  EXPECT_FALSE(fs::exists(dir.Sub("ckpt/offsets/2")));
+}
+
+TEST(MicroBatch, FailureBetweenSinkAndCommitRedoesTheBatchOnce) {
+  TempDir dir;
+  io::FaultSpec spec;
+  spec.point = "after_sink_commit";
+  spec.action = io::FaultSpec::Action::kFail;
+  auto faulty = std::make_shared<io::FaultInjectingFileSystem>(io::LocalFileSystem(), spec);
+  auto session = Session::Make(faulty);
+  MemoryStream input(session, "id BIGINT, name STRING");
+  ASSERT_OK(input.addJson(Rows(0, 4)).status());
+  {
+    ASSERT_OK_AND_ASSIGN(auto q, StartToMemory(input.toDF(), dir.Sub("ckpt"), "t"));
+    Status st = q.awaitTermination();
+    ASSERT_FALSE(st.ok());
+    EXPECT_NE(st.message().find("injected fault"), std::string::npos);
+    ASSERT_TRUE(q.exception().has_value());
+  }
+  EXPECT_TRUE(fs::exists(dir.Sub("ckpt/offsets/0")));
+  EXPECT_FALSE(fs::exists(dir.Sub("ckpt/commits/0")));
+  // The restart re-runs batch 0 with the same offsets; the sink already has it.
+  ASSERT_OK(input.addJson(Rows(4, 2)).status());
+  ASSERT_OK_AND_ASSIGN(auto q2, StartToMemory(input.toDF(), dir.Sub("ckpt"), "t"));
+  ASSERT_OK(q2.awaitTermination());
+  ASSERT_OK_AND_ASSIGN(auto rows, session->memoryTable("t"));
+  EXPECT_EQ(SortedInts(rows, "id"), Range(0, 6));
+  EXPECT_TRUE(fs::exists(dir.Sub("ckpt/commits/0")));
+  EXPECT_TRUE(fs::exists(dir.Sub("ckpt/commits/1")));
+}
+
+TEST(MicroBatch, ForeachBatchSeesTheSameBatchIdAndRowsOnRedo) {
+  TempDir dir;
+  io::FaultSpec spec;
+  spec.point = "after_sink_commit";
+  spec.action = io::FaultSpec::Action::kFail;
+  auto session = Session::Make(std::make_shared<io::FaultInjectingFileSystem>(io::LocalFileSystem(), spec));
+  MemoryStream input(session, "id BIGINT, name STRING");
+  ASSERT_OK(input.addJson(Rows(0, 3)).status());
+  std::vector<std::pair<int64_t, int64_t>> calls;  // (batch id, rows)
+  auto run = [&] {
+    return input.toDF()
+        .writeStream()
+        .foreachBatch([&](const std::shared_ptr<arrow::Table>& t, int64_t id) {
+          calls.emplace_back(id, t->num_rows());
+          return Status::OK();
+        })
+        .option("checkpointLocation", dir.Sub("ckpt"))
+        .trigger(AvailableNow())
+        .start();
+  };
+  ASSERT_OK_AND_ASSIGN(auto q, run());
+  EXPECT_FALSE(q.awaitTermination().ok());
+  ASSERT_OK(input.addJson(Rows(3, 1)).status());
+  ASSERT_OK_AND_ASSIGN(auto q2, run());
+  ASSERT_OK(q2.awaitTermination());
+  std::vector<std::pair<int64_t, int64_t>> expected = {{0, 3}, {0, 3}, {1, 1}};
+  EXPECT_EQ(calls, expected);
+}
+
+TEST(MicroBatch, RefusesACheckpointOfAnotherQuery) {
+  TempDir dir;
+  auto session = Session::Make();
+  MemoryStream input(session, "id BIGINT, name STRING");
+  ASSERT_OK(input.addJson(Rows(0, 2)).status());
+  {
+    ASSERT_OK_AND_ASSIGN(auto q, StartToMemory(input.toDF(), dir.Sub("ckpt"), "t"));
+    ASSERT_OK(q.awaitTermination());
+  }
+  // Same source, another plan.
+  auto other = input.toDF().filter(col("id") > lit(int64_t{0}));
+  auto r = StartToMemory(other, dir.Sub("ckpt"), "t");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("belongs to a different query"), std::string::npos) << r.status().message();
+  EXPECT_NE(r.status().message().find(dir.Sub("ckpt")), std::string::npos);
+  EXPECT_NE(r.status().message().find("plan"), std::string::npos);
+  // Another sink.
+  auto r2 = StartToMemory(input.toDF(), dir.Sub("ckpt"), "other_table");
+  ASSERT_FALSE(r2.ok());
+  EXPECT_NE(r2.status().message().find("sink"), std::string::npos) << r2.status().message();
+  // Another source.
+  MemoryStream input2(session, "id BIGINT, label STRING");
+  auto r3 = StartToMemory(input2.toDF(), dir.Sub("ckpt"), "t");
+  ASSERT_FALSE(r3.ok());
+  EXPECT_NE(r3.status().message().find("source 0"), std::string::npos) << r3.status().message();
+}
+
+TEST(MicroBatch, RefusesASecondLiveRunOnTheSameCheckpoint) {
+  TempDir dir;
+  auto session = Session::Make();
+  MemoryStream input(session, "id BIGINT, name STRING");
+  ASSERT_OK_AND_ASSIGN(auto q, StartToMemory(input.toDF(), dir.Sub("ckpt"), "t", ProcessingTime(50)));
+  auto second = StartToMemory(input.toDF(), dir.Sub("ckpt"), "t", ProcessingTime(50));
+  ASSERT_FALSE(second.ok());
+  EXPECT_NE(second.status().message().find("is in use by pid " + std::to_string(::getpid())), std::string::npos)
+      << second.status().message();
+  ASSERT_OK(q.stop());
+  // Once the first run stopped, the checkpoint is free again.
+  ASSERT_OK_AND_ASSIGN(auto third, StartToMemory(input.toDF(), dir.Sub("ckpt"), "t"));
+  ASSERT_OK(third.awaitTermination());
+}
+
+TEST(MicroBatch, TakesOverTheLockOfADeadRun) {
+  TempDir dir;
+  fs::create_directories(dir.Sub("ckpt"));
+  {
+    std::ofstream lock(dir.Sub("ckpt/lock"));
+    lock << R"({"pid":999999,"host":"gone","runId":"dead"})";
+  }
+  auto session = Session::Make();
+  MemoryStream input(session, "id BIGINT, name STRING");
+  ASSERT_OK(input.addJson(Rows(0, 1)).status());
+  ASSERT_OK_AND_ASSIGN(auto q, StartToMemory(input.toDF(), dir.Sub("ckpt"), "t"));
+  ASSERT_OK(q.awaitTermination());
+  std::ifstream lock(dir.Sub("ckpt/lock"));
+  std::string content((std::istreambuf_iterator<char>(lock)), std::istreambuf_iterator<char>());
+  EXPECT_NE(content.find("\"pid\":" + std::to_string(::getpid())), std::string::npos) << content;
+}
+
+TEST(MicroBatch, KeepsOnlyTheLastMinBatchesToRetainLogEntries) {
+  TempDir dir;
+  auto session = Session::Make();
+  session->setConf("sluice.sql.streaming.minBatchesToRetain", "3");
+  MemoryStream input(session, "id BIGINT, name STRING");
+  ASSERT_OK_AND_ASSIGN(auto q, StartToMemory(input.toDF(), dir.Sub("ckpt"), "t", ProcessingTime(0)));
+  for (int i = 0; i < 10; ++i) {
+    ASSERT_OK(input.addJson(Rows(i, 1)).status());
+    ASSERT_OK(q.processAllAvailable());
+  }
+  ASSERT_OK(q.stop());
+  int offsets = 0;
+  for (const auto& e : fs::directory_iterator(dir.Sub("ckpt/offsets"))) offsets += e.path().filename().string()[0] != '.';
+  EXPECT_EQ(offsets, 4);  // 9 and the 3 before it
+  EXPECT_TRUE(fs::exists(dir.Sub("ckpt/offsets/9")));
+  EXPECT_FALSE(fs::exists(dir.Sub("ckpt/offsets/5")));
+  ASSERT_OK_AND_ASSIGN(auto rows, session->memoryTable("t"));
+  EXPECT_EQ(SortedInts(rows, "id"), Range(0, 10));
+}
+
+TEST(MicroBatch, ProcessingTimeTriggerRunsNewDataUntilStopped) {
+  TempDir dir;
+  auto session = Session::Make();
+  MemoryStream input(session, "id BIGINT, name STRING");
+  ASSERT_OK_AND_ASSIGN(auto q, StartToMemory(input.toDF(), dir.Sub("ckpt"), "t", ProcessingTime(20)));
+  EXPECT_TRUE(q.isActive());
+  ASSERT_OK(input.addJson(Rows(0, 2)).status());
+  ASSERT_OK(q.processAllAvailable());
+  ASSERT_OK(input.addJson(Rows(2, 2)).status());
+  ASSERT_OK(q.processAllAvailable());
+  ASSERT_OK(q.stop());
+  EXPECT_FALSE(q.isActive());
+  ASSERT_OK_AND_ASSIGN(auto rows, session->memoryTable("t"));
+  EXPECT_EQ(SortedInts(rows, "id"), Range(0, 4));
+  EXPECT_FALSE(q.exception().has_value());
+}
+
+TEST(MicroBatch, OnceRunsExactlyOneBatch) {
+  TempDir dir;
+  auto session = Session::Make();
+  MemoryStream input(session, "id BIGINT, name STRING");
+  ASSERT_OK(input.addJson(Rows(0, 2)).status());
+  ASSERT_OK(input.addJson(Rows(2, 2)).status());
+  ASSERT_OK_AND_ASSIGN(auto q, StartToMemory(input.toDF(), dir.Sub("ckpt"), "t", Once()));
+  ASSERT_OK(q.awaitTermination());
+  EXPECT_TRUE(fs::exists(dir.Sub("ckpt/commits/0")));
+  EXPECT_FALSE(fs::exists(dir.Sub("ckpt/offsets/1")));
+  ASSERT_OK_AND_ASSIGN(auto rows, session->memoryTable("t"));
+  EXPECT_EQ(rows->num_rows(), 4);
+}
+
+TEST(MicroBatch, StreamingQueryReportsIdsAndName) {
+  TempDir dir;
+  auto session = Session::Make();
+  MemoryStream input(session, "id BIGINT, name STRING");
+  ASSERT_OK(input.addJson(Rows(0, 1)).status());
+  ASSERT_OK_AND_ASSIGN(auto q, StartToMemory(input.toDF(), dir.Sub("ckpt"), "events"));
+  ASSERT_OK(q.awaitTermination());
+  EXPECT_EQ(q.name(), "events");
+  EXPECT_EQ(q.id().size(), 36u);
+  ASSERT_OK(input.addJson(Rows(1, 1)).status());
+  ASSERT_OK_AND_ASSIGN(auto q2, StartToMemory(input.toDF(), dir.Sub("ckpt"), "events"));
+  ASSERT_OK(q2.awaitTermination());
+  EXPECT_EQ(q2.id(), q.id());        // the id lives in the checkpoint
+  EXPECT_NE(q2.runId(), q.runId());  // a run id is new for every start
+}
+
+TEST(MicroBatch, RefusesBadWriterSettingsBeforeAnyBatch) {
+  TempDir dir;
+  auto session = Session::Make();
+  MemoryStream input(session, "id BIGINT, name STRING");
+  auto r = input.toDF().writeStream().format("memory").queryName("t").outputMode("complete").start();
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("Complete output mode not supported"), std::string::npos);
+  auto r2 = input.toDF().writeStream().format("kafkaa").start();
+  ASSERT_FALSE(r2.ok());
+  EXPECT_NE(r2.status().message().find("Unknown sink format 'kafkaa'"), std::string::npos);
+  auto r3 = input.toDF().writeStream().format("memory").start();
+  ASSERT_FALSE(r3.ok());
+  EXPECT_NE(r3.status().message().find("queryName"), std::string::npos);
+  auto r4 = input.toDF().writeStream().format("memory").queryName("t").outputMode("sideways").start();
+  ASSERT_FALSE(r4.ok());
+  EXPECT_NE(r4.status().message().find("Unknown output mode 'sideways'"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace sluice::testing

@@ -1,0 +1,57 @@
+// Helpers for integration tests: temp dirs, input files, running the test tools, reading a
+// sink's committed rows.
+#pragma once
+
+#include <arrow/api.h>
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "sluice/sluice.h"
+
+namespace sluice::testing {
+
+/// A fresh directory under /tmp, removed at the end of the test.
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  const std::string& path() const { return path_; }
+  std::string Sub(const std::string& name) const { return path_ + "/" + name; }
+
+ private:
+  std::string path_;
+};
+
+/// Writes `content` to `dir/name` via a hidden temp file and rename (the producer convention).
+void WriteInputFile(const std::string& dir, const std::string& name, const std::string& content);
+/// JSON lines {"id":i,"name":"n<i>","price":i*1.5} for i in [first, first + count).
+std::string JsonRows(int64_t first, int64_t count);
+/// Runs a command line; returns its exit status (or 128 + signal).
+int RunCommand(const std::string& command_line);
+/// Path of a built tool (build/bin/<name>).
+std::string ToolPath(const std::string& name);
+/// The int64 column `column` of `table`, sorted.
+std::vector<int64_t> SortedInts(const std::shared_ptr<arrow::Table>& table, const std::string& column);
+/// [first, last) as a vector.
+std::vector<int64_t> Range(int64_t first, int64_t last);
+/// Rows a file sink directory holds, read by sluice's batch reader (committed files only).
+std::shared_ptr<arrow::Table> ReadSinkDir(const std::string& dir, const std::string& format = "parquet");
+
+#define ASSERT_OK(expr)                                   \
+  do {                                                    \
+    ::arrow::Status _st = ::arrow::ToStatus(expr);        \
+    ASSERT_TRUE(_st.ok()) << #expr << ": " << _st.ToString(); \
+  } while (0)
+
+#define SLUICE_CONCAT_INNER(a, b) a##b
+#define SLUICE_CONCAT(a, b) SLUICE_CONCAT_INNER(a, b)
+#define ASSERT_OK_AND_ASSIGN(lhs, rexpr) \
+  ASSERT_OK_AND_ASSIGN_IMPL(SLUICE_CONCAT(_res_, __LINE__), lhs, rexpr)
+#define ASSERT_OK_AND_ASSIGN_IMPL(res, lhs, rexpr)                       \
+  auto&& res = (rexpr);                                                  \
+  ASSERT_TRUE(res.ok()) << #rexpr << ": " << res.status().ToString();    \
+  lhs = std::move(res).ValueUnsafe();
+
+}  // namespace sluice::testing
