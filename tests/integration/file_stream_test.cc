@@ -1,0 +1,195 @@
+// Files in, files out through the public API: options, triggers, malformed rows, refusals,
+// and the same query as a batch job giving the same answer.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "integration/test_util.h"
+
+namespace sluice::testing {
+namespace {
+
+namespace fs = std::filesystem;
+const char* kSchema = "id BIGINT, name STRING, price DOUBLE";
+
+Result<DataFrame> JsonStream(const std::shared_ptr<Session>& s, const std::string& dir,
+                             std::map<std::string, std::string> options = {}) {
+  return s->readStream().format("json").schema(kSchema).options(options).load(dir);
+}
+
+int CountEntries(const std::string& dir) {
+  int n = 0;
+  for (const auto& e : fs::directory_iterator(dir)) n += e.path().filename().string()[0] != '.';
+  return n;
+}
+
+TEST(FileStream, AvailableNowHonoursMaxFilesPerTriggerThenStops) {
+  TempDir dir;
+  for (int f = 0; f < 5; ++f) WriteInputFile(dir.Sub("in"), "f" + std::to_string(f) + ".json", JsonRows(f * 3, 3));
+  auto s = Session::Make();
+  ASSERT_OK_AND_ASSIGN(auto df, JsonStream(s, dir.Sub("in"), {{"maxFilesPerTrigger", "2"}}));
+  ASSERT_OK_AND_ASSIGN(auto q, df.writeStream().format("parquet").option("path", dir.Sub("out"))
+                                   .option("checkpointLocation", dir.Sub("ckpt")).trigger(AvailableNow()).start());
+  ASSERT_OK(q.awaitTermination());
+  EXPECT_EQ(CountEntries(dir.Sub("ckpt/commits")), 3);  // 2 + 2 + 1 files
+  EXPECT_EQ(SortedInts(ReadSinkDir(dir.Sub("out")), "id"), Range(0, 15));
+  auto progress = nlohmann::json::parse(q.lastProgress());
+  EXPECT_EQ(progress["batchId"], 2);
+  EXPECT_EQ(progress["numInputRows"], 3);
+  EXPECT_EQ(progress["sources"][0]["description"], "FileStreamSource[file://" + dir.Sub("in") + "]");
+}
+
+TEST(FileStream, OnceTakesEverythingInOneBatch) {
+  TempDir dir;
+  for (int f = 0; f < 4; ++f) WriteInputFile(dir.Sub("in"), "f" + std::to_string(f) + ".json", JsonRows(f * 2, 2));
+  auto s = Session::Make();
+  ASSERT_OK_AND_ASSIGN(auto df, JsonStream(s, dir.Sub("in"), {{"maxFilesPerTrigger", "1"}}));
+  ASSERT_OK_AND_ASSIGN(auto q, df.writeStream().format("json").option("path", dir.Sub("out"))
+                                   .option("checkpointLocation", dir.Sub("ckpt")).trigger(Once()).start());
+  ASSERT_OK(q.awaitTermination());
+  EXPECT_EQ(CountEntries(dir.Sub("ckpt/commits")), 1);
+  EXPECT_EQ(SortedInts(ReadSinkDir(dir.Sub("out"), "json"), "id"), Range(0, 8));
+}
+
+TEST(FileStream, HiddenAndUnderscoreFilesAreIgnored) {
+  TempDir dir;
+  WriteInputFile(dir.Sub("in"), "a.json", JsonRows(0, 2));
+  WriteInputFile(dir.Sub("in"), ".inflight.json", JsonRows(100, 2));
+  WriteInputFile(dir.Sub("in"), "_SUCCESS", "");
+  auto s = Session::Make();
+  ASSERT_OK_AND_ASSIGN(auto df, JsonStream(s, dir.Sub("in")));
+  ASSERT_OK_AND_ASSIGN(auto q, df.writeStream().format("memory").queryName("t").trigger(AvailableNow()).start());
+  ASSERT_OK(q.awaitTermination());
+  ASSERT_OK_AND_ASSIGN(auto rows, s->memoryTable("t"));
+  EXPECT_EQ(SortedInts(rows, "id"), Range(0, 2));
+}
+
+TEST(FileStream, CleanSourceDeletesFilesOnlyAfterTheirBatchCommits) {
+  TempDir dir;
+  WriteInputFile(dir.Sub("in"), "a.json", JsonRows(0, 2));
+  WriteInputFile(dir.Sub("in"), "b.json", JsonRows(2, 2));
+  auto s = Session::Make();
+  ASSERT_OK_AND_ASSIGN(auto df, JsonStream(s, dir.Sub("in"), {{"cleanSource", "archive"},
+                                                             {"sourceArchiveDir", dir.Sub("archive")}}));
+  ASSERT_OK_AND_ASSIGN(auto q, df.writeStream().format("parquet").option("path", dir.Sub("out"))
+                                   .option("checkpointLocation", dir.Sub("ckpt")).trigger(AvailableNow()).start());
+  ASSERT_OK(q.awaitTermination());
+  EXPECT_FALSE(fs::exists(dir.Sub("in/a.json")));
+  EXPECT_TRUE(fs::exists(dir.Sub("archive") + dir.Sub("in/a.json")));
+  EXPECT_EQ(SortedInts(ReadSinkDir(dir.Sub("out")), "id"), Range(0, 4));
+}
+
+TEST(FileStream, MalformedRowsPermissiveKeepsRowsAsNullsAndCountsThem) {
+  TempDir dir;
+  WriteInputFile(dir.Sub("in"), "a.json", "{\"id\":1,\"name\":\"a\",\"price\":1.0}\n{not json\n{\"id\":3,\"name\":\"c\",\"price\":3.0}\n");
+  auto s = Session::Make();
+  ASSERT_OK_AND_ASSIGN(auto df, s->readStream().format("json")
+                                    .schema("id BIGINT, name STRING, price DOUBLE, _corrupt_record STRING")
+                                    .load(dir.Sub("in")));
+  ASSERT_OK_AND_ASSIGN(auto q, df.writeStream().format("memory").queryName("t").trigger(AvailableNow()).start());
+  ASSERT_OK(q.awaitTermination());
+  ASSERT_OK_AND_ASSIGN(auto rows, s->memoryTable("t"));
+  ASSERT_EQ(rows->num_rows(), 3);
+  EXPECT_EQ(rows->GetColumnByName("id")->null_count(), 1);
+  EXPECT_EQ(rows->GetColumnByName("_corrupt_record")->null_count(), 2);
+  auto progress = nlohmann::json::parse(q.lastProgress());
+  EXPECT_EQ(progress["sources"][0]["metrics"]["numMalformedRows"], "1");
+}
+
+TEST(FileStream, MalformedRowsDropMalformedDropsThem) {
+  TempDir dir;
+  WriteInputFile(dir.Sub("in"), "a.json", "{\"id\":1,\"name\":\"a\",\"price\":1.0}\n{\"id\":\"x\"}}\n{\"id\":3,\"name\":\"c\",\"price\":3.0}\n");
+  auto s = Session::Make();
+  ASSERT_OK_AND_ASSIGN(auto df, JsonStream(s, dir.Sub("in"), {{"mode", "DROPMALFORMED"}}));
+  ASSERT_OK_AND_ASSIGN(auto q, df.writeStream().format("memory").queryName("t").trigger(AvailableNow()).start());
+  ASSERT_OK(q.awaitTermination());
+  ASSERT_OK_AND_ASSIGN(auto rows, s->memoryTable("t"));
+  EXPECT_EQ(SortedInts(rows, "id"), (std::vector<int64_t>{1, 3}));
+}
+
+TEST(FileStream, MalformedRowsFailFastStopsTheQueryNamingFileAndLine) {
+  TempDir dir;
+  WriteInputFile(dir.Sub("in"), "bad.json", "{\"id\":1,\"name\":\"a\",\"price\":1.0}\n{\"id\":2,\"name\":\"b\",\"price\":2.0}\n{oops\n");
+  auto s = Session::Make();
+  ASSERT_OK_AND_ASSIGN(auto df, JsonStream(s, dir.Sub("in"), {{"mode", "FAILFAST"}}));
+  ASSERT_OK_AND_ASSIGN(auto q, df.writeStream().format("parquet").option("path", dir.Sub("out"))
+                                   .option("checkpointLocation", dir.Sub("ckpt")).trigger(AvailableNow()).start());
+  Status st = q.awaitTermination();
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("bad.json"), std::string::npos) << st.message();
+  EXPECT_NE(st.message().find("line 3"), std::string::npos) << st.message();
+  // Nothing was committed: the checkpoint is consistent and the batch will be re-run.
+  EXPECT_TRUE(fs::exists(dir.Sub("ckpt/offsets/0")));
+  EXPECT_FALSE(fs::exists(dir.Sub("ckpt/commits/0")));
+}
+
+TEST(FileStream, BadInputsAreRefusedWithWhatAndWhere) {
+  TempDir dir;
+  fs::create_directories(dir.Sub("in"));
+  auto s = Session::Make();
+  auto no_schema = s->readStream().format("json").load(dir.Sub("in"));
+  ASSERT_FALSE(no_schema.ok());
+  EXPECT_NE(no_schema.status().message().find("Schema must be specified"), std::string::npos);
+
+  auto bad_format = s->readStream().format("jsonl").schema(kSchema).load(dir.Sub("in"));
+  ASSERT_FALSE(bad_format.ok());
+  EXPECT_NE(bad_format.status().message().find("Unknown source format 'jsonl'"), std::string::npos);
+
+  auto bad_option = JsonStream(s, dir.Sub("in"), {{"maxFilesPerTriger", "2"}});
+  ASSERT_FALSE(bad_option.ok());
+  EXPECT_NE(bad_option.status().message().find("maxFilesPerTriger"), std::string::npos);
+  EXPECT_NE(bad_option.status().message().find("maxFilesPerTrigger"), std::string::npos);  // the valid list
+
+  auto bad_value = JsonStream(s, dir.Sub("in"), {{"maxFilesPerTrigger", "0"}});
+  ASSERT_FALSE(bad_value.ok());
+  EXPECT_NE(bad_value.status().message().find("must be a positive integer"), std::string::npos);
+
+  auto missing_dir = JsonStream(s, dir.Sub("nowhere"));
+  ASSERT_FALSE(missing_dir.ok());
+  EXPECT_NE(missing_dir.status().message().find(dir.Sub("nowhere")), std::string::npos);
+
+  auto bad_ddl = s->readStream().format("json").schema("id BIGINTEGER").load(dir.Sub("in"));
+  ASSERT_FALSE(bad_ddl.ok());
+  EXPECT_NE(bad_ddl.status().message().find("BIGINTEGER"), std::string::npos) << bad_ddl.status().message();
+
+  ASSERT_OK_AND_ASSIGN(auto df, JsonStream(s, dir.Sub("in")));
+  auto no_ckpt = df.writeStream().format("parquet").option("path", dir.Sub("out")).start();
+  ASSERT_FALSE(no_ckpt.ok());
+  EXPECT_NE(no_ckpt.status().message().find("checkpointLocation must be specified"), std::string::npos);
+
+  auto no_path = df.writeStream().format("parquet").option("checkpointLocation", dir.Sub("ckpt")).start();
+  ASSERT_FALSE(no_path.ok());
+  EXPECT_NE(no_path.status().message().find("path"), std::string::npos);
+
+  auto unknown_col = df.select({col("pricee")});
+  ASSERT_FALSE(unknown_col.ok());
+  EXPECT_NE(unknown_col.status().message().find("pricee"), std::string::npos);
+  EXPECT_FALSE(unknown_col.writeStream().format("memory").queryName("x").start().ok());
+}
+
+TEST(FileStream, TheSameQueryAsABatchJobGivesTheSameAnswer) {
+  TempDir dir;
+  for (int f = 0; f < 3; ++f) WriteInputFile(dir.Sub("in"), "f" + std::to_string(f) + ".json", JsonRows(f * 5, 5));
+  auto s = Session::Make();
+  auto transform = [](const DataFrame& df) {
+    return df.filter(col("id") % lit(int64_t{2}) == lit(int64_t{0}))
+        .withColumn("label", upper(col("name")))
+        .select({col("id"), col("label"), (col("price") * lit(2.0)).alias("double_price")});
+  };
+  ASSERT_OK_AND_ASSIGN(auto stream, JsonStream(s, dir.Sub("in"), {{"maxFilesPerTrigger", "1"}}));
+  ASSERT_OK_AND_ASSIGN(auto q, transform(stream).writeStream().format("memory").queryName("t")
+                                   .trigger(AvailableNow()).start());
+  ASSERT_OK(q.awaitTermination());
+  ASSERT_OK_AND_ASSIGN(auto streamed, s->memoryTable("t"));
+  ASSERT_OK_AND_ASSIGN(auto batch_df, s->read().format("json").schema(kSchema).load(dir.Sub("in")));
+  ASSERT_OK_AND_ASSIGN(auto batch, transform(batch_df).collect());
+  ASSERT_OK_AND_ASSIGN(auto a, streamed->CombineChunks());
+  ASSERT_OK_AND_ASSIGN(auto b, batch->CombineChunks());
+  EXPECT_EQ(SortedInts(a, "id"), SortedInts(b, "id"));
+  EXPECT_TRUE(a->schema()->Equals(*b->schema()));
+  EXPECT_EQ(a->num_rows(), 8);
+}
+
+}  // namespace
+}  // namespace sluice::testing
