@@ -1,0 +1,147 @@
+// The checkpoint's on-disk pieces: log entries, offsets/commit formats, metadata refusal.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "checkpoint/checkpoint.h"
+#include "checkpoint/metadata_log.h"
+#include "io/fault_injection.h"
+
+namespace sluice::checkpoint {
+namespace {
+
+namespace fs = std::filesystem;
+
+class TmpDir {
+ public:
+  TmpDir() {
+    char t[] = "/tmp/sluice-unit-XXXXXX";
+    path = ::mkdtemp(t);
+  }
+  ~TmpDir() { fs::remove_all(path); }
+  std::string path;
+};
+
+std::string Slurp(const std::string& p) {
+  std::ifstream in(p);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+TEST(MetadataLog, EntriesAreCreateOnlyVersionedAndWithoutTrailingNewline) {
+  TmpDir d;
+  MetadataLog log(io::LocalFileSystem(), d.path + "/offsets");
+  ASSERT_TRUE(log.Add(0, "{\"a\":1}\n2").ok());
+  EXPECT_EQ(Slurp(d.path + "/offsets/0"), "v1\n{\"a\":1}\n2");
+  Status again = log.Add(0, "x");
+  ASSERT_TRUE(again.IsAlreadyExists());
+  EXPECT_NE(again.message().find("Concurrent update"), std::string::npos);
+  EXPECT_EQ(*log.Get(0).ValueOrDie(), "{\"a\":1}\n2");
+  EXPECT_FALSE(log.Get(1).ValueOrDie().has_value());
+}
+
+TEST(MetadataLog, ListsOnlyNumericEntriesAndIgnoresTempFiles) {
+  TmpDir d;
+  MetadataLog log(io::LocalFileSystem(), d.path);
+  ASSERT_TRUE(log.Add(2, "b").ok());
+  ASSERT_TRUE(log.Add(10, "c").ok());
+  ASSERT_TRUE(log.Add(9, "c", /*compact=*/true).ok());
+  std::ofstream(d.path + "/.3.abc.tmp") << "partial";
+  std::ofstream(d.path + "/notes") << "x";
+  auto ids = log.List().ValueOrDie();
+  ASSERT_EQ(ids.size(), 3u);
+  EXPECT_EQ(ids[0].id, 2);
+  EXPECT_TRUE(ids[1].compact);
+  EXPECT_EQ(*log.LatestId().ValueOrDie(), 10);
+  ASSERT_TRUE(log.PurgeBefore(10).ok());
+  EXPECT_EQ(log.List().ValueOrDie().size(), 1u);
+}
+
+TEST(MetadataLog, RefusesANewerVersionAndACorruptEntry) {
+  TmpDir d;
+  MetadataLog log(io::LocalFileSystem(), d.path);
+  std::ofstream(d.path + "/0") << "v7\n{}";
+  std::ofstream(d.path + "/1") << "garbage";
+  auto newer = log.Get(0);
+  ASSERT_FALSE(newer.ok());
+  EXPECT_NE(newer.status().message().find("newer sluice"), std::string::npos);
+  auto corrupt = log.Get(1);
+  ASSERT_FALSE(corrupt.ok());
+  EXPECT_NE(corrupt.status().message().find(d.path + "/1"), std::string::npos);
+}
+
+TEST(OffsetSeq, RoundTripsInSparksLayout) {
+  OffsetSeq seq;
+  seq.batch_watermark_ms = 5;
+  seq.batch_timestamp_ms = 1700000000000;
+  seq.conf["k"] = "v";
+  seq.offsets = {source::Offset({{"logOffset", 3}}), std::nullopt, source::Offset(12)};
+  std::string text = seq.Serialize();
+  EXPECT_EQ(text, "{\"batchTimestampMs\":1700000000000,\"batchWatermarkMs\":5,\"conf\":{\"k\":\"v\"}}\n{\"logOffset\":3}\n-\n12");
+  auto back = OffsetSeq::Parse(text, "x").ValueOrDie();
+  EXPECT_EQ(back.batch_watermark_ms, 5);
+  EXPECT_EQ(back.conf["k"], "v");
+  ASSERT_EQ(back.offsets.size(), 3u);
+  EXPECT_FALSE(back.offsets[1].has_value());
+  EXPECT_EQ(*back.offsets[2], 12);
+}
+
+TEST(Checkpoint, RefusesMetadataOfAnotherQueryNamingTheDifference) {
+  TmpDir d;
+  Checkpoint ckpt(io::LocalFileSystem(), d.path);
+  QueryFingerprint fp{{"src-a"}, "sink-a", "plan-a"};
+  auto md = ckpt.LoadOrCreateMetadata(fp).ValueOrDie();
+  EXPECT_EQ(ckpt.LoadOrCreateMetadata(fp).ValueOrDie().id, md.id);
+  QueryFingerprint other = fp;
+  other.sink = "sink-b";
+  auto refused = ckpt.LoadOrCreateMetadata(other);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().message().find("sink-a"), std::string::npos);
+  EXPECT_NE(refused.status().message().find("sink-b"), std::string::npos);
+  EXPECT_NE(refused.status().message().find(d.path), std::string::npos);
+}
+
+TEST(FaultSpec, ParsesPointsWritesAndActions) {
+  auto a = io::FaultSpec::Parse("point=after_sink_commit,hits=2").ValueOrDie();
+  EXPECT_EQ(a.point, "after_sink_commit");
+  EXPECT_EQ(a.hits, 2);
+  auto b = io::FaultSpec::Parse("write=/out/part-,action=fail").ValueOrDie();
+  EXPECT_EQ(b.path_substring, "/out/part-");
+  EXPECT_EQ(b.action, io::FaultSpec::Action::kFail);
+  EXPECT_FALSE(io::FaultSpec::Parse("hits=2").ok());
+  EXPECT_FALSE(io::FaultSpec::Parse("point=x,colour=red").ok());
+}
+
+TEST(FaultInjection, FailsTheKthMatchingWriteAndOnlyThatOne) {
+  TmpDir d;
+  io::FaultSpec spec = io::FaultSpec::Parse("write=/commits/,hits=2,action=fail").ValueOrDie();
+  io::FaultInjectingFileSystem fs(io::LocalFileSystem(), spec);
+  ASSERT_TRUE(fs.MakeDirs(d.path + "/commits").ok());
+  EXPECT_TRUE(fs.WriteAtomic(d.path + "/commits/0", "a", false).ok());
+  EXPECT_TRUE(fs.WriteAtomic(d.path + "/other", "a", false).ok());
+  Status st = fs.WriteAtomic(d.path + "/commits/1", "a", false);
+  EXPECT_TRUE(st.IsIOError());
+  EXPECT_FALSE(fs::exists(d.path + "/commits/1"));
+  EXPECT_TRUE(fs.triggered());
+}
+
+TEST(LocalFileSystem, AtomicCreateOnlyLeavesNoTempFiles) {
+  TmpDir d;
+  auto fs = io::LocalFileSystem();
+  ASSERT_TRUE(fs->WriteAtomic(d.path + "/x", "1", false).ok());
+  EXPECT_TRUE(fs->WriteAtomic(d.path + "/x", "2", false).IsAlreadyExists());
+  ASSERT_TRUE(fs->WriteAtomic(d.path + "/x", "3", true).ok());
+  EXPECT_EQ(Slurp(d.path + "/x"), "3");
+  int entries = 0;
+  for (auto it = fs::directory_iterator(d.path); it != fs::directory_iterator(); ++it) ++entries;
+  EXPECT_EQ(entries, 1);
+}
+
+TEST(LocalFileSystem, UrisRoundTripWithEscapes) {
+  EXPECT_EQ(io::PathToUri("/a b/c%d.json"), "file:///a%20b/c%25d.json");
+  EXPECT_EQ(io::UriToPath("file:///a%20b/c%25d.json"), "/a b/c%d.json");
+  EXPECT_EQ(io::UriToPath("file:/x/y"), "/x/y");
+}
+
+}  // namespace
+}  // namespace sluice::checkpoint
