@@ -1,6 +1,15 @@
 // The file sink (parquet, json, csv): part files plus the committed-files log
 // <path>/_spark_metadata/<batchId> in Spark's FileStreamSink layout. Readers (sluice's
-// session.read(), PySpark) trust only files the log lists. See docs/file-sink.md.
+// session.read(), PySpark) trust only files the log lists. See docs/file-sink.md for the
+// on-disk format, the commit protocol and the options.
+//
+// AddBatch: a batch id <= the log's latest id is a redo and writes nothing; otherwise the part
+// files are written and fsync'd, then the log entry is written create-only — that write is
+// the commit. Leftover unlisted part files of failed attempts are deleted (best effort) before
+// the sink's first batch and after a failed one. Fault points: "file_sink_before_commit",
+// "file_sink_after_commit". A sink object is used by one thread; one query per output dir:
+// MakeFileSink records ctx.query_id in <path>/_sluice_query and refuses an output directory
+// another query wrote (its batch ids would be skipped as committed). No check without a query id.
 #pragma once
 
 #include "sink/sink.h"
@@ -12,7 +21,9 @@ Status ValidateFileSinkSpec(const SinkSpec& spec);
 
 Result<std::unique_ptr<Sink>> MakeFileSink(const SinkSpec& spec, const SinkContext& ctx);
 
-/// Batch writes (df.write()): part files into `dir`, no log. mode: error | overwrite | append.
+/// Batch writes (df.write()): part files into `dir`, no log, then an empty `_SUCCESS`. mode:
+/// error | errorifexists (also when empty: refuses a non-empty dir, naming it) | overwrite |
+/// append | ignore (case-insensitive).
 Status WriteFilesOnce(const std::shared_ptr<io::FileSystem>& fs, const std::string& format, const plan::Options& options,
                       const std::string& mode, const std::string& dir, const std::shared_ptr<arrow::Table>& rows);
 

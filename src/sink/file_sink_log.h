@@ -2,7 +2,8 @@
 // Format (docs/file-sink.md): entry <batchId> (or <batchId>.compact) = "v1" then one
 // SinkFileStatus JSON object per line, joined with '\n', no trailing newline. Every
 // kCompactInterval-th entry (batch ids 9, 19, ...) is written as "<id>.compact" holding every
-// file committed so far, because Spark's reader expects exactly those compaction entries.
+// file committed so far, because Spark's reader expects exactly those compaction entries;
+// the entries before it are then deleted (Spark waits 10 minutes; sluice does it at once).
 #pragma once
 
 #include <cstdint>
@@ -54,16 +55,26 @@ class FileSinkLog {
   /// applied, in commit order.
   Result<std::vector<SinkFileStatus>> AllFiles() const;
   /// Writes entry `batch_id` listing `files` (create-only). On a compaction batch the entry
-  /// lists AllFiles() plus `files`.
+  /// lists AllFiles() plus `files`, and older entries are deleted afterwards (best effort).
   Status Add(int64_t batch_id, const std::vector<SinkFileStatus>& files);
 
   static bool IsCompactionBatch(int64_t batch_id) { return (batch_id + 1) % kCompactInterval == 0; }
 
- private:
-  Result<std::vector<SinkFileStatus>> ReadEntry(const checkpoint::LogEntryId& id) const;
+  /// The query id recorded as this output's writer (file <out>/_sluice_query), or nullopt.
+  Result<std::optional<std::string>> Owner() const;
+  /// Records `query_id` as the writer, create-only (AlreadyExists if another got there first).
+  Status SetOwner(const std::string& query_id);
 
+ private:
+  /// nullopt when the entry disappeared since it was listed (purged by a compaction).
+  Result<std::optional<std::vector<SinkFileStatus>>> ReadEntry(const checkpoint::LogEntryId& id) const;
+
+  std::string owner_path_;
   checkpoint::MetadataLog log_;
 };
+
+/// Name of the owner file in a sink's output directory ("_" so data readers skip it).
+inline constexpr const char* kSinkOwnerFile = "_sluice_query";
 
 /// The data files a sink directory's log lists as committed (absolute local paths), or
 /// nullopt when `dir` has no _spark_metadata log.

@@ -1,0 +1,159 @@
+// Arithmetic, comparison, logic, CASE, IN and string functions on Arrow compute kernels.
+#include <arrow/api.h>
+#include <arrow/compute/api.h>
+
+#include <limits>
+
+#include "exec/expr_kernels.h"
+
+namespace sluice::exec::internal {
+namespace {
+
+using arrow::Datum;
+
+// x / 0 and x % 0 are NULL in Spark (non-ANSI): replace zero divisors by NULL.
+Result<Datum> NullIfZero(const Datum& divisor) {
+  const auto& type = divisor.type();
+  ARROW_ASSIGN_OR_RAISE(auto zero, arrow::compute::Cast(Datum(std::make_shared<arrow::Int32Scalar>(0)), type));
+  ARROW_ASSIGN_OR_RAISE(auto is_zero, Kernel("equal", {divisor, zero}));
+  return Kernel("if_else", {is_zero, Datum(arrow::MakeNullScalar(type)), divisor});
+}
+
+// Remainder with the sign of the dividend (Java/Spark), unlike Arrow's floored "modulo".
+Result<Datum> Remainder(const Datum& a, const Datum& b) {
+  ARROW_ASSIGN_OR_RAISE(auto divisor, NullIfZero(b));
+  if (plan::IsIntegerType(*a.type())) {
+    ARROW_ASSIGN_OR_RAISE(auto quotient, Kernel("divide_checked", {a, divisor}));  // truncates toward zero
+    ARROW_ASSIGN_OR_RAISE(auto product, Kernel("multiply_checked", {divisor, quotient}));
+    return Kernel("subtract_checked", {a, product});
+  }
+  ARROW_ASSIGN_OR_RAISE(auto ratio, Kernel("divide", {a, divisor}));
+  ARROW_ASSIGN_OR_RAISE(auto quotient, Kernel("trunc", {ratio}));
+  ARROW_ASSIGN_OR_RAISE(auto product, Kernel("multiply", {divisor, quotient}));
+  return Kernel("subtract", {a, product});
+}
+
+Result<Datum> ScalarsToArray(const std::vector<Datum>& values, const std::shared_ptr<arrow::DataType>& type) {
+  std::unique_ptr<arrow::ArrayBuilder> builder;
+  ARROW_RETURN_NOT_OK(arrow::MakeBuilder(arrow::default_memory_pool(), type, &builder));
+  for (const auto& v : values) ARROW_RETURN_NOT_OK(builder->AppendScalar(*v.scalar()));
+  ARROW_ASSIGN_OR_RAISE(auto array, builder->Finish());
+  return Datum(std::move(array));
+}
+
+// x IN (v1, v2, ...) with SQL semantics: NULL when x is NULL, or when nothing matches and the
+// list holds a NULL.
+Result<Datum> In(const std::vector<Datum>& args) {
+  std::vector<Datum> values(args.begin() + 1, args.end());
+  bool all_literals = std::all_of(values.begin(), values.end(), [](const Datum& d) { return d.is_scalar(); });
+  if (all_literals) {
+    ARROW_ASSIGN_OR_RAISE(auto value_set, ScalarsToArray(values, args[0].type()));
+    arrow::compute::SetLookupOptions options(value_set, arrow::compute::SetLookupOptions::INCONCLUSIVE);
+    return Kernel("is_in", {args[0]}, &options);
+  }
+  Datum result(std::make_shared<arrow::BooleanScalar>(false));
+  for (const auto& v : values) {
+    ARROW_ASSIGN_OR_RAISE(auto equal, Kernel("equal", {args[0], v}));
+    ARROW_ASSIGN_OR_RAISE(result, Kernel("or_kleene", {result, equal}));
+  }
+  return result;
+}
+
+// CASE WHEN c1 THEN v1 ... ELSE e END: a NULL condition counts as false.
+Result<Datum> CaseWhen(const std::vector<Datum>& args, const std::shared_ptr<arrow::DataType>& out) {
+  bool has_else = args.size() % 2 == 1;
+  Datum result = has_else ? args.back() : Datum(arrow::MakeNullScalar(out));
+  Datum no(std::make_shared<arrow::BooleanScalar>(false));
+  for (size_t pair = args.size() / 2; pair-- > 0;) {
+    ARROW_ASSIGN_OR_RAISE(auto condition, Kernel("coalesce", {args[2 * pair], no}));
+    ARROW_ASSIGN_OR_RAISE(result, Kernel("if_else", {condition, args[2 * pair + 1], result}));
+  }
+  return result;
+}
+
+int64_t IntLiteral(const plan::Expr& call, size_t i) {
+  return static_cast<const arrow::Int64Scalar&>(
+             *arrow::compute::Cast(Datum(call.args[i]->value), arrow::int64()).ValueOrDie().scalar())
+      .value;
+}
+
+// substring(s, pos, len) with Spark's rules: 1-based pos, 0 acts as 1, negative counts from
+// the end, len < 1 gives "".
+Result<Datum> Substring(const plan::Expr& call, const Datum& s) {
+  int64_t pos = IntLiteral(call, 1);
+  int64_t len = IntLiteral(call, 2);
+  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+  int64_t start, stop;
+  if (len <= 0) {
+    start = 0;
+    stop = 0;
+  } else if (pos > 0) {
+    start = pos - 1;
+    stop = len > kMax - start ? kMax : start + len;
+  } else if (pos == 0) {
+    start = 0;
+    stop = len;
+  } else {
+    start = pos;  // from the end; Arrow clamps before the first character
+    stop = pos + len >= 0 ? kMax : pos + len;
+  }
+  arrow::compute::SliceOptions options(start, stop);
+  return Kernel("utf8_slice_codeunits", {s}, &options);
+}
+
+Result<Datum> Concat(const std::vector<Datum>& args) {
+  std::vector<Datum> inputs = args;
+  inputs.emplace_back(std::make_shared<arrow::StringScalar>(""));  // the separator
+  arrow::compute::JoinOptions options(arrow::compute::JoinOptions::EMIT_NULL);
+  return Kernel("binary_join_element_wise", inputs, &options);
+}
+
+const char* ComparisonKernel(const std::string& fn) {
+  if (fn == "=") return "equal";
+  if (fn == "!=") return "not_equal";
+  if (fn == "<") return "less";
+  if (fn == "<=") return "less_equal";
+  if (fn == ">") return "greater";
+  if (fn == ">=") return "greater_equal";
+  return nullptr;
+}
+
+}  // namespace
+
+Result<Datum> RunScalarFunction(const plan::Expr& call, const std::vector<Datum>& args, const plan::CallSignature& sig) {
+  const std::string& fn = call.name;
+  if (fn == "+") return Kernel("add_checked", args);
+  if (fn == "-") return Kernel("subtract_checked", args);
+  if (fn == "*") return Kernel("multiply_checked", args);
+  if (fn == "negative") return Kernel("negate_checked", args);
+  if (fn == "/") {
+    ARROW_ASSIGN_OR_RAISE(auto divisor, NullIfZero(args[1]));
+    return Kernel("divide", {args[0], divisor});
+  }
+  if (fn == "%") return Remainder(args[0], args[1]);
+  if (const char* kernel = ComparisonKernel(fn)) return Kernel(kernel, args);
+  if (fn == "and") return Kernel("and_kleene", args);
+  if (fn == "or") return Kernel("or_kleene", args);
+  if (fn == "not") return Kernel("invert", args);
+  if (fn == "isnull") return Kernel("is_null", args);
+  if (fn == "isnotnull") return Kernel("is_valid", args);
+  if (fn == "in") return In(args);
+  if (fn == "like") {
+    arrow::compute::MatchSubstringOptions options(args[1].scalar()->ToString());
+    return Kernel("match_like", {args[0]}, &options);
+  }
+  if (fn == "coalesce") return Kernel("coalesce", args);
+  if (fn == "casewhen") return CaseWhen(args, sig.out);
+  if (fn == "upper") return Kernel("utf8_upper", args);
+  if (fn == "lower") return Kernel("utf8_lower", args);
+  if (fn == "length") return Kernel("utf8_length", args);
+  if (fn == "trim") {
+    arrow::compute::TrimOptions options(" ");  // Spark's trim removes spaces only
+    return Kernel("utf8_trim", args, &options);
+  }
+  if (fn == "concat") return Concat(args);
+  if (fn == "substring") return Substring(call, args[0]);
+  return Status::NotImplemented("function ", fn);
+}
+
+}  // namespace sluice::exec::internal

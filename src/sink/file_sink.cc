@@ -1,0 +1,218 @@
+// The file sink's commit protocol (docs/file-sink.md):
+//   1. batch id <= latest _spark_metadata id  -> already committed (a redo): write nothing.
+//   2. first batch of this sink object (or after a failed one): make sure the log directory
+//      exists, then delete part files no log entry lists (leftovers of a failed attempt).
+//   3. write each part file to a hidden temp name, fsync (stream Close), rename into place
+//      (the rename fsyncs the directory).
+//   4. write _spark_metadata/<batchId> create-only and atomically. That write IS the commit;
+//      a crash before it leaves only unlisted files, which readers ignore.
+#include "sink/file_sink.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <set>
+
+#include "io/uuid.h"
+#include "sink/file_sink_format.h"
+#include "sink/file_sink_log.h"
+
+namespace sluice::sink {
+namespace {
+
+std::string Lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+  return s;
+}
+
+bool StartsWith(const std::string& s, const std::string& p) { return s.rfind(p, 0) == 0; }
+bool EndsWith(const std::string& s, const std::string& p) {
+  return s.size() >= p.size() && s.compare(s.size() - p.size(), p.size(), p) == 0;
+}
+
+std::string BaseName(const std::string& path) {
+  auto pos = path.find_last_of('/');
+  return pos == std::string::npos ? path : path.substr(pos + 1);
+}
+
+// Spark's name: part-<task>-<job uuid>.c<file counter><ext>. One task per batch here.
+std::string PartFileName(int task, const std::string& uuid, int64_t counter, const std::string& ext) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "part-%05d-", task);
+  char counter_buf[32];
+  std::snprintf(counter_buf, sizeof(counter_buf), ".c%03lld", static_cast<long long>(counter));
+  return buf + uuid + counter_buf + ext;
+}
+
+// Writes `rows` as part files in `dir`, split by maxRecordsPerFile. Zero rows: no file, unless
+// `empty_file` (then one file holding just the schema / header). On error, files written so
+// far are deleted (best effort).
+Result<std::vector<SinkFileStatus>> WritePartFiles(io::FileSystem* fs, const std::string& dir, const FileSinkOptions& o,
+                                                   const arrow::Table& rows, bool empty_file) {
+  std::vector<SinkFileStatus> written;
+  const int64_t n = rows.num_rows();
+  if (n == 0 && !empty_file) return written;
+  const int64_t per_file = o.max_records_per_file > 0 ? o.max_records_per_file : std::max<int64_t>(n, 1);
+  const std::string uuid = io::RandomUuid();
+  const std::string ext = DataFileExtension(o);
+  auto abort = [&](const Status& st) {
+    for (const auto& f : written) (void)fs->Delete(io::UriToPath(f.path));
+    return st;
+  };
+  int64_t counter = 0;
+  for (int64_t offset = 0; offset < n || (n == 0 && counter == 0); offset += per_file, ++counter) {
+    std::string name = PartFileName(0, uuid, counter, ext);
+    std::string final_path = io::JoinPath(dir, name);
+    std::string temp_path = io::JoinPath(dir, "." + name + ".tmp");
+    auto stream = fs->OpenOutputStream(temp_path);
+    if (!stream.ok()) return abort(stream.status());
+    Status st = WriteDataFile(o, *rows.Slice(offset, per_file), *stream);
+    if (st.ok()) st = fs->Rename(temp_path, final_path);
+    if (!st.ok()) {
+      (void)fs->Delete(temp_path);
+      return abort(st.WithMessage("Cannot write ", o.format_name, " file '", final_path, "': ", st.message()));
+    }
+    auto info = fs->Stat(final_path);
+    if (!info.ok()) return abort(info.status());
+    if (!info->has_value()) return abort(Status::IOError("File '", final_path, "' vanished right after it was written"));
+    SinkFileStatus s;
+    s.path = io::PathToUri(final_path);
+    s.size = (*info)->size;
+    s.modification_time = (*info)->mtime_ms;
+    written.push_back(std::move(s));
+  }
+  return written;
+}
+
+// Best effort: deletes part files (and hidden temp part files) in `dir` that the log does not
+// list. Only safe with one writer per output directory, which Spark requires as well.
+Status DeleteUncommittedFiles(io::FileSystem* fs, const std::string& dir, const FileSinkLog& log) {
+  ARROW_ASSIGN_OR_RAISE(auto committed, log.AllFiles());
+  std::set<std::string> names;
+  for (const auto& f : committed) names.insert(BaseName(io::UriToPath(f.path)));
+  auto listing = fs->List(dir);
+  if (!listing.ok()) return Status::OK();
+  for (const auto& e : *listing) {
+    if (e.is_dir) continue;
+    bool orphan = StartsWith(e.name, "part-") && names.count(e.name) == 0;
+    bool temp = StartsWith(e.name, ".part-") && EndsWith(e.name, ".tmp");
+    if (orphan || temp) (void)fs->Delete(e.path);
+  }
+  return Status::OK();
+}
+
+// A query id is recorded in <out>/_sluice_query the first time a query writes to `dir`; another
+// query (e.g. the same one restarted with a new checkpoint) is refused, because it would start
+// at batch 0 and the sink would skip its batches as already committed: silent data loss.
+Status ClaimOutputDirectory(io::FileSystem* fs, const std::string& dir, FileSinkLog* log, const std::string& query_id) {
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    ARROW_ASSIGN_OR_RAISE(auto owner, log->Owner());
+    ARROW_ASSIGN_OR_RAISE(auto latest, log->LatestBatchId());
+    std::string batches = latest ? "batches up to " + std::to_string(*latest) : "no batch yet";
+    if (owner && *owner == query_id) return Status::OK();
+    if (owner || latest) {
+      return Status::Invalid("Output directory ", io::PathToUri(dir), " was written by query ",
+                             owner ? *owner : std::string("<unknown: no ") + kSinkOwnerFile + " file>", " (", batches,
+                             "), not by this query ", query_id, ". This query would skip its first batches as "
+                             "already committed. Restart with the checkpointLocation that query used, or write to "
+                             "a new path.");
+    }
+    ARROW_RETURN_NOT_OK(fs->MakeDirs(dir));
+    Status st = log->SetOwner(query_id);
+    if (!st.IsAlreadyExists()) return st;  // else another query claimed it just now: check again
+  }
+  return Status::OK();
+}
+
+class FileSink final : public Sink {
+ public:
+  FileSink(std::shared_ptr<io::FileSystem> fs, std::string dir, FileSinkOptions options)
+      : fs_(std::move(fs)), dir_(std::move(dir)), options_(std::move(options)), log_(fs_, dir_) {}
+
+  std::string Description() const override { return "FileSink[" + io::PathToUri(dir_) + "]"; }
+  bool idempotent() const override { return true; }
+
+  Status AddBatch(int64_t batch_id, const std::shared_ptr<arrow::Table>& rows) override {
+    ARROW_ASSIGN_OR_RAISE(auto latest, log_.LatestBatchId());
+    if (latest && batch_id <= *latest) return Status::OK();  // committed before: a redo
+    if (!prepared_) {
+      ARROW_RETURN_NOT_OK(fs_->MakeDirs(dir_));
+      ARROW_RETURN_NOT_OK(log_.Create());  // before any data file: readers must use the log
+      ARROW_RETURN_NOT_OK(DeleteUncommittedFiles(fs_.get(), dir_, log_));
+      prepared_ = true;
+    }
+    Status st = WriteAndCommit(batch_id, *rows);
+    if (!st.ok()) prepared_ = false;  // the next attempt cleans up this one's files first
+    return st;
+  }
+
+ private:
+  Status WriteAndCommit(int64_t batch_id, const arrow::Table& rows) {
+    ARROW_ASSIGN_OR_RAISE(auto files, WritePartFiles(fs_.get(), dir_, options_, rows, /*empty_file=*/false));
+    ARROW_RETURN_NOT_OK(fs_->FaultPoint("file_sink_before_commit"));
+    ARROW_RETURN_NOT_OK(log_.Add(batch_id, files));
+    return fs_->FaultPoint("file_sink_after_commit");
+  }
+
+  std::shared_ptr<io::FileSystem> fs_;
+  std::string dir_;  // absolute
+  FileSinkOptions options_;
+  FileSinkLog log_;
+  bool prepared_ = false;
+};
+
+}  // namespace
+
+Status ValidateFileSinkSpec(const SinkSpec& spec) {
+  ARROW_RETURN_NOT_OK(ParseFileSinkOptions(spec.format, spec.options, /*path_required=*/true).status());
+  std::string mode = Lower(spec.output_mode);
+  if (mode != "append") {
+    return Status::Invalid("Data source ", Lower(spec.format), " does not support ", spec.output_mode,
+                           " output mode (the file sink only appends)");
+  }
+  return Status::OK();
+}
+
+Result<std::unique_ptr<Sink>> MakeFileSink(const SinkSpec& spec, const SinkContext& ctx) {
+  ARROW_RETURN_NOT_OK(ValidateFileSinkSpec(spec));
+  ARROW_ASSIGN_OR_RAISE(auto options, ParseFileSinkOptions(spec.format, spec.options, /*path_required=*/true));
+  auto fs = ctx.fs ? ctx.fs : io::LocalFileSystem();
+  std::string dir = io::AbsolutePath(options.path);
+  auto sink = std::make_unique<FileSink>(fs, dir, std::move(options));
+  if (!ctx.query_id.empty()) {
+    FileSinkLog log(fs, dir);
+    ARROW_RETURN_NOT_OK(ClaimOutputDirectory(fs.get(), dir, &log, ctx.query_id));
+  }
+  return std::unique_ptr<Sink>(std::move(sink));
+}
+
+Status WriteFilesOnce(const std::shared_ptr<io::FileSystem>& fs, const std::string& format, const plan::Options& options,
+                      const std::string& mode, const std::string& dir, const std::shared_ptr<arrow::Table>& rows) {
+  ARROW_ASSIGN_OR_RAISE(auto o, ParseFileSinkOptions(format, options, /*path_required=*/false));
+  std::string m = Lower(mode.empty() ? "errorifexists" : mode);
+  if (m != "error" && m != "errorifexists" && m != "overwrite" && m != "append" && m != "ignore") {
+    return Status::Invalid("Unknown save mode '", mode, "'. Valid: error, errorifexists, overwrite, append, ignore");
+  }
+  std::string abs = io::AbsolutePath(dir);
+  ARROW_ASSIGN_OR_RAISE(auto info, fs->Stat(abs));
+  bool non_empty = false;
+  if (info) {
+    if (!info->is_dir) return Status::Invalid("Path ", io::PathToUri(abs), " exists and is not a directory");
+    ARROW_ASSIGN_OR_RAISE(auto entries, fs->List(abs));
+    non_empty = !entries.empty();
+  }
+  if (non_empty) {
+    if (m == "error" || m == "errorifexists") {
+      return Status::AlreadyExists("Path ", io::PathToUri(abs),
+                                   " already exists and is not empty. Set mode as \"overwrite\" to replace it or "
+                                   "\"append\" to add files");
+    }
+    if (m == "ignore") return Status::OK();
+    if (m == "overwrite") ARROW_RETURN_NOT_OK(fs->DeleteTree(abs));
+  }
+  ARROW_RETURN_NOT_OK(fs->MakeDirs(abs));
+  ARROW_RETURN_NOT_OK(WritePartFiles(fs.get(), abs, o, *rows, /*empty_file=*/true).status());
+  // Hadoop's job-success marker, as Spark's batch writes leave it; readers skip "_" files.
+  return fs->WriteAtomic(io::JoinPath(abs, "_SUCCESS"), "", /*overwrite=*/true);
+}
+
+}  // namespace sluice::sink

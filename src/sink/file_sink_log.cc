@@ -1,0 +1,177 @@
+#include "sink/file_sink_log.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <set>
+
+namespace sluice::sink {
+
+std::string SinkFileStatus::ToJson() const {
+  // ordered_json keeps Spark's field order; paths are URIs (percent-encoded ASCII), so dump()
+  // cannot meet invalid UTF-8.
+  nlohmann::ordered_json j;
+  j["path"] = path;
+  j["size"] = size;
+  j["isDir"] = is_dir;
+  j["modificationTime"] = modification_time;
+  j["blockReplication"] = block_replication;
+  j["blockSize"] = block_size;
+  j["action"] = action;
+  return j.dump();
+}
+
+Result<SinkFileStatus> SinkFileStatus::FromJson(const std::string& line, const std::string& where) {
+  auto j = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded() || !j.is_object()) {
+    return Status::Invalid("Corrupt file sink log entry ", where, ": not a JSON object: '", line.substr(0, 80), "'");
+  }
+  SinkFileStatus s;
+  auto path = j.find("path");
+  if (path == j.end() || !path->is_string()) {
+    return Status::Invalid("Corrupt file sink log entry ", where, ": missing string field 'path'");
+  }
+  s.path = path->get<std::string>();
+  auto action = j.find("action");
+  if (action != j.end()) {
+    if (!action->is_string()) return Status::Invalid("Corrupt file sink log entry ", where, ": 'action' is not a string");
+    s.action = action->get<std::string>();
+    if (s.action != "add" && s.action != "delete") {
+      return Status::Invalid("Corrupt file sink log entry ", where, ": unknown action '", s.action, "'");
+    }
+  }
+  auto number = [&](const char* key, auto* out) -> Status {
+    auto it = j.find(key);
+    if (it == j.end()) return Status::OK();
+    if (!it->is_number_integer()) return Status::Invalid("Corrupt file sink log entry ", where, ": '", key, "' is not an integer");
+    *out = it->get<std::remove_pointer_t<decltype(out)>>();
+    return Status::OK();
+  };
+  ARROW_RETURN_NOT_OK(number("size", &s.size));
+  ARROW_RETURN_NOT_OK(number("modificationTime", &s.modification_time));
+  ARROW_RETURN_NOT_OK(number("blockReplication", &s.block_replication));
+  ARROW_RETURN_NOT_OK(number("blockSize", &s.block_size));
+  auto is_dir = j.find("isDir");
+  if (is_dir != j.end()) {
+    if (!is_dir->is_boolean()) return Status::Invalid("Corrupt file sink log entry ", where, ": 'isDir' is not a boolean");
+    s.is_dir = is_dir->get<bool>();
+  }
+  return s;
+}
+
+FileSinkLog::FileSinkLog(std::shared_ptr<io::FileSystem> fs, const std::string& output_dir)
+    : owner_path_(io::JoinPath(output_dir, kSinkOwnerFile)),
+      log_(std::move(fs), io::JoinPath(output_dir, kSparkMetadataDir), /*max_version=*/1) {}
+
+Result<std::optional<std::string>> FileSinkLog::Owner() const {
+  ARROW_ASSIGN_OR_RAISE(auto info, log_.fs()->Stat(owner_path_));
+  if (!info) return std::optional<std::string>{};
+  ARROW_ASSIGN_OR_RAISE(std::string text, log_.fs()->ReadFile(owner_path_));
+  auto lines = checkpoint::SplitLines(text);
+  nlohmann::json j;
+  if (lines.size() == 2 && lines[0] == "v1") j = nlohmann::json::parse(lines[1], nullptr, /*allow_exceptions=*/false);
+  auto id = j.is_object() ? j.find("queryId") : j.end();
+  if (!j.is_object() || id == j.end() || !id->is_string()) {
+    return Status::Invalid("Sink owner file '", owner_path_, "' is corrupt: expected v1 and {\"queryId\":...}");
+  }
+  return std::optional<std::string>(id->get<std::string>());
+}
+
+Status FileSinkLog::SetOwner(const std::string& query_id) {
+  nlohmann::json j = {{"queryId", query_id}};
+  return log_.fs()->WriteAtomic(owner_path_, "v1\n" + j.dump(), /*overwrite=*/false);
+}
+
+Result<bool> FileSinkLog::Exists() const {
+  ARROW_ASSIGN_OR_RAISE(auto info, log_.fs()->Stat(log_.dir()));
+  return info.has_value() && info->is_dir;
+}
+
+Status FileSinkLog::Create() { return log_.fs()->MakeDirs(log_.dir()); }
+
+Result<std::optional<int64_t>> FileSinkLog::LatestBatchId() const { return log_.LatestId(); }
+
+Result<std::optional<std::vector<SinkFileStatus>>> FileSinkLog::ReadEntry(const checkpoint::LogEntryId& id) const {
+  ARROW_ASSIGN_OR_RAISE(auto body, log_.Get(id.id));
+  if (!body) return std::optional<std::vector<SinkFileStatus>>{};  // purged after a compaction
+  std::string path = log_.PathOf(id.id, id.compact);
+  std::vector<SinkFileStatus> out;
+  auto lines = checkpoint::SplitLines(*body);
+  for (size_t i = 0; i < lines.size(); ++i) {
+    if (lines[i].empty()) continue;  // an empty batch's entry is just the version line
+    ARROW_ASSIGN_OR_RAISE(auto s, SinkFileStatus::FromJson(lines[i], "'" + path + "' line " + std::to_string(i + 2)));
+    out.push_back(std::move(s));
+  }
+  return std::optional<std::vector<SinkFileStatus>>(std::move(out));
+}
+
+Result<std::vector<SinkFileStatus>> FileSinkLog::AllFiles() const {
+  // A writer compacting meanwhile may purge entries we listed; then list again.
+  constexpr int kAttempts = 3;
+  for (int attempt = 0; attempt < kAttempts; ++attempt) {
+    ARROW_ASSIGN_OR_RAISE(auto ids, log_.List());
+    // A compaction entry holds everything up to its id; older entries are redundant.
+    size_t start = 0;
+    for (size_t i = 0; i < ids.size(); ++i) {
+      if (ids[i].compact) start = i;
+    }
+    std::vector<SinkFileStatus> files;
+    bool vanished = false;
+    for (size_t i = start; i < ids.size() && !vanished; ++i) {
+      if (i > start && ids[i].id == ids[i - 1].id) continue;  // "<id>" and "<id>.compact" both present
+      ARROW_ASSIGN_OR_RAISE(auto entry, ReadEntry(ids[i]));
+      if (!entry) {
+        vanished = true;
+        break;
+      }
+      for (auto& s : *entry) {
+        if (s.action == "delete") {
+          files.erase(std::remove_if(files.begin(), files.end(),
+                                     [&](const SinkFileStatus& f) { return f.path == s.path; }),
+                      files.end());
+        } else {
+          files.push_back(std::move(s));
+        }
+      }
+    }
+    if (!vanished) return files;
+  }
+  return Status::IOError("File sink log '", log_.dir(), "' kept changing while being read (", kAttempts, " attempts)");
+}
+
+Status FileSinkLog::Add(int64_t batch_id, const std::vector<SinkFileStatus>& files) {
+  std::vector<SinkFileStatus> listed;
+  bool compact = IsCompactionBatch(batch_id);
+  if (compact) {
+    ARROW_ASSIGN_OR_RAISE(listed, AllFiles());
+  }
+  listed.insert(listed.end(), files.begin(), files.end());
+  std::string body;
+  for (size_t i = 0; i < listed.size(); ++i) {
+    if (i) body += '\n';
+    body += listed[i].ToJson();
+  }
+  ARROW_RETURN_NOT_OK(log_.Add(batch_id, body, compact));
+  // Entries before a compaction are redundant; dropping them keeps readers that simply union
+  // every entry correct. Best effort: AllFiles() ignores them anyway.
+  if (compact) (void)log_.PurgeBefore(batch_id);
+  return Status::OK();
+}
+
+Result<std::optional<std::vector<std::string>>> ReadCommittedFiles(const std::shared_ptr<io::FileSystem>& fs,
+                                                                   const std::string& dir) {
+  FileSinkLog log(fs, dir);
+  ARROW_ASSIGN_OR_RAISE(bool exists, log.Exists());
+  if (!exists) return std::optional<std::vector<std::string>>{};
+  ARROW_ASSIGN_OR_RAISE(auto files, log.AllFiles());
+  std::vector<std::string> out;
+  std::set<std::string> seen;
+  for (const auto& f : files) {
+    if (f.is_dir) continue;
+    std::string path = io::UriToPath(f.path);
+    if (seen.insert(path).second) out.push_back(std::move(path));
+  }
+  return std::optional<std::vector<std::string>>(std::move(out));
+}
+
+}  // namespace sluice::sink

@@ -1,0 +1,178 @@
+#include "source/file_readers.h"
+
+#include <arrow/compute/api.h>
+#include <arrow/compute/initialize.h>
+#include <arrow/util/parallel.h>
+#include <parquet/arrow/reader.h>
+#include <parquet/arrow/schema.h>
+
+#include <cstring>
+#include <mutex>
+
+namespace sluice::source {
+namespace {
+
+Status EnsureComputeInitialized() {
+  static std::once_flag once;
+  static Status status;
+  std::call_once(once, [] { status = arrow::compute::Initialize(); });
+  return status;
+}
+
+Result<std::shared_ptr<arrow::Buffer>> ReadWhole(io::FileSystem* fs, const std::string& path) {
+  ARROW_ASSIGN_OR_RAISE(auto file, fs->OpenInputFile(path));
+  ARROW_ASSIGN_OR_RAISE(int64_t size, file->GetSize());
+  auto data = file->ReadAt(0, size);
+  if (!data.ok()) return Status::IOError("cannot read ", io::PathToUri(path), ": ", data.status().message());
+  return *data;
+}
+
+// One `value` row per line; "\n" and "\r\n" end a line; a final line break adds no empty row.
+Result<std::shared_ptr<arrow::Table>> ReadTextLines(const arrow::Buffer& data, const std::shared_ptr<arrow::Schema>& schema) {
+  const char* p = reinterpret_cast<const char*>(data.data());
+  int64_t n = data.size();
+  arrow::StringBuilder builder;
+  ARROW_RETURN_NOT_OK(builder.ReserveData(n));
+  int64_t start = 0;
+  while (start < n) {
+    const void* nl = std::memchr(p + start, '\n', static_cast<size_t>(n - start));
+    int64_t end = nl ? static_cast<const char*>(nl) - p : n;
+    int64_t e = (end > start && p[end - 1] == '\r') ? end - 1 : end;
+    ARROW_RETURN_NOT_OK(builder.Append(p + start, static_cast<int32_t>(e - start)));
+    start = end + 1;
+  }
+  ARROW_ASSIGN_OR_RAISE(auto values, builder.Finish());
+  std::shared_ptr<arrow::Array> column = values;
+  if (!schema->field(0)->type()->Equals(arrow::utf8())) {
+    ARROW_RETURN_NOT_OK(EnsureComputeInitialized());
+    ARROW_ASSIGN_OR_RAISE(column, arrow::compute::Cast(*values, schema->field(0)->type()));
+  }
+  return arrow::Table::Make(schema, {column});
+}
+
+void CollectLeaves(const parquet::arrow::SchemaField& field, std::vector<int>* out) {
+  if (field.column_index >= 0) out->push_back(field.column_index);
+  for (const auto& child : field.children) CollectLeaves(child, out);
+}
+
+Result<std::unique_ptr<parquet::arrow::FileReader>> OpenParquet(io::FileSystem* fs, const std::string& path) {
+  ARROW_ASSIGN_OR_RAISE(auto file, fs->OpenInputFile(path));
+  auto reader = parquet::arrow::OpenFile(file, arrow::default_memory_pool());
+  if (!reader.ok()) {
+    return Status::IOError("Could not read Parquet file ", io::PathToUri(path), ": ", reader.status().message());
+  }
+  return std::move(*reader);
+}
+
+Result<std::shared_ptr<arrow::Table>> ReadParquet(io::FileSystem* fs, const std::string& path,
+                                                  const std::shared_ptr<arrow::Schema>& schema, bool use_threads) {
+  ARROW_ASSIGN_OR_RAISE(auto reader, OpenParquet(fs, path));
+  reader->set_use_threads(use_threads);
+  std::shared_ptr<arrow::Schema> file_schema;
+  ARROW_RETURN_NOT_OK(reader->GetSchema(&file_schema));
+  // Only the declared columns are decoded.
+  std::vector<int> leaves;
+  const auto& top = reader->manifest().schema_fields;
+  for (const auto& f : schema->fields()) {
+    int i = file_schema->GetFieldIndex(f->name());
+    if (i >= 0) CollectLeaves(top[static_cast<size_t>(i)], &leaves);
+  }
+  auto table = reader->ReadTable(leaves);
+  if (!table.ok()) {
+    return Status::IOError("Could not read Parquet file ", io::PathToUri(path), ": ", table.status().message());
+  }
+  return *table;
+}
+
+}  // namespace
+
+Result<std::shared_ptr<arrow::Table>> ConformToSchema(const std::shared_ptr<arrow::Table>& table,
+                                                      const std::shared_ptr<arrow::Schema>& schema,
+                                                      const std::string& path) {
+  if (table->schema()->Equals(*schema, /*check_metadata=*/false)) return table;
+  std::vector<std::shared_ptr<arrow::ChunkedArray>> columns;
+  columns.reserve(static_cast<size_t>(schema->num_fields()));
+  for (const auto& field : schema->fields()) {
+    int i = table->schema()->GetFieldIndex(field->name());
+    if (i < 0) {
+      ARROW_ASSIGN_OR_RAISE(auto nulls, arrow::MakeArrayOfNull(field->type(), table->num_rows()));
+      columns.push_back(std::make_shared<arrow::ChunkedArray>(nulls));
+      continue;
+    }
+    auto column = table->column(i);
+    if (!column->type()->Equals(*field->type())) {
+      ARROW_RETURN_NOT_OK(EnsureComputeInitialized());
+      auto cast = arrow::compute::Cast(column, field->type());
+      if (!cast.ok()) {
+        return Status::Invalid("Column '", field->name(), "' of ", io::PathToUri(path), " has type ",
+                               column->type()->ToString(), ", which cannot be read as the declared ",
+                               field->type()->ToString(), ": ", cast.status().message());
+      }
+      column = cast->chunked_array();
+    }
+    columns.push_back(std::move(column));
+  }
+  return arrow::Table::Make(schema, std::move(columns), table->num_rows());
+}
+
+Result<FileReadResult> ReadDataFile(io::FileSystem* fs, const std::string& path,
+                                    const std::shared_ptr<arrow::Schema>& schema, const FileFormatOptions& options,
+                                    bool use_threads) {
+  if (options.format == "parquet") {
+    ARROW_ASSIGN_OR_RAISE(auto table, ReadParquet(fs, path, schema, use_threads));
+    ARROW_ASSIGN_OR_RAISE(table, ConformToSchema(table, schema, path));
+    return FileReadResult{std::move(table), 0};
+  }
+  ARROW_ASSIGN_OR_RAISE(auto data, ReadWhole(fs, path));
+  if (options.format == "text") {
+    ARROW_ASSIGN_OR_RAISE(auto table, ReadTextLines(*data, schema));
+    return FileReadResult{std::move(table), 0};
+  }
+  if (options.format == "json") return ReadJsonLines(data, path, schema, options, use_threads);
+  if (options.format == "csv") return ReadCsv(data, path, schema, options, use_threads);
+  return Status::Invalid("Unsupported file source format '", options.format, "'");
+}
+
+Result<FileReadResult> ReadDataFiles(io::FileSystem* fs, const std::vector<std::string>& paths,
+                                     const std::shared_ptr<arrow::Schema>& schema, const FileFormatOptions& options) {
+  FileReadResult out;
+  if (paths.empty()) {
+    ARROW_ASSIGN_OR_RAISE(out.table, arrow::Table::MakeEmpty(schema));
+    return out;
+  }
+  if (paths.size() == 1) return ReadDataFile(fs, paths[0], schema, options, /*use_threads=*/true);
+  // Parallel across files; each file's reader stays single-threaded (no nested waits on the pool).
+  std::vector<FileReadResult> parts(paths.size());
+  ARROW_RETURN_NOT_OK(arrow::internal::ParallelFor(static_cast<int>(paths.size()), [&](int i) -> Status {
+    ARROW_ASSIGN_OR_RAISE(parts[static_cast<size_t>(i)],
+                          ReadDataFile(fs, paths[static_cast<size_t>(i)], schema, options, /*use_threads=*/false));
+    return Status::OK();
+  }));
+  std::vector<std::shared_ptr<arrow::Table>> tables;
+  tables.reserve(parts.size());
+  for (auto& p : parts) {
+    out.malformed_rows += p.malformed_rows;
+    tables.push_back(std::move(p.table));
+  }
+  ARROW_ASSIGN_OR_RAISE(out.table, arrow::ConcatenateTables(tables));
+  return out;
+}
+
+Result<std::shared_ptr<arrow::Schema>> InferDataFileSchema(io::FileSystem* fs, const std::string& path,
+                                                           const FileFormatOptions& options) {
+  if (options.format == "text") return arrow::schema({arrow::field("value", arrow::utf8())});
+  if (options.format == "parquet") {
+    ARROW_ASSIGN_OR_RAISE(auto reader, OpenParquet(fs, path));
+    std::shared_ptr<arrow::Schema> schema;
+    ARROW_RETURN_NOT_OK(reader->GetSchema(&schema));
+    return schema->RemoveMetadata();
+  }
+  ARROW_ASSIGN_OR_RAISE(auto data, ReadWhole(fs, path));
+  auto schema = options.format == "json" ? InferJsonSchema(data) : InferCsvSchema(data, options);
+  if (!schema.ok()) {
+    return Status::Invalid("Cannot infer the schema of ", io::PathToUri(path), ": ", schema.status().message());
+  }
+  return schema;
+}
+
+}  // namespace sluice::source

@@ -1,0 +1,63 @@
+// Decoding data files (json lines, csv, parquet, text) into Arrow tables of a declared schema,
+// with Arrow's own readers. Every function is thread-safe (no shared mutable state).
+//
+// Output shape: exactly the declared schema's fields, in order; a column the file lacks is all
+// null, a column the schema lacks is dropped, a differing type is cast (an impossible cast is an
+// error naming the file and the column).
+//
+// Malformed records (json, csv): the whole file is decoded by Arrow first (the fast path). Only
+// if that fails are the file's lines bisected to find the records Arrow rejects, which are then
+// handled per FileFormatOptions::mode (PERMISSIVE: a row of nulls plus the raw line in the
+// corrupt-record column when the schema declares it; DROPMALFORMED: dropped; FAILFAST: an error
+// naming the file URI and the 1-based line number).
+#pragma once
+
+#include <arrow/buffer.h>
+#include <arrow/table.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "io/file_system.h"
+#include "source/file_source_options.h"
+
+namespace sluice::source {
+
+struct FileReadResult {
+  std::shared_ptr<arrow::Table> table;
+  int64_t malformed_rows = 0;
+};
+
+/// Decodes one file. `use_threads` lets Arrow's reader parallelise within the file.
+Result<FileReadResult> ReadDataFile(io::FileSystem* fs, const std::string& path,
+                                    const std::shared_ptr<arrow::Schema>& schema, const FileFormatOptions& options,
+                                    bool use_threads);
+
+/// Decodes several files (in parallel across files) and concatenates them in the given order.
+Result<FileReadResult> ReadDataFiles(io::FileSystem* fs, const std::vector<std::string>& paths,
+                                     const std::shared_ptr<arrow::Schema>& schema, const FileFormatOptions& options);
+
+/// The schema Arrow infers for one file (batch reads without a declared schema). json: fields
+/// sorted by name (as Spark); csv: header names or _c0, _c1, ..., all strings unless inferSchema;
+/// parquet: the file's schema; text: value STRING. Null-typed columns become strings.
+Result<std::shared_ptr<arrow::Schema>> InferDataFileSchema(io::FileSystem* fs, const std::string& path,
+                                                           const FileFormatOptions& options);
+
+/// Reorders, casts and null-fills `table` to exactly `schema`; `path` names the file in errors.
+Result<std::shared_ptr<arrow::Table>> ConformToSchema(const std::shared_ptr<arrow::Table>& table,
+                                                      const std::shared_ptr<arrow::Schema>& schema,
+                                                      const std::string& path);
+
+// The record formats (file_record_readers.cc). `data` is the whole file.
+Result<FileReadResult> ReadJsonLines(const std::shared_ptr<arrow::Buffer>& data, const std::string& path,
+                                     const std::shared_ptr<arrow::Schema>& schema, const FileFormatOptions& options,
+                                     bool use_threads);
+Result<FileReadResult> ReadCsv(const std::shared_ptr<arrow::Buffer>& data, const std::string& path,
+                               const std::shared_ptr<arrow::Schema>& schema, const FileFormatOptions& options,
+                               bool use_threads);
+Result<std::shared_ptr<arrow::Schema>> InferJsonSchema(const std::shared_ptr<arrow::Buffer>& data);
+Result<std::shared_ptr<arrow::Schema>> InferCsvSchema(const std::shared_ptr<arrow::Buffer>& data,
+                                                      const FileFormatOptions& options);
+
+}  // namespace sluice::source

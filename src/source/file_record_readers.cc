@@ -1,0 +1,329 @@
+// JSON-lines and CSV decoding with malformed-record handling (see file_readers.h).
+//
+// Fast path: one Arrow reader over the whole file, declared types, no per-row work of ours.
+// Slow path (only when the fast path fails): the file's non-blank lines are bisected; a range
+// Arrow decodes is kept as is, a single line it rejects is a malformed record. The cost is about
+// 3 decodes of the file for one bad line, O(n log k) for k bad lines.
+#include <arrow/csv/api.h>
+#include <arrow/io/memory.h>
+#include <arrow/json/api.h>
+
+#include <algorithm>
+#include <functional>
+#include <cstring>
+
+#include "source/file_readers.h"
+
+namespace sluice::source {
+namespace {
+
+constexpr int32_t kBlockSize = 1 << 20;
+constexpr int64_t kThreadedRange = 4 << 20;  // slow-path ranges above this decode with threads
+
+// A non-blank line: bytes [begin, end) of the file, without the line break.
+struct Line {
+  int64_t number;  // 1-based
+  int64_t begin;
+  int64_t end;
+};
+
+std::vector<Line> NonBlankLines(const arrow::Buffer& data) {
+  std::vector<Line> out;
+  const char* p = reinterpret_cast<const char*>(data.data());
+  int64_t n = data.size();
+  int64_t start = 0;
+  int64_t number = 1;
+  while (start < n) {
+    const void* nl = std::memchr(p + start, '\n', static_cast<size_t>(n - start));
+    int64_t end = nl ? static_cast<const char*>(nl) - p : n;
+    int64_t e = end;
+    if (e > start && p[e - 1] == '\r') --e;
+    bool blank = std::all_of(p + start, p + e, [](char c) { return c == ' ' || c == '\t'; });
+    if (!blank) out.push_back({number, start, e});
+    start = end + 1;
+    ++number;
+  }
+  return out;
+}
+
+std::shared_ptr<arrow::Schema> WithoutField(const std::shared_ptr<arrow::Schema>& schema, const std::string& name) {
+  int i = schema->GetFieldIndex(name);
+  return i < 0 ? schema : *schema->RemoveField(i);
+}
+
+// Arrow's JSON reader cannot decode dates; they are read as strings and cast by ConformToSchema.
+std::shared_ptr<arrow::Schema> JsonParseSchema(const std::shared_ptr<arrow::Schema>& schema, const std::string& corrupt) {
+  auto fields = WithoutField(schema, corrupt)->fields();
+  for (auto& f : fields) {
+    auto id = f->type()->id();
+    if (id == arrow::Type::DATE32 || id == arrow::Type::DATE64) f = f->WithType(arrow::utf8());
+  }
+  return arrow::schema(fields);
+}
+
+// Ranges decoded with threads keep Arrow's block size (blocks are the unit of parallelism);
+// others get one block, so a record longer than kBlockSize still decodes.
+int32_t BlockSizeFor(int64_t bytes, bool threaded) {
+  if (threaded) return kBlockSize;
+  return static_cast<int32_t>(std::clamp<int64_t>(bytes + 1, kBlockSize, INT32_MAX));
+}
+
+// Decodes a byte range into a table already conformed to the declared schema.
+using RangeParser = std::function<Result<std::shared_ptr<arrow::Table>>(const std::shared_ptr<arrow::Buffer>&)>;
+
+// Finds and handles the malformed lines of a file the fast path could not decode.
+class MalformedLineFinder {
+ public:
+  MalformedLineFinder(std::shared_ptr<arrow::Buffer> data, std::string path, std::shared_ptr<arrow::Schema> schema,
+                      const FileFormatOptions& options, RangeParser parse, RangeParser salvage)
+      : data_(std::move(data)),
+        path_(std::move(path)),
+        schema_(std::move(schema)),
+        options_(options),
+        parse_(std::move(parse)),
+        salvage_(std::move(salvage)) {}
+
+  // `whole_file_error`: why the fast path failed on all of `lines` (not decoded again).
+  Result<FileReadResult> Run(const std::vector<Line>& lines, const Status& whole_file_error) {
+    lines_ = &lines;
+    if (!lines.empty()) ARROW_RETURN_NOT_OK(Visit(0, lines.size(), &whole_file_error));
+    FileReadResult out;
+    out.malformed_rows = malformed_;
+    if (pieces_.empty()) return FileReadResult{arrow::Table::MakeEmpty(schema_).ValueOrDie(), malformed_};
+    ARROW_ASSIGN_OR_RAISE(auto table, arrow::ConcatenateTables(pieces_));
+    ARROW_ASSIGN_OR_RAISE(out.table, table->CombineChunks());
+    return out;
+  }
+
+ private:
+  std::shared_ptr<arrow::Buffer> Slice(size_t b, size_t e) const {
+    const auto& lines = *lines_;
+    return arrow::SliceBuffer(data_, lines[b].begin, lines[e - 1].end - lines[b].begin);
+  }
+
+  // Left to right, so pieces stay in file order and FAILFAST reports the first bad line.
+  Status Visit(size_t b, size_t e, const Status* known_error = nullptr) {
+    Status error;
+    if (known_error) {
+      error = *known_error;
+    } else {
+      auto table = parse_(Slice(b, e));
+      if (table.ok()) {
+        if ((*table)->num_rows() > 0) pieces_.push_back(*table);
+        return Status::OK();
+      }
+      error = table.status();
+    }
+    if (e - b == 1) return OnMalformed((*lines_)[b], error);
+    size_t mid = b + (e - b) / 2;
+    ARROW_RETURN_NOT_OK(Visit(b, mid));
+    return Visit(mid, e);
+  }
+
+  Status OnMalformed(const Line& line, const Status& why) {
+    ++malformed_;
+    if (options_.mode == ParseMode::kFailFast) {
+      return Status::Invalid("Malformed record in ", io::PathToUri(path_), " at line ", line.number, ": ",
+                             why.message());
+    }
+    if (options_.mode == ParseMode::kDropMalformed) return Status::OK();
+    std::string_view raw(reinterpret_cast<const char*>(data_->data()) + line.begin,
+                         static_cast<size_t>(line.end - line.begin));
+    std::shared_ptr<arrow::Table> row;
+    if (salvage_) {
+      auto partial = salvage_(arrow::SliceBuffer(data_, line.begin, line.end - line.begin));
+      if (partial.ok() && (*partial)->num_rows() == 1) row = *partial;
+    }
+    std::vector<std::shared_ptr<arrow::ChunkedArray>> columns;
+    for (int i = 0; i < schema_->num_fields(); ++i) {
+      const auto& field = schema_->field(i);
+      if (field->name() == options_.corrupt_column) {
+        std::unique_ptr<arrow::ArrayBuilder> builder;
+        ARROW_RETURN_NOT_OK(arrow::MakeBuilder(arrow::default_memory_pool(), field->type(), &builder));
+        if (field->type()->id() == arrow::Type::LARGE_STRING) {
+          ARROW_RETURN_NOT_OK(static_cast<arrow::LargeStringBuilder*>(builder.get())->Append(raw));
+        } else {
+          ARROW_RETURN_NOT_OK(static_cast<arrow::StringBuilder*>(builder.get())->Append(raw));
+        }
+        ARROW_ASSIGN_OR_RAISE(auto arr, builder->Finish());
+        columns.push_back(std::make_shared<arrow::ChunkedArray>(arr));
+      } else if (row) {
+        columns.push_back(row->column(i));
+      } else {
+        ARROW_ASSIGN_OR_RAISE(auto arr, arrow::MakeArrayOfNull(field->type(), 1));
+        columns.push_back(std::make_shared<arrow::ChunkedArray>(arr));
+      }
+    }
+    pieces_.push_back(arrow::Table::Make(schema_, std::move(columns), 1));
+    return Status::OK();
+  }
+
+  std::shared_ptr<arrow::Buffer> data_;
+  std::string path_;
+  std::shared_ptr<arrow::Schema> schema_;
+  const FileFormatOptions& options_;
+  RangeParser parse_;
+  RangeParser salvage_;
+  const std::vector<Line>* lines_ = nullptr;
+  std::vector<std::shared_ptr<arrow::Table>> pieces_;
+  int64_t malformed_ = 0;
+};
+
+// ---- JSON ---------------------------------------------------------------------------------
+
+Result<std::shared_ptr<arrow::Table>> DecodeJson(const std::shared_ptr<arrow::Buffer>& data,
+                                                 const std::shared_ptr<arrow::Schema>& explicit_schema,
+                                                 bool use_threads, int32_t block_size) {
+  auto read = arrow::json::ReadOptions::Defaults();
+  read.use_threads = use_threads;
+  read.block_size = block_size;
+  auto parse = arrow::json::ParseOptions::Defaults();
+  if (explicit_schema) {
+    parse.explicit_schema = explicit_schema;
+    parse.unexpected_field_behavior = arrow::json::UnexpectedFieldBehavior::Ignore;
+  }
+  ARROW_ASSIGN_OR_RAISE(auto reader,
+                        arrow::json::TableReader::Make(arrow::default_memory_pool(),
+                                                       std::make_shared<arrow::io::BufferReader>(data), read, parse));
+  return reader->Read();
+}
+
+// ---- CSV ----------------------------------------------------------------------------------
+
+struct CsvSetup {
+  arrow::csv::ReadOptions read = arrow::csv::ReadOptions::Defaults();
+  arrow::csv::ParseOptions parse = arrow::csv::ParseOptions::Defaults();
+  arrow::csv::ConvertOptions convert = arrow::csv::ConvertOptions::Defaults();
+};
+
+CsvSetup MakeCsvSetup(const FileFormatOptions& options) {
+  CsvSetup s;
+  s.parse.delimiter = options.delimiter;
+  s.parse.quoting = options.quoting;
+  s.parse.quote_char = options.quote;
+  s.parse.escaping = options.escaping;
+  s.parse.escape_char = options.escape;
+  // Spark: an empty unquoted field is null for every type; "NULL"/"NA" are ordinary text.
+  s.convert.null_values = {""};
+  s.convert.strings_can_be_null = true;
+  s.convert.quoted_strings_can_be_null = false;
+  s.convert.true_values = {"true", "True", "TRUE"};
+  s.convert.false_values = {"false", "False", "FALSE"};
+  if (!options.header) s.read.autogenerate_column_names = true;
+  return s;
+}
+
+Result<std::shared_ptr<arrow::Table>> DecodeCsv(const std::shared_ptr<arrow::Buffer>& data, const CsvSetup& setup) {
+  ARROW_ASSIGN_OR_RAISE(auto reader, arrow::csv::TableReader::Make(arrow::io::default_io_context(),
+                                                                   std::make_shared<arrow::io::BufferReader>(data),
+                                                                   setup.read, setup.parse, setup.convert));
+  return reader->Read();
+}
+
+// Column names of a header line, as Arrow's CSV parser splits it.
+Result<std::vector<std::string>> CsvHeaderNames(const std::shared_ptr<arrow::Buffer>& header_line, CsvSetup setup) {
+  setup.read.use_threads = false;
+  setup.read.column_names.clear();
+  setup.read.autogenerate_column_names = false;
+  setup.convert.column_types.clear();
+  setup.convert.include_columns.clear();
+  setup.convert.include_missing_columns = false;
+  ARROW_ASSIGN_OR_RAISE(auto table, DecodeCsv(header_line, setup));
+  return table->schema()->field_names();
+}
+
+std::string GeneratedCsvName(int i) { return "_c" + std::to_string(i); }
+
+}  // namespace
+
+Result<FileReadResult> ReadJsonLines(const std::shared_ptr<arrow::Buffer>& data, const std::string& path,
+                                     const std::shared_ptr<arrow::Schema>& schema, const FileFormatOptions& options,
+                                     bool use_threads) {
+  auto parse_schema = JsonParseSchema(schema, options.corrupt_column);
+  auto decoded = DecodeJson(data, parse_schema, use_threads, kBlockSize);
+  auto fast = decoded.ok() ? ConformToSchema(*decoded, schema, path) : decoded.status();
+  if (fast.ok()) return FileReadResult{std::move(*fast), 0};
+  RangeParser parse = [&](const std::shared_ptr<arrow::Buffer>& range) -> Result<std::shared_ptr<arrow::Table>> {
+    bool threads = use_threads && range->size() > kThreadedRange;
+    ARROW_ASSIGN_OR_RAISE(auto table, DecodeJson(range, parse_schema, threads, BlockSizeFor(range->size(), threads)));
+    return ConformToSchema(table, schema, path);
+  };
+  MalformedLineFinder finder(data, path, schema, options, parse, nullptr);
+  return finder.Run(NonBlankLines(*data), fast.status());
+}
+
+Result<FileReadResult> ReadCsv(const std::shared_ptr<arrow::Buffer>& data, const std::string& path,
+                               const std::shared_ptr<arrow::Schema>& schema, const FileFormatOptions& options,
+                               bool use_threads) {
+  auto parse_schema = WithoutField(schema, options.corrupt_column);
+  CsvSetup setup = MakeCsvSetup(options);
+  setup.read.use_threads = use_threads;
+  for (const auto& f : parse_schema->fields()) setup.convert.column_types[f->name()] = f->type();
+  if (options.header) {
+    setup.convert.include_columns = parse_schema->field_names();
+    setup.convert.include_missing_columns = true;
+  } else {
+    setup.read.autogenerate_column_names = false;
+    setup.read.column_names = parse_schema->field_names();  // positional, as Spark without a header
+  }
+  auto decoded = DecodeCsv(data, setup);
+  auto fast = decoded.ok() ? ConformToSchema(*decoded, schema, path) : decoded.status();
+  if (fast.ok()) return FileReadResult{std::move(*fast), 0};
+
+  std::vector<Line> lines = NonBlankLines(*data);
+  if (options.header && !lines.empty()) {
+    std::string header_line(reinterpret_cast<const char*>(data->data()) + lines[0].begin,
+                            static_cast<size_t>(lines[0].end - lines[0].begin));
+    auto names = CsvHeaderNames(arrow::Buffer::FromString(header_line + "\n"), setup);
+    if (!names.ok()) {
+      return Status::Invalid("Cannot read the CSV header of ", io::PathToUri(path), ": ", names.status().message());
+    }
+    setup.read.column_names = *names;
+    setup.read.autogenerate_column_names = false;
+    lines.erase(lines.begin());
+  }
+  RangeParser parse = [&](const std::shared_ptr<arrow::Buffer>& range) -> Result<std::shared_ptr<arrow::Table>> {
+    CsvSetup s = setup;
+    s.read.use_threads = use_threads && range->size() > kThreadedRange;
+    s.read.block_size = BlockSizeFor(range->size(), s.read.use_threads);
+    ARROW_ASSIGN_OR_RAISE(auto table, DecodeCsv(range, s));
+    return ConformToSchema(table, schema, path);
+  };
+  // PERMISSIVE keeps what a row with too few or too many fields still holds (as Spark does).
+  RangeParser salvage = [&](const std::shared_ptr<arrow::Buffer>& range) -> Result<std::shared_ptr<arrow::Table>> {
+    CsvSetup s = setup;
+    s.parse.pad_short_rows = true;
+    s.parse.ignore_extra_columns = true;
+    s.read.use_threads = false;
+    ARROW_ASSIGN_OR_RAISE(auto table, DecodeCsv(range, s));
+    return ConformToSchema(table, schema, path);
+  };
+  MalformedLineFinder finder(data, path, schema, options, parse, salvage);
+  return finder.Run(lines, fast.status());
+}
+
+Result<std::shared_ptr<arrow::Schema>> InferJsonSchema(const std::shared_ptr<arrow::Buffer>& data) {
+  ARROW_ASSIGN_OR_RAISE(auto table, DecodeJson(data, nullptr, /*use_threads=*/true, kBlockSize));
+  auto fields = table->schema()->fields();
+  for (auto& f : fields) {
+    if (f->type()->id() == arrow::Type::NA) f = f->WithType(arrow::utf8());
+  }
+  std::sort(fields.begin(), fields.end(), [](const auto& a, const auto& b) { return a->name() < b->name(); });
+  return arrow::schema(fields);
+}
+
+Result<std::shared_ptr<arrow::Schema>> InferCsvSchema(const std::shared_ptr<arrow::Buffer>& data,
+                                                      const FileFormatOptions& options) {
+  CsvSetup setup = MakeCsvSetup(options);
+  ARROW_ASSIGN_OR_RAISE(auto table, DecodeCsv(data, setup));
+  std::vector<std::shared_ptr<arrow::Field>> fields;
+  for (int i = 0; i < table->num_columns(); ++i) {
+    auto f = table->schema()->field(i);
+    std::string name = options.header ? f->name() : GeneratedCsvName(i);
+    bool as_string = !options.infer_schema || f->type()->id() == arrow::Type::NA;
+    fields.push_back(arrow::field(name, as_string ? arrow::utf8() : f->type()));
+  }
+  return arrow::schema(fields);
+}
+
+}  // namespace sluice::source

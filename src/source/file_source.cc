@@ -1,0 +1,331 @@
+// FileStreamSource: the streaming file source (Spark's FileStreamSource), plus static reads.
+//
+// Invariants:
+//  - A file (absolute path) enters the source log at most once; the seen-set is the whole log,
+//    rebuilt on construction, so a restart never re-reads a logged file.
+//  - Log entry K is written (create-only) inside LatestOffset before the runtime writes the
+//    offsets that refer to it; GetBatch reads the files of the log, never the directory.
+//  - An entry written but not yet covered by any offset (crash between the two writes) is
+//    covered by the next LatestOffset, before any new listing.
+#include "source/file_source.h"
+
+#include <algorithm>
+#include <atomic>
+#include <iostream>
+#include <unordered_set>
+
+#include "sink/file_sink_log.h"
+#include "source/file_listing.h"
+#include "source/file_readers.h"
+#include "source/file_source_log.h"
+#include "source/file_source_options.h"
+
+namespace sluice::source {
+namespace {
+
+Result<int64_t> LogOffsetOf(const Offset& offset) {
+  if (offset.is_number_integer()) return offset.get<int64_t>();
+  if (offset.is_object() && offset.contains("logOffset") && offset["logOffset"].is_number_integer()) {
+    return offset["logOffset"].get<int64_t>();
+  }
+  return Status::Invalid("Invalid file source offset '", offset.dump(), "'; expected {\"logOffset\":<n>}");
+}
+
+Offset MakeOffset(int64_t log_offset) { return Offset{{"logOffset", log_offset}}; }
+
+// The schema the source produces: declared, or `value STRING` for text.
+std::shared_ptr<arrow::Schema> EffectiveSchema(const plan::SourceSpec& spec) {
+  if (spec.schema) return spec.schema;
+  if (spec.format == "text") return arrow::schema({arrow::field("value", arrow::utf8())});
+  return nullptr;
+}
+
+bool IsStringType(const arrow::DataType& t) {
+  return t.id() == arrow::Type::STRING || t.id() == arrow::Type::LARGE_STRING;
+}
+
+Status CheckSchema(const plan::SourceSpec& spec, const FileSourceOptions& opts) {
+  const auto& schema = spec.schema;
+  if (!schema) return Status::OK();
+  if (spec.format == "text") {
+    if (schema->num_fields() != 1 || !IsStringType(*schema->field(0)->type())) {
+      return Status::Invalid("Text data source supports only a single string column, but the schema is ",
+                             schema->ToString());
+    }
+    return Status::OK();
+  }
+  int corrupt = schema->GetFieldIndex(opts.format.corrupt_column);
+  if ((spec.format == "json" || spec.format == "csv") && corrupt >= 0 &&
+      !IsStringType(*schema->field(corrupt)->type())) {
+    return Status::Invalid("The field for corrupt records '", opts.format.corrupt_column,
+                           "' must be string type and nullable, but it is ", schema->field(corrupt)->type()->ToString());
+  }
+  if (spec.format == "csv") {
+    for (const auto& f : schema->fields()) {
+      if (arrow::is_nested(f->type()->id())) {
+        return Status::Invalid("CSV data source does not support ", f->type()->ToString(), " column '", f->name(), "'");
+      }
+    }
+  }
+  return Status::OK();
+}
+
+class FileStreamSource final : public Source {
+ public:
+  FileStreamSource(const plan::SourceSpec& spec, FileSourceOptions opts, const SourceContext& ctx)
+      : opts_(std::move(opts)),
+        fs_(ctx.fs),
+        dir_(io::AbsolutePath(io::UriToPath(spec.path))),
+        schema_(EffectiveSchema(spec)),
+        log_(ctx.fs, ctx.metadata_dir, ctx.min_batches_to_retain) {}
+
+  Status Init() {
+    ARROW_ASSIGN_OR_RAISE(auto info, fs_->Stat(dir_));
+    if (!info) return PathDoesNotExist(dir_);
+    if (opts_.clean_source != CleanSourceMode::kOff) {
+      // As Spark: files a sink's log lists belong to that sink; never delete or move them.
+      ARROW_ASSIGN_OR_RAISE(auto committed, sink::ReadCommittedFiles(fs_, dir_));
+      if (committed) {
+        return Status::Invalid("Option 'cleanSource' cannot be used on ", io::PathToUri(dir_),
+                               ", which is the output of a file sink (it has a _spark_metadata log)");
+      }
+    }
+    ARROW_RETURN_NOT_OK(log_.Load());
+    for (const auto& [id, files] : log_.entries()) {
+      for (const auto& f : files) Remember(f);
+    }
+    return Status::OK();
+  }
+
+  std::string Description() const override { return "FileStreamSource[" + io::PathToUri(dir_) + "]"; }
+  std::shared_ptr<arrow::Schema> schema() const override { return schema_; }
+  SourceMetrics metrics() const override { return SourceMetrics{malformed_rows_.load()}; }
+
+  Status PrepareForAvailableNow() override {
+    ARROW_ASSIGN_OR_RAISE(auto files, ListAll());
+    available_now_ = std::move(files);
+    return Status::OK();
+  }
+
+  Result<std::optional<Offset>> LatestOffset(const std::optional<Offset>& start, bool limited) override {
+    int64_t from = -1;
+    if (start) {
+      ARROW_ASSIGN_OR_RAISE(from, LogOffsetOf(*start));
+    }
+    std::optional<int64_t> latest = log_.latest_id();
+    if (latest && *latest > from) return std::optional<Offset>(MakeOffset(*latest));  // logged, not yet offered
+    if (from > latest.value_or(-1)) {
+      return Status::Invalid("Offset {\"logOffset\":", from, "} is beyond the source log '", log_.dir(),
+                             "', which ends at ", latest.value_or(-1), "; was the checkpoint modified?");
+    }
+    ARROW_ASSIGN_OR_RAISE(auto candidates, NewFiles());
+    if (candidates.empty()) return start;
+    std::vector<FileEntry> batch = Cut(std::move(candidates), limited);
+    int64_t id = latest.value_or(-1) + 1;
+    ARROW_RETURN_NOT_OK(log_.Add(id, batch));
+    for (auto& f : batch) {
+      f.batch_id = id;
+      Remember(f);
+    }
+    return std::optional<Offset>(MakeOffset(id));
+  }
+
+  Result<std::shared_ptr<arrow::Table>> GetBatch(const std::optional<Offset>& start, const Offset& end) override {
+    int64_t from = -1;
+    if (start) {
+      ARROW_ASSIGN_OR_RAISE(from, LogOffsetOf(*start));
+    }
+    ARROW_ASSIGN_OR_RAISE(int64_t to, LogOffsetOf(end));
+    if (to < from) return Status::Invalid("File source batch end ", to, " is before its start ", from);
+    ARROW_ASSIGN_OR_RAISE(auto files, log_.FilesIn(from, to));
+    std::vector<std::string> paths;
+    paths.reserve(files.size());
+    for (const auto& f : files) {
+      ARROW_ASSIGN_OR_RAISE(auto info, fs_->Stat(f.path));
+      if (!info) {
+        return Status::IOError("File ", io::PathToUri(f.path), " of source log entry ", f.batch_id, " (batch of entries ",
+                               from + 1, "..", to, " of ", Description(), ") no longer exists");
+      }
+      paths.push_back(f.path);
+    }
+    ARROW_ASSIGN_OR_RAISE(auto result, ReadDataFiles(fs_.get(), paths, schema_, opts_.format));
+    malformed_rows_ += result.malformed_rows;
+    return result.table;
+  }
+
+  Status Commit(const Offset& end) override {
+    if (opts_.clean_source == CleanSourceMode::kOff) return Status::OK();
+    ARROW_ASSIGN_OR_RAISE(int64_t to, LogOffsetOf(end));
+    if (to <= cleaned_through_) return Status::OK();
+    auto files = log_.FilesIn(cleaned_through_, to);
+    if (!files.ok()) {
+      std::cerr << "sluice: cleanSource skipped for " << Description() << ": " << files.status().ToString() << "\n";
+      return Status::OK();
+    }
+    for (const auto& f : *files) {
+      Status st = CleanFile(f.path);
+      if (!st.ok()) std::cerr << "sluice: cleanSource could not clean " << io::PathToUri(f.path) << ": " << st.ToString() << "\n";
+    }
+    cleaned_through_ = to;
+    return Status::OK();
+  }
+
+ private:
+  void Remember(const FileEntry& f) {
+    seen_.insert(f.path);
+    newest_seen_ms_ = std::max(newest_seen_ms_, f.timestamp);
+  }
+
+  Result<std::vector<io::FileInfo>> ListAll() {
+    return ListDataFiles(fs_, dir_, FileListingOptions{opts_.path_glob_filter, opts_.recursive});
+  }
+
+  // Unseen files, not older than maxFileAge before the newest file seen, oldest first.
+  Result<std::vector<io::FileInfo>> NewFiles() {
+    std::vector<io::FileInfo> listed;
+    if (available_now_) {
+      listed = *available_now_;
+    } else {
+      ARROW_ASSIGN_OR_RAISE(listed, ListAll());
+    }
+    bool age_limit = opts_.max_file_age_enabled() && !seen_.empty();
+    int64_t min_mtime = age_limit ? newest_seen_ms_ - opts_.max_file_age_ms : INT64_MIN;
+    std::vector<io::FileInfo> out;
+    for (auto& f : listed) {
+      if (f.mtime_ms < min_mtime || seen_.count(f.path)) continue;
+      out.push_back(std::move(f));
+    }
+    std::sort(out.begin(), out.end(), [](const io::FileInfo& a, const io::FileInfo& b) {
+      return a.mtime_ms != b.mtime_ms ? a.mtime_ms < b.mtime_ms : a.path < b.path;
+    });
+    return out;
+  }
+
+  // The next batch of `candidates` (oldest first): newest first with latestFirst; at most
+  // maxFilesPerTrigger files / maxBytesPerTrigger bytes (but always one file) when limited.
+  std::vector<FileEntry> Cut(std::vector<io::FileInfo> candidates, bool limited) const {
+    if (opts_.latest_first) std::reverse(candidates.begin(), candidates.end());
+    size_t take = candidates.size();
+    if (limited && opts_.max_files_per_trigger) {
+      take = std::min<size_t>(take, static_cast<size_t>(*opts_.max_files_per_trigger));
+    } else if (limited && opts_.max_bytes_per_trigger) {
+      int64_t bytes = candidates[0].size;
+      take = 1;
+      while (take < candidates.size() && bytes + candidates[take].size <= *opts_.max_bytes_per_trigger) {
+        bytes += candidates[take++].size;
+      }
+    }
+    std::vector<FileEntry> out;
+    out.reserve(take);
+    for (size_t i = 0; i < take; ++i) out.push_back(FileEntry{candidates[i].path, candidates[i].mtime_ms, 0});
+    return out;
+  }
+
+  Status CleanFile(const std::string& path) {
+    ARROW_ASSIGN_OR_RAISE(auto info, fs_->Stat(path));
+    if (!info) return Status::OK();  // already cleaned (e.g. before a restart)
+    if (opts_.clean_source == CleanSourceMode::kDelete) return fs_->Delete(path);
+    std::string target = opts_.archive_dir + path;  // <archive>/<original absolute path>
+    ARROW_RETURN_NOT_OK(fs_->MakeDirs(target.substr(0, target.find_last_of('/'))));
+    return fs_->Rename(path, target);
+  }
+
+  FileSourceOptions opts_;
+  std::shared_ptr<io::FileSystem> fs_;
+  std::string dir_;
+  std::shared_ptr<arrow::Schema> schema_;
+  FileSourceLog log_;
+  std::unordered_set<std::string> seen_;
+  int64_t newest_seen_ms_ = INT64_MIN;
+  std::optional<std::vector<io::FileInfo>> available_now_;
+  int64_t cleaned_through_ = -1;
+  std::atomic<int64_t> malformed_rows_{0};
+};
+
+// The files a static read of `spec` covers, in path order.
+Result<std::vector<std::string>> StaticFiles(const plan::SourceSpec& spec, const FileSourceOptions& opts,
+                                             const std::shared_ptr<io::FileSystem>& fs) {
+  std::string path = io::AbsolutePath(io::UriToPath(spec.path));
+  ARROW_ASSIGN_OR_RAISE(auto info, fs->Stat(path));
+  if (!info) return PathDoesNotExist(path);
+  if (!info->is_dir) return std::vector<std::string>{path};
+  ARROW_ASSIGN_OR_RAISE(auto files, ListDataFiles(fs, path, FileListingOptions{opts.path_glob_filter, opts.recursive}));
+  std::vector<std::string> out;
+  out.reserve(files.size());
+  for (const auto& f : files) out.push_back(f.path);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+Result<std::shared_ptr<arrow::Schema>> InferFromFiles(const plan::SourceSpec& spec, const FileSourceOptions& opts,
+                                                      const std::shared_ptr<io::FileSystem>& fs,
+                                                      const std::vector<std::string>& files) {
+  if (auto schema = EffectiveSchema(spec)) return schema;
+  if (files.empty()) {
+    return Status::Invalid("Unable to infer schema for ", spec.format, " at ",
+                           io::PathToUri(io::AbsolutePath(io::UriToPath(spec.path))),
+                           ": there are no data files. It must be specified manually.");
+  }
+  std::vector<std::shared_ptr<arrow::Schema>> schemas;
+  for (const auto& f : files) {
+    ARROW_ASSIGN_OR_RAISE(auto s, InferDataFileSchema(fs.get(), f, opts.format));
+    schemas.push_back(std::move(s));
+  }
+  auto merge = arrow::Field::MergeOptions::Permissive();
+  auto unified = arrow::UnifySchemas(schemas, merge);
+  if (!unified.ok()) {
+    return Status::Invalid("Cannot merge the schemas of the ", spec.format, " files under ", spec.path, ": ",
+                           unified.status().message());
+  }
+  auto fields = (*unified)->fields();
+  if (spec.format == "json") {
+    std::sort(fields.begin(), fields.end(), [](const auto& a, const auto& b) { return a->name() < b->name(); });
+  }
+  return arrow::schema(fields);
+}
+
+}  // namespace
+
+Status ValidateFileSourceSpec(const plan::SourceSpec& spec) {
+  if (spec.path.empty()) return Status::Invalid("The ", spec.format, " file source needs a path");
+  ARROW_ASSIGN_OR_RAISE(auto opts, ParseFileSourceOptions(spec));
+  if (spec.streaming && !spec.schema && spec.format != "text") {
+    return Status::Invalid(
+        "Schema must be specified when creating a streaming source DataFrame for format ", spec.format,
+        ". If some files already exist in the directory, then depending on the file format you may be able to "
+        "create a static DataFrame on that directory with 'read().format(\"",
+        spec.format, "\").load(directory)' and infer schema from it.");
+  }
+  return CheckSchema(spec, opts);
+}
+
+Result<std::unique_ptr<Source>> MakeFileStreamSource(const plan::SourceSpec& spec, const SourceContext& ctx) {
+  ARROW_RETURN_NOT_OK(ValidateFileSourceSpec(spec));
+  if (!ctx.fs) return Status::Invalid("File source needs a filesystem");
+  if (ctx.metadata_dir.empty()) return Status::Invalid("File source needs a metadata directory for its log");
+  ARROW_ASSIGN_OR_RAISE(auto opts, ParseFileSourceOptions(spec));
+  auto source = std::make_unique<FileStreamSource>(spec, std::move(opts), ctx);
+  ARROW_RETURN_NOT_OK(source->Init());
+  return std::unique_ptr<Source>(std::move(source));
+}
+
+Result<std::shared_ptr<arrow::Table>> ReadFilesStatic(const plan::SourceSpec& spec,
+                                                      const std::shared_ptr<io::FileSystem>& fs) {
+  ARROW_RETURN_NOT_OK(ValidateFileSourceSpec(spec));
+  ARROW_ASSIGN_OR_RAISE(auto opts, ParseFileSourceOptions(spec));
+  ARROW_ASSIGN_OR_RAISE(auto files, StaticFiles(spec, opts, fs));
+  ARROW_ASSIGN_OR_RAISE(auto schema, InferFromFiles(spec, opts, fs, files));
+  ARROW_ASSIGN_OR_RAISE(auto result, ReadDataFiles(fs.get(), files, schema, opts.format));
+  return result.table;
+}
+
+Result<std::shared_ptr<arrow::Schema>> InferFilesSchema(const plan::SourceSpec& spec,
+                                                        const std::shared_ptr<io::FileSystem>& fs) {
+  ARROW_RETURN_NOT_OK(ValidateFileSourceSpec(spec));
+  ARROW_ASSIGN_OR_RAISE(auto opts, ParseFileSourceOptions(spec));
+  if (auto schema = EffectiveSchema(spec)) return schema;
+  ARROW_ASSIGN_OR_RAISE(auto files, StaticFiles(spec, opts, fs));
+  return InferFromFiles(spec, opts, fs, files);
+}
+
+}  // namespace sluice::source

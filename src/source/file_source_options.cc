@@ -1,0 +1,209 @@
+#include "source/file_source_options.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+
+#include "io/file_system.h"
+
+namespace sluice::source {
+namespace {
+
+const std::vector<std::string> kCommonOptions = {
+    "maxFilesPerTrigger", "maxBytesPerTrigger", "latestFirst",      "maxFileAge",
+    "pathGlobFilter",     "recursiveFileLookup", "cleanSource",     "sourceArchiveDir"};
+const std::vector<std::string> kRecordOptions = {"mode", "columnNameOfCorruptRecord"};
+const std::vector<std::string> kCsvOptions = {"header", "sep", "delimiter", "quote", "escape", "inferSchema"};
+
+std::string Lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+  return s;
+}
+
+std::string Trim(const std::string& s) {
+  size_t b = s.find_first_not_of(" \t");
+  if (b == std::string::npos) return "";
+  size_t e = s.find_last_not_of(" \t");
+  return s.substr(b, e - b + 1);
+}
+
+Status BadValue(const std::string& option, const std::string& value, const std::string& expected) {
+  return Status::Invalid("Invalid value '", value, "' for option '", option, "', ", expected);
+}
+
+// A non-negative integer with nothing after it; nullopt otherwise.
+std::optional<int64_t> ParseInt(const std::string& s) {
+  int64_t v = 0;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || p != s.data() + s.size() || s.empty()) return std::nullopt;
+  return v;
+}
+
+Result<bool> ParseBool(const plan::Options& opts, const std::string& name, bool def) {
+  auto v = opts.Get(name);
+  if (!v) return def;
+  std::string l = Lower(Trim(*v));
+  if (l == "true") return true;
+  if (l == "false") return false;
+  return BadValue(name, *v, "must be true or false");
+}
+
+Result<int64_t> ParsePositive(const std::string& name, const std::string& value) {
+  auto v = ParseInt(Trim(value));
+  if (!v || *v <= 0) return BadValue(name, value, "must be a positive integer");
+  return *v;
+}
+
+// "<digits>[ ]<unit>" times the unit's multiplier from `units` (case-insensitive); nullopt when
+// malformed, the unit is unknown, or the result overflows.
+using UnitTable = std::vector<std::pair<std::vector<std::string>, int64_t>>;
+std::optional<int64_t> ScaledNumber(const std::string& text, const UnitTable& units) {
+  std::string t = Lower(Trim(text));
+  size_t digits = 0;
+  while (digits < t.size() && std::isdigit(static_cast<unsigned char>(t[digits]))) ++digits;
+  auto n = ParseInt(t.substr(0, digits));
+  std::string unit = Trim(t.substr(digits));
+  for (const auto& [names, mult] : units) {
+    if (std::find(names.begin(), names.end(), unit) == names.end()) continue;
+    if (!n || *n > INT64_MAX / mult) return std::nullopt;
+    return *n * mult;
+  }
+  return std::nullopt;
+}
+
+// "1048576", "10m", "1g", "512kb" -> bytes.
+Result<int64_t> ParseBytes(const std::string& name, const std::string& value) {
+  static const UnitTable kUnits = {
+      {{"", "b"}, 1}, {{"k", "kb"}, 1LL << 10}, {{"m", "mb"}, 1LL << 20}, {{"g", "gb"}, 1LL << 30}};
+  auto bytes = ScaledNumber(value, kUnits);
+  if (!bytes || *bytes <= 0) {
+    return BadValue(name, value, "must be a positive number of bytes (e.g. 1048576, 512k, 10m, 1g)");
+  }
+  return *bytes;
+}
+
+// A single character; "\t" and friends as two-character escapes; "" only when `allow_empty`.
+Result<std::optional<char>> ParseChar(const std::string& name, const std::string& value, bool allow_empty) {
+  if (value.empty()) {
+    if (allow_empty) return std::optional<char>{};
+    return BadValue(name, value, "must be a single character");
+  }
+  if (value.size() == 1) return std::optional<char>(value[0]);
+  if (value == "\\t") return std::optional<char>('\t');
+  if (value == "\\\\") return std::optional<char>('\\');
+  if (value == "\\u0000") return std::optional<char>{};
+  return BadValue(name, value, "must be a single character");
+}
+
+Status ParseFormatOptions(const plan::Options& opts, FileFormatOptions* out) {
+  if (auto mode = opts.Get("mode")) {
+    std::string m = Lower(Trim(*mode));
+    if (m == "permissive") {
+      out->mode = ParseMode::kPermissive;
+    } else if (m == "dropmalformed") {
+      out->mode = ParseMode::kDropMalformed;
+    } else if (m == "failfast") {
+      out->mode = ParseMode::kFailFast;
+    } else {
+      return BadValue("mode", *mode, "must be one of PERMISSIVE, DROPMALFORMED, FAILFAST");
+    }
+  }
+  if (auto c = opts.Get("columnNameOfCorruptRecord")) {
+    if (c->empty()) return BadValue("columnNameOfCorruptRecord", *c, "must not be empty");
+    out->corrupt_column = *c;
+  }
+  if (out->format != "csv") return Status::OK();
+  ARROW_ASSIGN_OR_RAISE(out->header, ParseBool(opts, "header", false));
+  ARROW_ASSIGN_OR_RAISE(out->infer_schema, ParseBool(opts, "inferSchema", false));
+  auto sep = opts.Get("sep");
+  auto delimiter = opts.Get("delimiter");
+  if (sep && delimiter && *sep != *delimiter) {
+    return Status::Invalid("Options 'sep' ('", *sep, "') and 'delimiter' ('", *delimiter,
+                           "') are the same option and disagree; set only one");
+  }
+  if (sep || delimiter) {
+    ARROW_ASSIGN_OR_RAISE(auto d, ParseChar(sep ? "sep" : "delimiter", sep ? *sep : *delimiter, false));
+    out->delimiter = *d;
+  }
+  if (auto q = opts.Get("quote")) {
+    ARROW_ASSIGN_OR_RAISE(auto c, ParseChar("quote", *q, /*allow_empty=*/true));
+    out->quoting = c.has_value();
+    if (c) out->quote = *c;
+  }
+  if (auto e = opts.Get("escape")) {
+    ARROW_ASSIGN_OR_RAISE(auto c, ParseChar("escape", *e, /*allow_empty=*/true));
+    out->escaping = c.has_value();
+    if (c) out->escape = *c;
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+bool IsFileFormat(const std::string& format) {
+  return format == "json" || format == "csv" || format == "parquet" || format == "text";
+}
+
+Result<int64_t> ParseDurationMs(const std::string& option, const std::string& text) {
+  static const UnitTable kUnits = {{{"", "ms", "msec", "msecs", "millisecond", "milliseconds"}, 1},
+                                   {{"s", "sec", "secs", "second", "seconds"}, 1000},
+                                   {{"m", "min", "mins", "minute", "minutes"}, 60 * 1000},
+                                   {{"h", "hour", "hours"}, 3600 * 1000},
+                                   {{"d", "day", "days"}, 24 * 3600 * 1000},
+                                   {{"w", "week", "weeks"}, 7LL * 24 * 3600 * 1000}};
+  auto ms = ScaledNumber(text, kUnits);
+  if (!ms) return BadValue(option, text, "must be a duration such as 7d, 12h, 30m, 10s or 500ms");
+  return *ms;
+}
+
+Result<FileSourceOptions> ParseFileSourceOptions(const plan::SourceSpec& spec) {
+  if (!IsFileFormat(spec.format)) {
+    return Status::Invalid("Unsupported file source format '", spec.format,
+                           "'; supported formats: json, csv, parquet, text");
+  }
+  const plan::Options& opts = spec.options;
+  std::vector<std::string> valid = kCommonOptions;
+  if (spec.format == "json" || spec.format == "csv") valid.insert(valid.end(), kRecordOptions.begin(), kRecordOptions.end());
+  if (spec.format == "csv") valid.insert(valid.end(), kCsvOptions.begin(), kCsvOptions.end());
+  ARROW_RETURN_NOT_OK(opts.CheckKnown(valid, spec.format + " file source"));
+
+  FileSourceOptions out;
+  out.format.format = spec.format;
+  ARROW_RETURN_NOT_OK(ParseFormatOptions(opts, &out.format));
+  if (auto v = opts.Get("maxFilesPerTrigger")) {
+    ARROW_ASSIGN_OR_RAISE(out.max_files_per_trigger, ParsePositive("maxFilesPerTrigger", *v));
+  }
+  if (auto v = opts.Get("maxBytesPerTrigger")) {
+    ARROW_ASSIGN_OR_RAISE(out.max_bytes_per_trigger, ParseBytes("maxBytesPerTrigger", *v));
+  }
+  ARROW_ASSIGN_OR_RAISE(out.latest_first, ParseBool(opts, "latestFirst", false));
+  ARROW_ASSIGN_OR_RAISE(out.recursive, ParseBool(opts, "recursiveFileLookup", false));
+  if (auto v = opts.Get("maxFileAge")) {
+    ARROW_ASSIGN_OR_RAISE(out.max_file_age_ms, ParseDurationMs("maxFileAge", *v));
+  }
+  out.path_glob_filter = opts.GetOr("pathGlobFilter", "");
+
+  std::string clean = Lower(Trim(opts.GetOr("cleanSource", "off")));
+  if (clean == "off") {
+    out.clean_source = CleanSourceMode::kOff;
+  } else if (clean == "delete") {
+    out.clean_source = CleanSourceMode::kDelete;
+  } else if (clean == "archive") {
+    out.clean_source = CleanSourceMode::kArchive;
+  } else {
+    return BadValue("cleanSource", opts.GetOr("cleanSource", ""), "must be one of off, delete, archive");
+  }
+  if (out.clean_source == CleanSourceMode::kArchive) {
+    auto dir = opts.Get("sourceArchiveDir");
+    if (!dir || Trim(*dir).empty()) return Status::Invalid("Archive mode must be used with 'sourceArchiveDir' option.");
+    out.archive_dir = io::AbsolutePath(io::UriToPath(*dir));
+    std::string in = io::AbsolutePath(io::UriToPath(spec.path));
+    if (out.archive_dir == in || out.archive_dir.rfind(in + "/", 0) == 0) {
+      return Status::Invalid("Option 'sourceArchiveDir' ('", *dir, "') must not be inside the source path '", spec.path,
+                             "': archived files would be read again");
+    }
+  }
+  return out;
+}
+
+}  // namespace sluice::source

@@ -1,0 +1,218 @@
+// Data-file encoding (Spark's text forms in JSON/CSV, parquet types) and batch writes
+// (WriteFilesOnce modes).
+#include <arrow/api.h>
+#include <arrow/json/from_string.h>
+#include <gtest/gtest.h>
+#include <parquet/arrow/reader.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "io/file_system.h"
+#include "sink/file_sink.h"
+#include "sink/file_sink_json.h"
+#include "sink/file_sink_value_format.h"
+
+namespace sluice::sink {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct TempDir {
+  TempDir() {
+    std::string tmpl = (fs::temp_directory_path() / "sluice_fsfmt_XXXXXX").string();
+    path = ::mkdtemp(tmpl.data());
+  }
+  ~TempDir() { fs::remove_all(path); }
+  std::string path;
+};
+
+std::shared_ptr<arrow::Array> Json(const std::shared_ptr<arrow::DataType>& type, const std::string& json) {
+  auto a = arrow::json::ArrayFromJSONString(type, json);
+  EXPECT_TRUE(a.ok()) << a.status().ToString();
+  return *a;
+}
+
+// id, name (null, quote, newline), price (integral, fraction, NaN), ts (UTC micros), flag, day.
+std::shared_ptr<arrow::Table> Sample() {
+  auto ts = arrow::timestamp(arrow::TimeUnit::MICRO, "UTC");
+  auto schema = arrow::schema({arrow::field("id", arrow::int64()), arrow::field("name", arrow::utf8()),
+                               arrow::field("price", arrow::float64()), arrow::field("ts", ts),
+                               arrow::field("flag", arrow::boolean()), arrow::field("day", arrow::date32())});
+  return arrow::Table::Make(schema, {Json(arrow::int64(), "[1, 2, 3]"),
+                                     Json(arrow::utf8(), R"(["a\"b", null, "x\ny"])"),
+                                     Json(arrow::float64(), "[1.0, 2.5, NaN]"),
+                                     Json(ts, "[0, 1718000000123456, null]"),
+                                     Json(arrow::boolean(), "[true, false, null]"),
+                                     Json(arrow::date32(), "[19000, -1, null]")});
+}
+
+std::vector<std::string> DataFiles(const std::string& dir) {
+  std::vector<std::string> out;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    if (e.path().filename().string().rfind("part-", 0) == 0) out.push_back(e.path().string());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::string WriteOne(const std::string& dir, const std::string& format, const plan::Options& options,
+                     const std::shared_ptr<arrow::Table>& rows) {
+  Status st = WriteFilesOnce(io::LocalFileSystem(), format, options, "overwrite", dir, rows);
+  EXPECT_TRUE(st.ok()) << st.ToString();
+  auto files = DataFiles(dir);
+  EXPECT_EQ(files.size(), 1u);
+  return files.empty() ? "" : *io::LocalFileSystem()->ReadFile(files[0]);
+}
+
+TEST(FileSinkFormatTest, DoublesPrintLikeJava) {
+  EXPECT_EQ(FormatDoubleJava(1.0), "1.0");
+  EXPECT_EQ(FormatDoubleJava(-2.5), "-2.5");
+  EXPECT_EQ(FormatDoubleJava(0.001), "0.001");
+  EXPECT_EQ(FormatDoubleJava(0.0001), "1.0E-4");
+  EXPECT_EQ(FormatDoubleJava(1234567.0), "1234567.0");
+  EXPECT_EQ(FormatDoubleJava(1e7), "1.0E7");
+  EXPECT_EQ(FormatDoubleJava(1.5e300), "1.5E300");
+  EXPECT_EQ(FormatDoubleJava(0.1 + 0.2), "0.30000000000000004");
+  EXPECT_EQ(FormatDoubleJava(100.0), "100.0");
+  EXPECT_EQ(FormatDoubleJava(-0.0), "-0.0");
+  EXPECT_EQ(FormatDoubleJava(NAN), "NaN");
+  EXPECT_EQ(FormatDoubleJava(-INFINITY), "-Infinity");
+  EXPECT_EQ(FormatFloatJava(0.1f), "0.1");
+}
+
+TEST(FileSinkFormatTest, TimestampsAndDates) {
+  using arrow::TimeUnit;
+  EXPECT_EQ(FormatTimestamp(0, TimeUnit::MICRO, true, TimestampStyle::kIso), "1970-01-01T00:00:00.000Z");
+  EXPECT_EQ(FormatTimestamp(1718000000123, TimeUnit::MILLI, true, TimestampStyle::kIso), "2024-06-10T06:13:20.123Z");
+  EXPECT_EQ(FormatTimestamp(1718000000123456, TimeUnit::MICRO, false, TimestampStyle::kIso),
+            "2024-06-10T06:13:20.123456");
+  EXPECT_EQ(FormatTimestamp(-1500, TimeUnit::MILLI, true, TimestampStyle::kIso), "1969-12-31T23:59:58.500Z");
+  EXPECT_EQ(FormatTimestamp(1718000000, TimeUnit::SECOND, true, TimestampStyle::kShow), "2024-06-10 06:13:20");
+  EXPECT_EQ(FormatTimestamp(1718000000500000, TimeUnit::MICRO, true, TimestampStyle::kShow), "2024-06-10 06:13:20.5");
+  EXPECT_EQ(FormatDate(19000), "2022-01-08");
+  EXPECT_EQ(FormatDate(-1), "1969-12-31");
+}
+
+TEST(FileSinkFormatTest, JsonLinesMatchSparkGenerator) {
+  TempDir tmp;
+  std::string text = WriteOne(tmp.path, "json", {}, Sample());
+  EXPECT_EQ(text,
+            "{\"id\":1,\"name\":\"a\\\"b\",\"price\":1.0,\"ts\":\"1970-01-01T00:00:00.000Z\",\"flag\":true,"
+            "\"day\":\"2022-01-08\"}\n"
+            "{\"id\":2,\"price\":2.5,\"ts\":\"2024-06-10T06:13:20.123456Z\",\"flag\":false,\"day\":\"1969-12-31\"}\n"
+            "{\"id\":3,\"name\":\"x\\ny\",\"price\":\"NaN\"}\n");
+
+  plan::Options keep_nulls;
+  keep_nulls.Set("ignoreNullFields", "false");
+  auto one = Sample()->Slice(2, 1);
+  EXPECT_EQ(WriteOne(tmp.path, "json", keep_nulls, one),
+            "{\"id\":3,\"name\":\"x\\ny\",\"price\":\"NaN\",\"ts\":null,\"flag\":null,\"day\":null}\n");
+}
+
+TEST(FileSinkFormatTest, JsonNestedValues) {
+  auto type = arrow::struct_({arrow::field("xs", arrow::list(arrow::int32())),
+                              arrow::field("m", arrow::map(arrow::utf8(), arrow::float64())),
+                              arrow::field("b", arrow::binary())});
+  auto a = Json(type, R"([{"xs": [1, null], "m": [["k", 0.5]], "b": "hi"}, {"xs": null, "m": [], "b": null}])");
+  std::string out;
+  ASSERT_TRUE(AppendJsonValue(*a, 0, true, &out).ok());
+  EXPECT_EQ(out, R"({"xs":[1,null],"m":{"k":0.5},"b":"aGk="})");
+  out.clear();
+  ASSERT_TRUE(AppendJsonValue(*a, 1, true, &out).ok());
+  EXPECT_EQ(out, R"({"m":{}})");
+}
+
+TEST(FileSinkFormatTest, CsvUsesSparkTextFormsAndOptions) {
+  TempDir tmp;
+  // Arrow's CSV writer quotes every string-typed value; timestamps and doubles are strings
+  // here (Spark's text forms), so they are quoted too. Spark and pyarrow unquote them.
+  EXPECT_EQ(WriteOne(tmp.path, "csv", {}, Sample()),
+            "1,\"a\"\"b\",\"1.0\",\"1970-01-01T00:00:00.000Z\",true,2022-01-08\n"
+            "2,,\"2.5\",\"2024-06-10T06:13:20.123456Z\",false,1969-12-31\n"
+            "3,\"x\ny\",\"NaN\",,,\n");
+  plan::Options o;
+  o.Set("header", "true");
+  o.Set("sep", ";");
+  o.Set("nullValue", "NA");
+  EXPECT_EQ(WriteOne(tmp.path, "csv", o, Sample()->SelectColumns({0, 1}).ValueOrDie()),
+            "\"id\";\"name\"\n1;\"a\"\"b\"\n2;NA\n3;\"x\ny\"\n");
+}
+
+TEST(FileSinkFormatTest, ParquetKeepsTypesWithMicrosecondTimestamps) {
+  TempDir tmp;
+  ASSERT_TRUE(WriteFilesOnce(io::LocalFileSystem(), "parquet", {}, "error", tmp.path + "/p", Sample()).ok());
+  auto files = DataFiles(tmp.path + "/p");
+  ASSERT_EQ(files.size(), 1u);
+  EXPECT_NE(files[0].find(".c000.snappy.parquet"), std::string::npos);
+  auto reader = *parquet::arrow::OpenFile(*io::LocalFileSystem()->OpenInputFile(files[0]), arrow::default_memory_pool());
+  auto table = *reader->ReadTable();
+  EXPECT_TRUE(table->schema()->Equals(*Sample()->schema())) << table->schema()->ToString();
+  ASSERT_EQ(table->num_rows(), 3);
+  for (int c = 0; c < table->num_columns(); ++c) {
+    EXPECT_TRUE(table->column(c)->Equals(*Sample()->column(c), arrow::EqualOptions::Defaults().nans_equal(true)))
+        << table->schema()->field(c)->name();
+  }
+}
+
+TEST(FileSinkFormatTest, GzipTextFilesGetSparkExtension) {
+  TempDir tmp;
+  plan::Options o;
+  o.Set("compression", "gzip");
+  ASSERT_TRUE(WriteFilesOnce(io::LocalFileSystem(), "json", o, "error", tmp.path, Sample()).ok());
+  auto files = DataFiles(tmp.path);
+  ASSERT_EQ(files.size(), 1u);
+  EXPECT_NE(files[0].find(".c000.json.gz"), std::string::npos);
+  std::string bytes = *io::LocalFileSystem()->ReadFile(files[0]);
+  ASSERT_GE(bytes.size(), 2u);
+  EXPECT_EQ(static_cast<unsigned char>(bytes[0]), 0x1f);  // gzip magic
+}
+
+TEST(FileSinkWriteOnceTest, ErrorModeRefusesNonEmptyDirectory) {
+  TempDir tmp;
+  ASSERT_TRUE(WriteFilesOnce(io::LocalFileSystem(), "json", {}, "error", tmp.path, Sample()).ok());  // empty dir is fine
+  EXPECT_TRUE(fs::exists(tmp.path + "/_SUCCESS"));
+  Status st = WriteFilesOnce(io::LocalFileSystem(), "json", {}, "errorifexists", tmp.path, Sample());
+  EXPECT_TRUE(st.IsAlreadyExists());
+  EXPECT_NE(st.message().find("file://" + io::AbsolutePath(tmp.path)), std::string::npos) << st.ToString();
+  EXPECT_EQ(DataFiles(tmp.path).size(), 1u);
+}
+
+TEST(FileSinkWriteOnceTest, OverwriteAppendAndIgnore) {
+  TempDir tmp;
+  auto fsys = io::LocalFileSystem();
+  { std::ofstream(tmp.path + "/old.txt") << "x"; }
+  ASSERT_TRUE(WriteFilesOnce(fsys, "csv", {}, "overwrite", tmp.path, Sample()).ok());
+  EXPECT_FALSE(fs::exists(tmp.path + "/old.txt"));
+  EXPECT_EQ(DataFiles(tmp.path).size(), 1u);
+
+  ASSERT_TRUE(WriteFilesOnce(fsys, "csv", {}, "append", tmp.path, Sample()).ok());
+  EXPECT_EQ(DataFiles(tmp.path).size(), 2u);
+
+  ASSERT_TRUE(WriteFilesOnce(fsys, "csv", {}, "ignore", tmp.path, Sample()).ok());
+  EXPECT_EQ(DataFiles(tmp.path).size(), 2u);
+
+  plan::Options split;
+  split.Set("maxRecordsPerFile", "1");
+  ASSERT_TRUE(WriteFilesOnce(fsys, "csv", split, "Overwrite", tmp.path, Sample()).ok());
+  EXPECT_EQ(DataFiles(tmp.path).size(), 3u);
+
+  EXPECT_FALSE(WriteFilesOnce(fsys, "csv", {}, "upsert", tmp.path, Sample()).ok());
+}
+
+TEST(FileSinkWriteOnceTest, EmptyTableWritesOneFileWithTheSchema) {
+  TempDir tmp;
+  auto empty = Sample()->Slice(0, 0);
+  ASSERT_TRUE(WriteFilesOnce(io::LocalFileSystem(), "parquet", {}, "error", tmp.path, empty).ok());
+  auto files = DataFiles(tmp.path);
+  ASSERT_EQ(files.size(), 1u);
+  auto reader = *parquet::arrow::OpenFile(*io::LocalFileSystem()->OpenInputFile(files[0]), arrow::default_memory_pool());
+  auto table = *reader->ReadTable();
+  EXPECT_EQ(table->num_rows(), 0);
+  EXPECT_EQ(table->num_columns(), 6);
+}
+
+}  // namespace
+}  // namespace sluice::sink

@@ -1,0 +1,335 @@
+// The file sink's commit protocol: exact _spark_metadata bytes, skip on redo, orphan files of
+// failed attempts, maxRecordsPerFile, compaction entries, option errors.
+#include <arrow/api.h>
+#include <arrow/json/from_string.h>
+#include <gtest/gtest.h>
+#include <parquet/arrow/reader.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+
+#include "io/fault_injection.h"
+#include "io/file_system.h"
+#include "sink/file_sink.h"
+#include "sink/file_sink_log.h"
+
+namespace sluice::sink {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct TempDir {
+  TempDir() {
+    std::string tmpl = (fs::temp_directory_path() / "sluice_fsink_XXXXXX").string();
+    path = ::mkdtemp(tmpl.data());
+  }
+  ~TempDir() { fs::remove_all(path); }
+  std::string path;
+};
+
+std::shared_ptr<arrow::Table> Rows(int64_t first, int64_t n) {
+  arrow::Int64Builder ids;
+  arrow::StringBuilder names;
+  for (int64_t i = first; i < first + n; ++i) {
+    EXPECT_TRUE(ids.Append(i).ok());
+    EXPECT_TRUE(names.Append("n" + std::to_string(i)).ok());
+  }
+  auto schema = arrow::schema({arrow::field("id", arrow::int64()), arrow::field("name", arrow::utf8())});
+  return arrow::Table::Make(schema, {*ids.Finish(), *names.Finish()});
+}
+
+SinkSpec Spec(const std::string& format, const std::string& path) {
+  SinkSpec spec;
+  spec.format = format;
+  spec.options.Set("path", path);
+  return spec;
+}
+
+std::unique_ptr<Sink> MakeSink(const SinkSpec& spec, std::shared_ptr<io::FileSystem> fsys = io::LocalFileSystem()) {
+  SinkContext ctx;
+  ctx.fs = std::move(fsys);
+  auto sink = MakeFileSink(spec, ctx);
+  EXPECT_TRUE(sink.ok()) << sink.status().ToString();
+  return std::move(*sink);
+}
+
+std::vector<std::string> PartFiles(const std::string& dir) {
+  std::vector<std::string> out;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    if (e.path().filename().string().rfind("part-", 0) == 0) out.push_back(e.path().string());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::string ReadAll(const std::string& path) { return *io::LocalFileSystem()->ReadFile(path); }
+
+std::vector<std::string> Committed(const std::string& dir) {
+  auto r = ReadCommittedFiles(io::LocalFileSystem(), dir);
+  EXPECT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_TRUE(r->has_value());
+  auto files = **r;
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+int64_t ParquetRows(const std::string& path) {
+  auto in = *io::LocalFileSystem()->OpenInputFile(path);
+  auto reader = *parquet::arrow::OpenFile(in, arrow::default_memory_pool());
+  return (*reader->ReadTable())->num_rows();
+}
+
+TEST(FileSinkTest, LogEntryHasSparkSinkFileStatusLayout) {
+  TempDir tmp;
+  std::string out = tmp.path + "/out";
+  auto sink = MakeSink(Spec("parquet", out));
+  ASSERT_TRUE(sink->AddBatch(0, Rows(0, 3)).ok());
+
+  auto parts = PartFiles(out);
+  ASSERT_EQ(parts.size(), 1u);
+  std::string name = fs::path(parts[0]).filename().string();
+  EXPECT_TRUE(std::regex_match(name, std::regex(R"(part-00000-[0-9a-f-]{36}\.c000\.snappy\.parquet)"))) << name;
+  auto info = **io::LocalFileSystem()->Stat(parts[0]);
+  std::string expected = "v1\n{\"path\":\"file://" + io::AbsolutePath(parts[0]) + "\",\"size\":" + std::to_string(info.size) +
+                         ",\"isDir\":false,\"modificationTime\":" + std::to_string(info.mtime_ms) +
+                         ",\"blockReplication\":1,\"blockSize\":33554432,\"action\":\"add\"}";
+  EXPECT_EQ(ReadAll(out + "/_spark_metadata/0"), expected);
+  EXPECT_EQ(ParquetRows(parts[0]), 3);
+  EXPECT_EQ(sink->Description(), "FileSink[file://" + io::AbsolutePath(out) + "]");
+  EXPECT_TRUE(sink->idempotent());
+}
+
+TEST(FileSinkTest, SeveralFilesAreJoinedByNewlineWithoutTrailingNewline) {
+  TempDir tmp;
+  auto spec = Spec("json", tmp.path);
+  spec.options.Set("maxRecordsPerFile", "2");
+  ASSERT_TRUE(MakeSink(spec)->AddBatch(0, Rows(0, 5)).ok());
+  std::string entry = ReadAll(tmp.path + "/_spark_metadata/0");
+  EXPECT_EQ(entry.rfind("v1\n", 0), 0u);
+  EXPECT_NE(entry.back(), '\n');
+  EXPECT_EQ(std::count(entry.begin(), entry.end(), '\n'), 3);  // version line + 3 files
+}
+
+TEST(FileSinkTest, SinkFileStatusJsonIsExact) {
+  SinkFileStatus s;
+  s.path = "file:///out/part-00000-u.c000.json";
+  s.size = 12;
+  s.modification_time = 1718000000000;
+  EXPECT_EQ(s.ToJson(),
+            R"({"path":"file:///out/part-00000-u.c000.json","size":12,"isDir":false,"modificationTime":1718000000000,)"
+            R"("blockReplication":1,"blockSize":33554432,"action":"add"})");
+  auto back = SinkFileStatus::FromJson(s.ToJson(), "test");
+  ASSERT_TRUE(back.ok());
+  EXPECT_EQ(back->ToJson(), s.ToJson());
+  EXPECT_FALSE(SinkFileStatus::FromJson("{\"size\":1}", "'x' line 2").ok());
+}
+
+TEST(FileSinkTest, RedoneBatchIsNotWrittenTwice) {
+  TempDir tmp;
+  auto spec = Spec("parquet", tmp.path);
+  ASSERT_TRUE(MakeSink(spec)->AddBatch(0, Rows(0, 3)).ok());
+  ASSERT_TRUE(MakeSink(spec)->AddBatch(1, Rows(3, 3)).ok());
+  std::string entry0 = ReadAll(tmp.path + "/_spark_metadata/0");
+  auto before = PartFiles(tmp.path);
+
+  // A restarted query re-runs batch 1 (and, say, 0): nothing is written, no error.
+  auto sink = MakeSink(spec);
+  ASSERT_TRUE(sink->AddBatch(1, Rows(100, 7)).ok());
+  ASSERT_TRUE(sink->AddBatch(0, Rows(100, 7)).ok());
+  EXPECT_EQ(PartFiles(tmp.path), before);
+  EXPECT_EQ(ReadAll(tmp.path + "/_spark_metadata/0"), entry0);
+  EXPECT_FALSE(fs::exists(tmp.path + "/_spark_metadata/2"));
+  EXPECT_EQ(Committed(tmp.path), before);
+}
+
+TEST(FileSinkTest, OrphanOfFailedAttemptIsNeverListedAndDeletedByNextAttempt) {
+  TempDir tmp;
+  auto spec = Spec("parquet", tmp.path);
+  ASSERT_TRUE(MakeSink(spec)->AddBatch(0, Rows(0, 3)).ok());
+  auto committed0 = PartFiles(tmp.path);
+
+  io::FaultSpec fault = *io::FaultSpec::Parse("write=_spark_metadata,action=fail");
+  auto faulty = std::make_shared<io::FaultInjectingFileSystem>(io::LocalFileSystem(), fault);
+  auto sink = MakeSink(spec, faulty);
+  Status st = sink->AddBatch(1, Rows(3, 3));
+  ASSERT_FALSE(st.ok());
+  EXPECT_TRUE(faulty->triggered());
+  EXPECT_EQ(PartFiles(tmp.path).size(), 2u);  // batch 1's data file stays behind, unlisted
+  EXPECT_EQ(Committed(tmp.path), committed0);
+  EXPECT_FALSE(fs::exists(tmp.path + "/_spark_metadata/1"));
+
+  // The same sink retries (the fault fired once): it deletes the orphan, then commits.
+  ASSERT_TRUE(sink->AddBatch(1, Rows(3, 3)).ok());
+  auto parts = PartFiles(tmp.path);
+  EXPECT_EQ(parts.size(), 2u);
+  EXPECT_EQ(Committed(tmp.path), parts);
+}
+
+TEST(FileSinkTest, RestartedSinkDeletesOrphansBeforeWriting) {
+  TempDir tmp;
+  auto spec = Spec("csv", tmp.path);
+  ASSERT_TRUE(MakeSink(spec)->AddBatch(0, Rows(0, 2)).ok());
+  auto faulty = std::make_shared<io::FaultInjectingFileSystem>(
+      io::LocalFileSystem(), *io::FaultSpec::Parse("write=_spark_metadata,action=fail"));
+  ASSERT_FALSE(MakeSink(spec, faulty)->AddBatch(1, Rows(2, 2)).ok());
+  // Also a torn temp file, as a crash mid-write leaves it.
+  { std::ofstream(tmp.path + "/.part-00000-dead.c000.csv.tmp") << "1,"; }
+  ASSERT_EQ(PartFiles(tmp.path).size(), 2u);
+
+  ASSERT_TRUE(MakeSink(spec)->AddBatch(1, Rows(2, 2)).ok());
+  auto parts = PartFiles(tmp.path);
+  EXPECT_EQ(parts.size(), 2u);
+  EXPECT_EQ(Committed(tmp.path), parts);
+  EXPECT_FALSE(fs::exists(tmp.path + "/.part-00000-dead.c000.csv.tmp"));
+}
+
+TEST(FileSinkTest, ReadCommittedFilesIgnoresUnlistedFiles) {
+  TempDir tmp;
+  auto none = ReadCommittedFiles(io::LocalFileSystem(), tmp.path);
+  ASSERT_TRUE(none.ok());
+  EXPECT_FALSE(none->has_value());  // no log: callers list the directory themselves
+
+  ASSERT_TRUE(MakeSink(Spec("json", tmp.path))->AddBatch(0, Rows(0, 2)).ok());
+  auto listed = PartFiles(tmp.path);
+  { std::ofstream(tmp.path + "/part-00000-stray.c000.json") << "{\"id\":99}\n"; }
+  EXPECT_EQ(Committed(tmp.path), listed);
+}
+
+TEST(FileSinkTest, EmptyBatchWritesLogEntryButNoDataFile) {
+  TempDir tmp;
+  auto sink = MakeSink(Spec("parquet", tmp.path));
+  ASSERT_TRUE(sink->AddBatch(0, Rows(0, 0)).ok());
+  EXPECT_TRUE(PartFiles(tmp.path).empty());
+  auto log = FileSinkLog(io::LocalFileSystem(), tmp.path);
+  EXPECT_EQ(**log.LatestBatchId(), 0);
+  EXPECT_TRUE(log.AllFiles()->empty());
+  EXPECT_TRUE(Committed(tmp.path).empty());
+}
+
+TEST(FileSinkTest, MaxRecordsPerFileSplitsABatch) {
+  TempDir tmp;
+  auto spec = Spec("parquet", tmp.path);
+  spec.options.Set("MAXRECORDSPERFILE", "3");  // option names are case-insensitive
+  ASSERT_TRUE(MakeSink(spec)->AddBatch(0, Rows(0, 10)).ok());
+  auto parts = PartFiles(tmp.path);
+  ASSERT_EQ(parts.size(), 4u);
+  std::string uuid = fs::path(parts[0]).filename().string().substr(11, 36);
+  std::vector<int64_t> counts;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    std::string name = fs::path(parts[i]).filename().string();
+    EXPECT_EQ(name, "part-00000-" + uuid + ".c00" + std::to_string(i) + ".snappy.parquet");
+    counts.push_back(ParquetRows(parts[i]));
+  }
+  EXPECT_EQ(counts, (std::vector<int64_t>{3, 3, 3, 1}));
+  EXPECT_EQ(Committed(tmp.path), parts);
+}
+
+TEST(FileSinkTest, EveryTenthBatchIsACompactionEntry) {
+  TempDir tmp;
+  auto sink = MakeSink(Spec("json", tmp.path));
+  for (int b = 0; b <= 10; ++b) ASSERT_TRUE(sink->AddBatch(b, Rows(b, 1)).ok());
+  EXPECT_TRUE(fs::exists(tmp.path + "/_spark_metadata/9.compact"));
+  EXPECT_FALSE(fs::exists(tmp.path + "/_spark_metadata/9"));
+  EXPECT_TRUE(fs::exists(tmp.path + "/_spark_metadata/10"));
+  EXPECT_FALSE(fs::exists(tmp.path + "/_spark_metadata/0"));  // purged: the compaction holds them
+  EXPECT_FALSE(fs::exists(tmp.path + "/_spark_metadata/8"));
+  std::string compact = ReadAll(tmp.path + "/_spark_metadata/9.compact");
+  EXPECT_EQ(std::count(compact.begin(), compact.end(), '\n'), 10);  // v1 + 10 files
+  EXPECT_EQ(Committed(tmp.path), PartFiles(tmp.path));
+  EXPECT_EQ(Committed(tmp.path).size(), 11u);
+  // Redo detection sees the compaction entry as batch 9.
+  ASSERT_TRUE(MakeSink(Spec("json", tmp.path))->AddBatch(9, Rows(0, 1)).ok());
+  EXPECT_EQ(PartFiles(tmp.path).size(), 11u);
+}
+
+TEST(FileSinkTest, ReaderStartsAtLatestCompactionAndAppliesDeletes) {
+  TempDir tmp;
+  std::string log = tmp.path + "/_spark_metadata";
+  fs::create_directories(log);
+  auto line = [](const std::string& p, const std::string& action) {
+    SinkFileStatus s;
+    s.path = "file://" + p;
+    s.action = action;
+    return s.ToJson();
+  };
+  { std::ofstream(log + "/8") << "v1\n" << line("/old/ignored", "add"); }
+  { std::ofstream(log + "/9.compact") << "v1\n" << line("/o/a", "add") << "\n" << line("/o/b", "add"); }
+  { std::ofstream(log + "/10") << "v1\n" << line("/o/c", "add") << "\n" << line("/o/a", "delete"); }
+  { std::ofstream(log + "/.10.tmp") << "garbage"; }
+  EXPECT_EQ(Committed(tmp.path), (std::vector<std::string>{"/o/b", "/o/c"}));
+
+  { std::ofstream(log + "/11") << "v2\n"; }
+  auto r = ReadCommittedFiles(io::LocalFileSystem(), tmp.path);
+  EXPECT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("_spark_metadata/11"), std::string::npos) << r.status().ToString();
+}
+
+TEST(FileSinkTest, OutputOfAnotherQueryIsRefused) {
+  TempDir tmp;
+  auto spec = Spec("parquet", tmp.path + "/out");
+  SinkContext q1{io::LocalFileSystem(), "q1"};
+  auto sink = MakeFileSink(spec, q1);
+  ASSERT_TRUE(sink.ok()) << sink.status().ToString();
+  EXPECT_EQ(ReadAll(tmp.path + "/out/_sluice_query"), "v1\n{\"queryId\":\"q1\"}");
+  ASSERT_TRUE((*sink)->AddBatch(0, Rows(0, 2)).ok());
+  EXPECT_TRUE(MakeFileSink(spec, q1).ok());  // the same query, restarted
+
+  // The same query with a new checkpoint gets a new id and would skip batch 0 as committed.
+  auto other = MakeFileSink(spec, SinkContext{io::LocalFileSystem(), "q2"});
+  ASSERT_FALSE(other.ok());
+  EXPECT_NE(other.status().message().find("was written by query q1 (batches up to 0)"), std::string::npos)
+      << other.status().ToString();
+
+  // A log without an owner (an older or foreign writer) is refused too.
+  auto foreign = Spec("parquet", tmp.path + "/foreign");
+  ASSERT_TRUE(MakeSink(foreign)->AddBatch(0, Rows(0, 1)).ok());
+  auto unknown = MakeFileSink(foreign, SinkContext{io::LocalFileSystem(), "q3"});
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_NE(unknown.status().message().find("was written by query <unknown"), std::string::npos);
+}
+
+TEST(FileSinkTest, OptionErrorsNameTheOption) {
+  SinkSpec no_path;
+  no_path.format = "parquet";
+  Status st = ValidateFileSinkSpec(no_path);
+  EXPECT_EQ(st.message(), "option 'path' is required for the parquet sink");
+
+  auto unknown = Spec("json", "/tmp/x");
+  unknown.options.Set("headr", "true");
+  st = ValidateFileSinkSpec(unknown);
+  EXPECT_NE(st.message().find("'headr'"), std::string::npos) << st.ToString();
+  EXPECT_NE(st.message().find("maxRecordsPerFile"), std::string::npos) << st.ToString();
+  EXPECT_NE(st.message().find("ignoreNullFields"), std::string::npos) << st.ToString();
+
+  auto bad_max = Spec("csv", "/tmp/x");
+  bad_max.options.Set("maxRecordsPerFile", "-1");
+  EXPECT_NE(ValidateFileSinkSpec(bad_max).message().find("'maxRecordsPerFile'"), std::string::npos);
+
+  auto bad_codec = Spec("parquet", "/tmp/x");
+  bad_codec.options.Set("compression", "zip");
+  EXPECT_NE(ValidateFileSinkSpec(bad_codec).message().find("'zip'"), std::string::npos);
+
+  auto bad_header = Spec("csv", "/tmp/x");
+  bad_header.options.Set("header", "yes");
+  EXPECT_NE(ValidateFileSinkSpec(bad_header).message().find("'header'"), std::string::npos);
+
+  auto bad_sep = Spec("csv", "/tmp/x");
+  bad_sep.options.Set("sep", ";;");
+  EXPECT_NE(ValidateFileSinkSpec(bad_sep).message().find("'sep'"), std::string::npos);
+
+  EXPECT_FALSE(ValidateFileSinkSpec(Spec("orc", "/tmp/x")).ok());
+  auto complete = Spec("parquet", "/tmp/x");
+  complete.output_mode = "complete";
+  EXPECT_NE(ValidateFileSinkSpec(complete).message().find("complete output mode"), std::string::npos);
+
+  auto ok = Spec("CSV", "/tmp/x");
+  ok.options.Set("Header", "TRUE");
+  ok.options.Set("sep", "\\t");
+  ok.options.Set("checkpointLocation", "/tmp/ck");
+  EXPECT_TRUE(ValidateFileSinkSpec(ok).ok()) << ValidateFileSinkSpec(ok).ToString();
+}
+
+}  // namespace
+}  // namespace sluice::sink

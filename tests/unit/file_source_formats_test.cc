@@ -1,0 +1,230 @@
+// Decoding of each format into the declared schema, malformed records in the three modes, and
+// static (batch) reads with schema inference.
+#include <arrow/io/file.h>
+#include <gtest/gtest.h>
+#include <parquet/arrow/writer.h>
+
+#include "file_source_test_util.h"
+#include "source/file_readers.h"
+#include "source/file_source.h"
+
+namespace sluice::source {
+namespace {
+
+using testing::Rows;
+using testing::Spec;
+using testing::TempDir;
+using testing::WriteFile;
+using Strings = std::vector<std::string>;
+
+auto fs() { return io::LocalFileSystem(); }
+
+FileFormatOptions Format(const std::string& format, ParseMode mode = ParseMode::kPermissive, bool header = false) {
+  FileFormatOptions o;
+  o.format = format;
+  o.mode = mode;
+  o.header = header;
+  return o;
+}
+
+Result<FileReadResult> Read(const std::string& path, const std::shared_ptr<arrow::Schema>& schema,
+                            const FileFormatOptions& o) {
+  return ReadDataFile(fs().get(), path, schema, o, /*use_threads=*/true);
+}
+
+std::shared_ptr<arrow::Schema> ABC() {
+  return arrow::schema({arrow::field("a", arrow::int64()), arrow::field("b", arrow::utf8()),
+                        arrow::field("c", arrow::float64())});
+}
+
+TEST(FileSourceFormats, JsonLinesProjectToDeclaredSchema) {
+  TempDir dir;
+  WriteFile(dir.Sub("a.json"), "{\"b\":\"x\",\"a\":1,\"extra\":true}\n\n{\"a\":2}\n{\"c\":1.5,\"b\":\"z\"}");
+  auto r = Read(dir.Sub("a.json"), ABC(), Format("json"));
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_TRUE(r->table->schema()->Equals(*ABC()));
+  EXPECT_EQ(Rows(r->table), (Strings{"1|x|null", "2|null|null", "null|z|1.5"}));
+  EXPECT_EQ(r->malformed_rows, 0);
+}
+
+TEST(FileSourceFormats, JsonDatesAndTimestampsDecodeAndBadDateIsMalformed) {
+  TempDir dir;
+  WriteFile(dir.Sub("a.json"), "{\"d\":\"2024-01-02\",\"t\":\"2024-01-02T03:04:05\",\"ok\":true}\n{\"d\":\"soon\"}\n");
+  auto schema = arrow::schema({arrow::field("d", arrow::date32()), arrow::field("t", arrow::timestamp(arrow::TimeUnit::MICRO)),
+                               arrow::field("ok", arrow::boolean())});
+  auto r = Read(dir.Sub("a.json"), schema, Format("json"));
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_TRUE(r->table->schema()->Equals(*schema));
+  EXPECT_EQ(Rows(r->table), (Strings{"2024-01-02|2024-01-02 03:04:05.000000|true", "null|null|null"}));
+  EXPECT_EQ(r->malformed_rows, 1);
+}
+
+TEST(FileSourceFormats, CsvWithHeaderMapsByName) {
+  TempDir dir;
+  WriteFile(dir.Sub("a.csv"), "b,extra,a\nx,q,1\n,q,2\n\"y,z\",q,\n");
+  auto r = Read(dir.Sub("a.csv"), ABC(), Format("csv", ParseMode::kPermissive, /*header=*/true));
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(Rows(r->table), (Strings{"1|x|null", "2|null|null", "null|y,z|null"}));
+}
+
+TEST(FileSourceFormats, CsvWithoutHeaderMapsByPositionWithSeparator) {
+  TempDir dir;
+  WriteFile(dir.Sub("a.csv"), "1;x;0.5\r\n2;'y;z';1\n");
+  auto o = Format("csv");
+  o.delimiter = ';';
+  o.quote = '\'';
+  auto r = Read(dir.Sub("a.csv"), ABC(), o);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(Rows(r->table), (Strings{"1|x|0.5", "2|y;z|1"}));
+}
+
+TEST(FileSourceFormats, ParquetReadsDeclaredColumnsAndCasts) {
+  TempDir dir;
+  auto file_schema = arrow::schema({arrow::field("z", arrow::utf8()), arrow::field("a", arrow::int32()),
+                                    arrow::field("b", arrow::utf8())});
+  arrow::Int32Builder a;
+  ASSERT_TRUE(a.AppendValues({7, 8}).ok());
+  arrow::StringBuilder b, z;
+  ASSERT_TRUE(b.AppendValues({"p", "q"}).ok());
+  ASSERT_TRUE(z.AppendValues({"u", "v"}).ok());
+  auto table = arrow::Table::Make(file_schema, {*z.Finish(), *a.Finish(), *b.Finish()});
+  auto out = *arrow::io::FileOutputStream::Open(dir.Sub("a.parquet"));
+  ASSERT_TRUE(parquet::arrow::WriteTable(*table, arrow::default_memory_pool(), out).ok());
+  ASSERT_TRUE(out->Close().ok());
+
+  auto r = Read(dir.Sub("a.parquet"), ABC(), Format("parquet"));
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_TRUE(r->table->schema()->Equals(*ABC()));
+  EXPECT_EQ(Rows(r->table), (Strings{"7|p|null", "8|q|null"}));
+
+  WriteFile(dir.Sub("bad.parquet"), "not parquet at all");
+  auto bad = Read(dir.Sub("bad.parquet"), ABC(), Format("parquet"));
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find(io::PathToUri(dir.Sub("bad.parquet"))), std::string::npos);
+}
+
+TEST(FileSourceFormats, TextIsOneValueRowPerLine) {
+  TempDir dir;
+  WriteFile(dir.Sub("a.txt"), "first\r\nsecond\n\nlast");
+  auto schema = arrow::schema({arrow::field("value", arrow::utf8())});
+  auto r = Read(dir.Sub("a.txt"), schema, Format("text"));
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(Rows(r->table), (Strings{"first", "second", "", "last"}));
+}
+
+TEST(FileSourceFormats, EmptyFilesGiveNoRows) {
+  TempDir dir;
+  for (std::string format : {"json", "csv", "text"}) {
+    WriteFile(dir.Sub("empty." + format), "");
+    WriteFile(dir.Sub("blank." + format), "\n\n");
+    auto schema = format == "text" ? arrow::schema({arrow::field("value", arrow::utf8())}) : ABC();
+    auto empty = Read(dir.Sub("empty." + format), schema, Format(format, ParseMode::kFailFast, format == "csv"));
+    ASSERT_TRUE(empty.ok()) << format << ": " << empty.status();
+    EXPECT_EQ(empty->table->num_rows(), 0) << format;
+    EXPECT_TRUE(empty->table->schema()->Equals(*schema)) << format;
+    if (format == "text") continue;  // blank lines are rows of text
+    auto blank = Read(dir.Sub("blank." + format), schema, Format(format, ParseMode::kFailFast, format == "csv"));
+    ASSERT_TRUE(blank.ok()) << format << ": " << blank.status();
+    EXPECT_EQ(blank->table->num_rows(), 0) << format;
+  }
+}
+
+// Lines 2 and 4 are malformed: not JSON, and a string where a number is declared.
+const char* kBadJson = "{\"a\":1,\"b\":\"x\"}\n{\"a\":\n{\"a\":3}\n{\"a\":\"four\"}\n{\"a\":5}\n";
+
+std::shared_ptr<arrow::Schema> WithCorrupt() {
+  return arrow::schema({arrow::field("a", arrow::int64()), arrow::field("b", arrow::utf8()),
+                        arrow::field("_corrupt_record", arrow::utf8())});
+}
+
+TEST(FileSourceFormats, MalformedJsonPermissiveKeepsRawLine) {
+  TempDir dir;
+  WriteFile(dir.Sub("a.json"), kBadJson);
+  auto r = Read(dir.Sub("a.json"), WithCorrupt(), Format("json"));
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(Rows(r->table), (Strings{"1|x|null", "null|null|{\"a\":", "3|null|null", "null|null|{\"a\":\"four\"}",
+                                     "5|null|null"}));
+  EXPECT_EQ(r->malformed_rows, 2);
+  // Without a corrupt-record column the rows are all null.
+  auto plain = Read(dir.Sub("a.json"), arrow::schema({arrow::field("a", arrow::int64())}), Format("json"));
+  ASSERT_TRUE(plain.ok());
+  EXPECT_EQ(Rows(plain->table), (Strings{"1", "null", "3", "null", "5"}));
+}
+
+TEST(FileSourceFormats, MalformedJsonDropAndFailFast) {
+  TempDir dir;
+  WriteFile(dir.Sub("a.json"), kBadJson);
+  auto dropped = Read(dir.Sub("a.json"), WithCorrupt(), Format("json", ParseMode::kDropMalformed));
+  ASSERT_TRUE(dropped.ok()) << dropped.status();
+  EXPECT_EQ(Rows(dropped->table), (Strings{"1|x|null", "3|null|null", "5|null|null"}));
+  EXPECT_EQ(dropped->malformed_rows, 2);
+
+  auto failed = Read(dir.Sub("a.json"), WithCorrupt(), Format("json", ParseMode::kFailFast));
+  ASSERT_FALSE(failed.ok());
+  std::string prefix = "Malformed record in " + io::PathToUri(dir.Sub("a.json")) + " at line 2: ";
+  EXPECT_EQ(failed.status().message().rfind(prefix, 0), 0u) << failed.status().message();
+}
+
+// Line 3: "zz" is not a number; line 4: too few fields; line 5: too many.
+const char* kBadCsv = "a,b\n1,x\nzz,y\n3\n4,w,extra\n5,v\n";
+
+TEST(FileSourceFormats, MalformedCsvInAllModes) {
+  TempDir dir;
+  WriteFile(dir.Sub("a.csv"), kBadCsv);
+  auto permissive = Read(dir.Sub("a.csv"), WithCorrupt(), Format("csv", ParseMode::kPermissive, true));
+  ASSERT_TRUE(permissive.ok()) << permissive.status();
+  // As Spark: a row with the wrong number of fields keeps what it has.
+  EXPECT_EQ(Rows(permissive->table),
+            (Strings{"1|x|null", "null|null|zz,y", "3|null|3", "4|w|4,w,extra", "5|v|null"}));
+  EXPECT_EQ(permissive->malformed_rows, 3);
+
+  auto dropped = Read(dir.Sub("a.csv"), WithCorrupt(), Format("csv", ParseMode::kDropMalformed, true));
+  ASSERT_TRUE(dropped.ok()) << dropped.status();
+  EXPECT_EQ(Rows(dropped->table), (Strings{"1|x|null", "5|v|null"}));
+  EXPECT_EQ(dropped->malformed_rows, 3);
+
+  auto failed = Read(dir.Sub("a.csv"), WithCorrupt(), Format("csv", ParseMode::kFailFast, true));
+  ASSERT_FALSE(failed.ok());
+  std::string prefix = "Malformed record in " + io::PathToUri(dir.Sub("a.csv")) + " at line 3: ";
+  EXPECT_EQ(failed.status().message().rfind(prefix, 0), 0u) << failed.status().message();
+}
+
+TEST(FileSourceFormats, StaticReadInfersJsonSchemaAndSkipsHiddenFiles) {
+  TempDir dir;
+  WriteFile(dir.Sub("in/1.json"), "{\"name\":\"a\",\"id\":1}\n");
+  WriteFile(dir.Sub("in/2.json"), "{\"id\":2,\"extra\":null}\n");
+  WriteFile(dir.Sub("in/_tmp.json"), "{\"id\":99}\n");
+  WriteFile(dir.Sub("in/.hidden.json"), "{\"id\":98}\n");
+  auto spec = Spec("json", dir.Sub("in"), nullptr, {}, /*streaming=*/false);
+  auto schema = InferFilesSchema(spec, fs());
+  ASSERT_TRUE(schema.ok()) << schema.status();
+  EXPECT_EQ((*schema)->field_names(), (Strings{"extra", "id", "name"}));  // sorted, as Spark
+  EXPECT_TRUE((*schema)->GetFieldByName("extra")->type()->Equals(arrow::utf8()));
+  auto table = ReadFilesStatic(spec, fs());
+  ASSERT_TRUE(table.ok()) << table.status();
+  EXPECT_EQ(Rows(*table), (Strings{"null|1|a", "null|2|null"}));
+}
+
+TEST(FileSourceFormats, StaticCsvInferenceFollowsInferSchema) {
+  TempDir dir;
+  WriteFile(dir.Sub("in/1.csv"), "id,v\n1,2.5\n");
+  auto strings = InferFilesSchema(Spec("csv", dir.Sub("in"), nullptr, {{"header", "true"}}, false), fs());
+  ASSERT_TRUE(strings.ok()) << strings.status();
+  EXPECT_EQ((*strings)->ToString(), "id: string\nv: string");
+  auto typed = InferFilesSchema(Spec("csv", dir.Sub("in"), nullptr, {{"header", "true"}, {"inferSchema", "true"}}, false), fs());
+  ASSERT_TRUE(typed.ok());
+  EXPECT_EQ((*typed)->ToString(), "id: int64\nv: double");
+  auto no_header = InferFilesSchema(Spec("csv", dir.Sub("in"), nullptr, {}, false), fs());
+  ASSERT_TRUE(no_header.ok());
+  EXPECT_EQ((*no_header)->field_names(), (Strings{"_c0", "_c1"}));
+}
+
+TEST(FileSourceFormats, StaticReadOfMissingPathNamesIt) {
+  TempDir dir;
+  auto table = ReadFilesStatic(Spec("json", dir.Sub("nope"), nullptr, {}, false), fs());
+  ASSERT_FALSE(table.ok());
+  EXPECT_EQ(table.status().message(), "Path does not exist: " + io::PathToUri(dir.Sub("nope")));
+}
+
+}  // namespace
+}  // namespace sluice::source
