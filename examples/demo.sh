@@ -65,8 +65,7 @@ set +e
 run in-crash ckpt-crash out-crash --fault point=after_sink_commit,hits=2 2>/dev/null
 rc=$?
 set -e
-echo "the query died (exit $rc); offsets/1 exists, commits/1 does not:"
-ls ckpt-crash/offsets ckpt-crash/commits | sed 's/^/    /' | tr '\n' ' '; echo
+echo "the query died (exit $rc): offsets/ holds [$(ls ckpt-crash/offsets | tr '\n' ' ')], commits/ holds [$(ls ckpt-crash/commits | tr '\n' ' ')]"
 run in-crash ckpt-crash out-crash
 CRASH=$(summary out-crash)
 echo "after the restart:                 $CRASH"
