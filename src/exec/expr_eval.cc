@@ -6,19 +6,13 @@
 
 #include <mutex>
 
+#include "exec/compute_init.h"
 #include "exec/expr_kernels.h"
 #include "plan/expr_resolve.h"
 
 namespace sluice::exec {
 namespace internal {
 namespace {
-
-Status InitializeCompute() {
-  static std::once_flag once;
-  static Status status;
-  std::call_once(once, [] { status = arrow::compute::Initialize(); });
-  return status;
-}
 
 bool IsString(const arrow::DataType& t) { return plan::IsStringType(t); }
 
@@ -74,12 +68,12 @@ Result<arrow::Datum> ParseIsoTimestamps(const arrow::Datum& text, const std::sha
 
 Result<arrow::Datum> Kernel(const std::string& fn, const std::vector<arrow::Datum>& args,
                             const arrow::compute::FunctionOptions* options) {
-  ARROW_RETURN_NOT_OK(InitializeCompute());
+  ARROW_RETURN_NOT_OK(EnsureComputeInitialized());
   return arrow::compute::CallFunction(fn, args, options);
 }
 
 Result<arrow::Datum> SparkCast(const arrow::Datum& value, const std::shared_ptr<arrow::DataType>& to) {
-  ARROW_RETURN_NOT_OK(InitializeCompute());
+  ARROW_RETURN_NOT_OK(EnsureComputeInitialized());
   const auto& from = *value.type();
   if (from.Equals(*to)) return value;
   if (from.id() == arrow::Type::NA) {

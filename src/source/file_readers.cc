@@ -1,5 +1,7 @@
 #include "source/file_readers.h"
 
+#include "exec/compute_init.h"
+
 #include <arrow/compute/api.h>
 #include <arrow/compute/initialize.h>
 #include <arrow/util/parallel.h>
@@ -11,13 +13,6 @@
 
 namespace sluice::source {
 namespace {
-
-Status EnsureComputeInitialized() {
-  static std::once_flag once;
-  static Status status;
-  std::call_once(once, [] { status = arrow::compute::Initialize(); });
-  return status;
-}
 
 Result<std::shared_ptr<arrow::Buffer>> ReadWhole(io::FileSystem* fs, const std::string& path) {
   ARROW_ASSIGN_OR_RAISE(auto file, fs->OpenInputFile(path));
@@ -44,7 +39,7 @@ Result<std::shared_ptr<arrow::Table>> ReadTextLines(const arrow::Buffer& data, c
   ARROW_ASSIGN_OR_RAISE(auto values, builder.Finish());
   std::shared_ptr<arrow::Array> column = values;
   if (!schema->field(0)->type()->Equals(arrow::utf8())) {
-    ARROW_RETURN_NOT_OK(EnsureComputeInitialized());
+    ARROW_RETURN_NOT_OK(exec::EnsureComputeInitialized());
     ARROW_ASSIGN_OR_RAISE(column, arrow::compute::Cast(*values, schema->field(0)->type()));
   }
   return arrow::Table::Make(schema, {column});
@@ -101,7 +96,7 @@ Result<std::shared_ptr<arrow::Table>> ConformToSchema(const std::shared_ptr<arro
     }
     auto column = table->column(i);
     if (!column->type()->Equals(*field->type())) {
-      ARROW_RETURN_NOT_OK(EnsureComputeInitialized());
+      ARROW_RETURN_NOT_OK(exec::EnsureComputeInitialized());
       auto cast = arrow::compute::Cast(column, field->type());
       if (!cast.ok()) {
         return Status::Invalid("Column '", field->name(), "' of ", io::PathToUri(path), " has type ",

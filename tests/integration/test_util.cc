@@ -10,15 +10,6 @@
 
 namespace sluice::testing {
 
-TempDir::TempDir() {
-  char tmpl[] = "/tmp/sluice-test-XXXXXX";
-  path_ = ::mkdtemp(tmpl);
-}
-
-TempDir::~TempDir() {
-  if (!::getenv("SLUICE_KEEP_TEST_DIRS")) std::filesystem::remove_all(path_);
-}
-
 void WriteInputFile(const std::string& dir, const std::string& name, const std::string& content) {
   std::filesystem::create_directories(dir);
   std::string tmp = dir + "/." + name + ".tmp";

@@ -9,20 +9,10 @@
 #include <vector>
 
 #include "sluice/sluice.h"
+#include "support/temp_dir.h"
 
 namespace sluice::testing {
 
-/// A fresh directory under /tmp, removed at the end of the test.
-class TempDir {
- public:
-  TempDir();
-  ~TempDir();
-  const std::string& path() const { return path_; }
-  std::string Sub(const std::string& name) const { return path_ + "/" + name; }
-
- private:
-  std::string path_;
-};
 
 /// Writes `content` to `dir/name` via a hidden temp file and rename (the producer convention).
 void WriteInputFile(const std::string& dir, const std::string& name, const std::string& content);

@@ -7,21 +7,14 @@
 #include "checkpoint/checkpoint.h"
 #include "checkpoint/metadata_log.h"
 #include "io/fault_injection.h"
+#include "support/temp_dir.h"
 
 namespace sluice::checkpoint {
 namespace {
 
 namespace fs = std::filesystem;
 
-class TmpDir {
- public:
-  TmpDir() {
-    char t[] = "/tmp/sluice-unit-XXXXXX";
-    path = ::mkdtemp(t);
-  }
-  ~TmpDir() { fs::remove_all(path); }
-  std::string path;
-};
+using sluice::testing::TempDir;
 
 std::string Slurp(const std::string& p) {
   std::ifstream in(p);
@@ -29,10 +22,10 @@ std::string Slurp(const std::string& p) {
 }
 
 TEST(MetadataLog, EntriesAreCreateOnlyVersionedAndWithoutTrailingNewline) {
-  TmpDir d;
-  MetadataLog log(io::LocalFileSystem(), d.path + "/offsets");
+  TempDir d;
+  MetadataLog log(io::LocalFileSystem(), d.path() + "/offsets");
   ASSERT_TRUE(log.Add(0, "{\"a\":1}\n2").ok());
-  EXPECT_EQ(Slurp(d.path + "/offsets/0"), "v1\n{\"a\":1}\n2");
+  EXPECT_EQ(Slurp(d.path() + "/offsets/0"), "v1\n{\"a\":1}\n2");
   Status again = log.Add(0, "x");
   ASSERT_TRUE(again.IsAlreadyExists());
   EXPECT_NE(again.message().find("Concurrent update"), std::string::npos);
@@ -41,13 +34,13 @@ TEST(MetadataLog, EntriesAreCreateOnlyVersionedAndWithoutTrailingNewline) {
 }
 
 TEST(MetadataLog, ListsOnlyNumericEntriesAndIgnoresTempFiles) {
-  TmpDir d;
-  MetadataLog log(io::LocalFileSystem(), d.path);
+  TempDir d;
+  MetadataLog log(io::LocalFileSystem(), d.path());
   ASSERT_TRUE(log.Add(2, "b").ok());
   ASSERT_TRUE(log.Add(10, "c").ok());
   ASSERT_TRUE(log.Add(9, "c", /*compact=*/true).ok());
-  std::ofstream(d.path + "/.3.abc.tmp") << "partial";
-  std::ofstream(d.path + "/notes") << "x";
+  std::ofstream(d.path() + "/.3.abc.tmp") << "partial";
+  std::ofstream(d.path() + "/notes") << "x";
   auto ids = log.List().ValueOrDie();
   ASSERT_EQ(ids.size(), 3u);
   EXPECT_EQ(ids[0].id, 2);
@@ -58,16 +51,16 @@ TEST(MetadataLog, ListsOnlyNumericEntriesAndIgnoresTempFiles) {
 }
 
 TEST(MetadataLog, RefusesANewerVersionAndACorruptEntry) {
-  TmpDir d;
-  MetadataLog log(io::LocalFileSystem(), d.path);
-  std::ofstream(d.path + "/0") << "v7\n{}";
-  std::ofstream(d.path + "/1") << "garbage";
+  TempDir d;
+  MetadataLog log(io::LocalFileSystem(), d.path());
+  std::ofstream(d.path() + "/0") << "v7\n{}";
+  std::ofstream(d.path() + "/1") << "garbage";
   auto newer = log.Get(0);
   ASSERT_FALSE(newer.ok());
   EXPECT_NE(newer.status().message().find("newer sluice"), std::string::npos);
   auto corrupt = log.Get(1);
   ASSERT_FALSE(corrupt.ok());
-  EXPECT_NE(corrupt.status().message().find(d.path + "/1"), std::string::npos);
+  EXPECT_NE(corrupt.status().message().find(d.path() + "/1"), std::string::npos);
 }
 
 TEST(OffsetSeq, RoundTripsInSparksLayout) {
@@ -87,8 +80,8 @@ TEST(OffsetSeq, RoundTripsInSparksLayout) {
 }
 
 TEST(Checkpoint, RefusesMetadataOfAnotherQueryNamingTheDifference) {
-  TmpDir d;
-  Checkpoint ckpt(io::LocalFileSystem(), d.path);
+  TempDir d;
+  Checkpoint ckpt(io::LocalFileSystem(), d.path());
   QueryFingerprint fp{{"src-a"}, "sink-a", "plan-a"};
   auto md = ckpt.LoadOrCreateMetadata(fp).ValueOrDie();
   EXPECT_EQ(ckpt.LoadOrCreateMetadata(fp).ValueOrDie().id, md.id);
@@ -98,7 +91,7 @@ TEST(Checkpoint, RefusesMetadataOfAnotherQueryNamingTheDifference) {
   ASSERT_FALSE(refused.ok());
   EXPECT_NE(refused.status().message().find("sink-a"), std::string::npos);
   EXPECT_NE(refused.status().message().find("sink-b"), std::string::npos);
-  EXPECT_NE(refused.status().message().find(d.path), std::string::npos);
+  EXPECT_NE(refused.status().message().find(d.path()), std::string::npos);
 }
 
 TEST(FaultSpec, ParsesPointsWritesAndActions) {
@@ -113,27 +106,27 @@ TEST(FaultSpec, ParsesPointsWritesAndActions) {
 }
 
 TEST(FaultInjection, FailsTheKthMatchingWriteAndOnlyThatOne) {
-  TmpDir d;
+  TempDir d;
   io::FaultSpec spec = io::FaultSpec::Parse("write=/commits/,hits=2,action=fail").ValueOrDie();
   io::FaultInjectingFileSystem fs(io::LocalFileSystem(), spec);
-  ASSERT_TRUE(fs.MakeDirs(d.path + "/commits").ok());
-  EXPECT_TRUE(fs.WriteAtomic(d.path + "/commits/0", "a", false).ok());
-  EXPECT_TRUE(fs.WriteAtomic(d.path + "/other", "a", false).ok());
-  Status st = fs.WriteAtomic(d.path + "/commits/1", "a", false);
+  ASSERT_TRUE(fs.MakeDirs(d.path() + "/commits").ok());
+  EXPECT_TRUE(fs.WriteAtomic(d.path() + "/commits/0", "a", false).ok());
+  EXPECT_TRUE(fs.WriteAtomic(d.path() + "/other", "a", false).ok());
+  Status st = fs.WriteAtomic(d.path() + "/commits/1", "a", false);
   EXPECT_TRUE(st.IsIOError());
-  EXPECT_FALSE(fs::exists(d.path + "/commits/1"));
+  EXPECT_FALSE(fs::exists(d.path() + "/commits/1"));
   EXPECT_TRUE(fs.triggered());
 }
 
 TEST(LocalFileSystem, AtomicCreateOnlyLeavesNoTempFiles) {
-  TmpDir d;
+  TempDir d;
   auto fs = io::LocalFileSystem();
-  ASSERT_TRUE(fs->WriteAtomic(d.path + "/x", "1", false).ok());
-  EXPECT_TRUE(fs->WriteAtomic(d.path + "/x", "2", false).IsAlreadyExists());
-  ASSERT_TRUE(fs->WriteAtomic(d.path + "/x", "3", true).ok());
-  EXPECT_EQ(Slurp(d.path + "/x"), "3");
+  ASSERT_TRUE(fs->WriteAtomic(d.path() + "/x", "1", false).ok());
+  EXPECT_TRUE(fs->WriteAtomic(d.path() + "/x", "2", false).IsAlreadyExists());
+  ASSERT_TRUE(fs->WriteAtomic(d.path() + "/x", "3", true).ok());
+  EXPECT_EQ(Slurp(d.path() + "/x"), "3");
   int entries = 0;
-  for (auto it = fs::directory_iterator(d.path); it != fs::directory_iterator(); ++it) ++entries;
+  for (auto it = fs::directory_iterator(d.path()); it != fs::directory_iterator(); ++it) ++entries;
   EXPECT_EQ(entries, 1);
 }
 

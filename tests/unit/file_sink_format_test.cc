@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "support/temp_dir.h"
 #include "io/file_system.h"
 #include "sink/file_sink.h"
 #include "sink/file_sink_json.h"
@@ -20,14 +21,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct TempDir {
-  TempDir() {
-    std::string tmpl = (fs::temp_directory_path() / "sluice_fsfmt_XXXXXX").string();
-    path = ::mkdtemp(tmpl.data());
-  }
-  ~TempDir() { fs::remove_all(path); }
-  std::string path;
-};
+using sluice::testing::TempDir;
 
 std::shared_ptr<arrow::Array> Json(const std::shared_ptr<arrow::DataType>& type, const std::string& json) {
   auto a = arrow::json::ArrayFromJSONString(type, json);
@@ -98,7 +92,7 @@ TEST(FileSinkFormatTest, TimestampsAndDates) {
 
 TEST(FileSinkFormatTest, JsonLinesMatchSparkGenerator) {
   TempDir tmp;
-  std::string text = WriteOne(tmp.path, "json", {}, Sample());
+  std::string text = WriteOne(tmp.path(), "json", {}, Sample());
   EXPECT_EQ(text,
             "{\"id\":1,\"name\":\"a\\\"b\",\"price\":1.0,\"ts\":\"1970-01-01T00:00:00.000Z\",\"flag\":true,"
             "\"day\":\"2022-01-08\"}\n"
@@ -108,7 +102,7 @@ TEST(FileSinkFormatTest, JsonLinesMatchSparkGenerator) {
   plan::Options keep_nulls;
   keep_nulls.Set("ignoreNullFields", "false");
   auto one = Sample()->Slice(2, 1);
-  EXPECT_EQ(WriteOne(tmp.path, "json", keep_nulls, one),
+  EXPECT_EQ(WriteOne(tmp.path(), "json", keep_nulls, one),
             "{\"id\":3,\"name\":\"x\\ny\",\"price\":\"NaN\",\"ts\":null,\"flag\":null,\"day\":null}\n");
 }
 
@@ -129,7 +123,7 @@ TEST(FileSinkFormatTest, CsvUsesSparkTextFormsAndOptions) {
   TempDir tmp;
   // Arrow's CSV writer quotes every string-typed value; timestamps and doubles are strings
   // here (Spark's text forms), so they are quoted too. Spark and pyarrow unquote them.
-  EXPECT_EQ(WriteOne(tmp.path, "csv", {}, Sample()),
+  EXPECT_EQ(WriteOne(tmp.path(), "csv", {}, Sample()),
             "1,\"a\"\"b\",\"1.0\",\"1970-01-01T00:00:00.000Z\",true,2022-01-08\n"
             "2,,\"2.5\",\"2024-06-10T06:13:20.123456Z\",false,1969-12-31\n"
             "3,\"x\ny\",\"NaN\",,,\n");
@@ -137,14 +131,14 @@ TEST(FileSinkFormatTest, CsvUsesSparkTextFormsAndOptions) {
   o.Set("header", "true");
   o.Set("sep", ";");
   o.Set("nullValue", "NA");
-  EXPECT_EQ(WriteOne(tmp.path, "csv", o, Sample()->SelectColumns({0, 1}).ValueOrDie()),
+  EXPECT_EQ(WriteOne(tmp.path(), "csv", o, Sample()->SelectColumns({0, 1}).ValueOrDie()),
             "\"id\";\"name\"\n1;\"a\"\"b\"\n2;NA\n3;\"x\ny\"\n");
 }
 
 TEST(FileSinkFormatTest, ParquetKeepsTypesWithMicrosecondTimestamps) {
   TempDir tmp;
-  ASSERT_TRUE(WriteFilesOnce(io::LocalFileSystem(), "parquet", {}, "error", tmp.path + "/p", Sample()).ok());
-  auto files = DataFiles(tmp.path + "/p");
+  ASSERT_TRUE(WriteFilesOnce(io::LocalFileSystem(), "parquet", {}, "error", tmp.path() + "/p", Sample()).ok());
+  auto files = DataFiles(tmp.path() + "/p");
   ASSERT_EQ(files.size(), 1u);
   EXPECT_NE(files[0].find(".c000.snappy.parquet"), std::string::npos);
   auto reader = *parquet::arrow::OpenFile(*io::LocalFileSystem()->OpenInputFile(files[0]), arrow::default_memory_pool());
@@ -161,8 +155,8 @@ TEST(FileSinkFormatTest, GzipTextFilesGetSparkExtension) {
   TempDir tmp;
   plan::Options o;
   o.Set("compression", "gzip");
-  ASSERT_TRUE(WriteFilesOnce(io::LocalFileSystem(), "json", o, "error", tmp.path, Sample()).ok());
-  auto files = DataFiles(tmp.path);
+  ASSERT_TRUE(WriteFilesOnce(io::LocalFileSystem(), "json", o, "error", tmp.path(), Sample()).ok());
+  auto files = DataFiles(tmp.path());
   ASSERT_EQ(files.size(), 1u);
   EXPECT_NE(files[0].find(".c000.json.gz"), std::string::npos);
   std::string bytes = *io::LocalFileSystem()->ReadFile(files[0]);
@@ -172,41 +166,41 @@ TEST(FileSinkFormatTest, GzipTextFilesGetSparkExtension) {
 
 TEST(FileSinkWriteOnceTest, ErrorModeRefusesNonEmptyDirectory) {
   TempDir tmp;
-  ASSERT_TRUE(WriteFilesOnce(io::LocalFileSystem(), "json", {}, "error", tmp.path, Sample()).ok());  // empty dir is fine
-  EXPECT_TRUE(fs::exists(tmp.path + "/_SUCCESS"));
-  Status st = WriteFilesOnce(io::LocalFileSystem(), "json", {}, "errorifexists", tmp.path, Sample());
+  ASSERT_TRUE(WriteFilesOnce(io::LocalFileSystem(), "json", {}, "error", tmp.path(), Sample()).ok());  // empty dir is fine
+  EXPECT_TRUE(fs::exists(tmp.path() + "/_SUCCESS"));
+  Status st = WriteFilesOnce(io::LocalFileSystem(), "json", {}, "errorifexists", tmp.path(), Sample());
   EXPECT_TRUE(st.IsAlreadyExists());
-  EXPECT_NE(st.message().find("file://" + io::AbsolutePath(tmp.path)), std::string::npos) << st.ToString();
-  EXPECT_EQ(DataFiles(tmp.path).size(), 1u);
+  EXPECT_NE(st.message().find("file://" + io::AbsolutePath(tmp.path())), std::string::npos) << st.ToString();
+  EXPECT_EQ(DataFiles(tmp.path()).size(), 1u);
 }
 
 TEST(FileSinkWriteOnceTest, OverwriteAppendAndIgnore) {
   TempDir tmp;
   auto fsys = io::LocalFileSystem();
-  { std::ofstream(tmp.path + "/old.txt") << "x"; }
-  ASSERT_TRUE(WriteFilesOnce(fsys, "csv", {}, "overwrite", tmp.path, Sample()).ok());
-  EXPECT_FALSE(fs::exists(tmp.path + "/old.txt"));
-  EXPECT_EQ(DataFiles(tmp.path).size(), 1u);
+  { std::ofstream(tmp.path() + "/old.txt") << "x"; }
+  ASSERT_TRUE(WriteFilesOnce(fsys, "csv", {}, "overwrite", tmp.path(), Sample()).ok());
+  EXPECT_FALSE(fs::exists(tmp.path() + "/old.txt"));
+  EXPECT_EQ(DataFiles(tmp.path()).size(), 1u);
 
-  ASSERT_TRUE(WriteFilesOnce(fsys, "csv", {}, "append", tmp.path, Sample()).ok());
-  EXPECT_EQ(DataFiles(tmp.path).size(), 2u);
+  ASSERT_TRUE(WriteFilesOnce(fsys, "csv", {}, "append", tmp.path(), Sample()).ok());
+  EXPECT_EQ(DataFiles(tmp.path()).size(), 2u);
 
-  ASSERT_TRUE(WriteFilesOnce(fsys, "csv", {}, "ignore", tmp.path, Sample()).ok());
-  EXPECT_EQ(DataFiles(tmp.path).size(), 2u);
+  ASSERT_TRUE(WriteFilesOnce(fsys, "csv", {}, "ignore", tmp.path(), Sample()).ok());
+  EXPECT_EQ(DataFiles(tmp.path()).size(), 2u);
 
   plan::Options split;
   split.Set("maxRecordsPerFile", "1");
-  ASSERT_TRUE(WriteFilesOnce(fsys, "csv", split, "Overwrite", tmp.path, Sample()).ok());
-  EXPECT_EQ(DataFiles(tmp.path).size(), 3u);
+  ASSERT_TRUE(WriteFilesOnce(fsys, "csv", split, "Overwrite", tmp.path(), Sample()).ok());
+  EXPECT_EQ(DataFiles(tmp.path()).size(), 3u);
 
-  EXPECT_FALSE(WriteFilesOnce(fsys, "csv", {}, "upsert", tmp.path, Sample()).ok());
+  EXPECT_FALSE(WriteFilesOnce(fsys, "csv", {}, "upsert", tmp.path(), Sample()).ok());
 }
 
 TEST(FileSinkWriteOnceTest, EmptyTableWritesOneFileWithTheSchema) {
   TempDir tmp;
   auto empty = Sample()->Slice(0, 0);
-  ASSERT_TRUE(WriteFilesOnce(io::LocalFileSystem(), "parquet", {}, "error", tmp.path, empty).ok());
-  auto files = DataFiles(tmp.path);
+  ASSERT_TRUE(WriteFilesOnce(io::LocalFileSystem(), "parquet", {}, "error", tmp.path(), empty).ok());
+  auto files = DataFiles(tmp.path());
   ASSERT_EQ(files.size(), 1u);
   auto reader = *parquet::arrow::OpenFile(*io::LocalFileSystem()->OpenInputFile(files[0]), arrow::default_memory_pool());
   auto table = *reader->ReadTable();

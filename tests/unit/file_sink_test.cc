@@ -10,6 +10,7 @@
 #include <fstream>
 #include <regex>
 
+#include "support/temp_dir.h"
 #include "io/fault_injection.h"
 #include "io/file_system.h"
 #include "sink/file_sink.h"
@@ -20,14 +21,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct TempDir {
-  TempDir() {
-    std::string tmpl = (fs::temp_directory_path() / "sluice_fsink_XXXXXX").string();
-    path = ::mkdtemp(tmpl.data());
-  }
-  ~TempDir() { fs::remove_all(path); }
-  std::string path;
-};
+using sluice::testing::TempDir;
 
 std::shared_ptr<arrow::Table> Rows(int64_t first, int64_t n) {
   arrow::Int64Builder ids;
@@ -83,7 +77,7 @@ int64_t ParquetRows(const std::string& path) {
 
 TEST(FileSinkTest, LogEntryHasSparkSinkFileStatusLayout) {
   TempDir tmp;
-  std::string out = tmp.path + "/out";
+  std::string out = tmp.path() + "/out";
   auto sink = MakeSink(Spec("parquet", out));
   ASSERT_TRUE(sink->AddBatch(0, Rows(0, 3)).ok());
 
@@ -103,10 +97,10 @@ TEST(FileSinkTest, LogEntryHasSparkSinkFileStatusLayout) {
 
 TEST(FileSinkTest, SeveralFilesAreJoinedByNewlineWithoutTrailingNewline) {
   TempDir tmp;
-  auto spec = Spec("json", tmp.path);
+  auto spec = Spec("json", tmp.path());
   spec.options.Set("maxRecordsPerFile", "2");
   ASSERT_TRUE(MakeSink(spec)->AddBatch(0, Rows(0, 5)).ok());
-  std::string entry = ReadAll(tmp.path + "/_spark_metadata/0");
+  std::string entry = ReadAll(tmp.path() + "/_spark_metadata/0");
   EXPECT_EQ(entry.rfind("v1\n", 0), 0u);
   EXPECT_NE(entry.back(), '\n');
   EXPECT_EQ(std::count(entry.begin(), entry.end(), '\n'), 3);  // version line + 3 files
@@ -128,27 +122,27 @@ TEST(FileSinkTest, SinkFileStatusJsonIsExact) {
 
 TEST(FileSinkTest, RedoneBatchIsNotWrittenTwice) {
   TempDir tmp;
-  auto spec = Spec("parquet", tmp.path);
+  auto spec = Spec("parquet", tmp.path());
   ASSERT_TRUE(MakeSink(spec)->AddBatch(0, Rows(0, 3)).ok());
   ASSERT_TRUE(MakeSink(spec)->AddBatch(1, Rows(3, 3)).ok());
-  std::string entry0 = ReadAll(tmp.path + "/_spark_metadata/0");
-  auto before = PartFiles(tmp.path);
+  std::string entry0 = ReadAll(tmp.path() + "/_spark_metadata/0");
+  auto before = PartFiles(tmp.path());
 
   // A restarted query re-runs batch 1 (and, say, 0): nothing is written, no error.
   auto sink = MakeSink(spec);
   ASSERT_TRUE(sink->AddBatch(1, Rows(100, 7)).ok());
   ASSERT_TRUE(sink->AddBatch(0, Rows(100, 7)).ok());
-  EXPECT_EQ(PartFiles(tmp.path), before);
-  EXPECT_EQ(ReadAll(tmp.path + "/_spark_metadata/0"), entry0);
-  EXPECT_FALSE(fs::exists(tmp.path + "/_spark_metadata/2"));
-  EXPECT_EQ(Committed(tmp.path), before);
+  EXPECT_EQ(PartFiles(tmp.path()), before);
+  EXPECT_EQ(ReadAll(tmp.path() + "/_spark_metadata/0"), entry0);
+  EXPECT_FALSE(fs::exists(tmp.path() + "/_spark_metadata/2"));
+  EXPECT_EQ(Committed(tmp.path()), before);
 }
 
 TEST(FileSinkTest, OrphanOfFailedAttemptIsNeverListedAndDeletedByNextAttempt) {
   TempDir tmp;
-  auto spec = Spec("parquet", tmp.path);
+  auto spec = Spec("parquet", tmp.path());
   ASSERT_TRUE(MakeSink(spec)->AddBatch(0, Rows(0, 3)).ok());
-  auto committed0 = PartFiles(tmp.path);
+  auto committed0 = PartFiles(tmp.path());
 
   io::FaultSpec fault = *io::FaultSpec::Parse("write=_spark_metadata,action=fail");
   auto faulty = std::make_shared<io::FaultInjectingFileSystem>(io::LocalFileSystem(), fault);
@@ -156,64 +150,64 @@ TEST(FileSinkTest, OrphanOfFailedAttemptIsNeverListedAndDeletedByNextAttempt) {
   Status st = sink->AddBatch(1, Rows(3, 3));
   ASSERT_FALSE(st.ok());
   EXPECT_TRUE(faulty->triggered());
-  EXPECT_EQ(PartFiles(tmp.path).size(), 2u);  // batch 1's data file stays behind, unlisted
-  EXPECT_EQ(Committed(tmp.path), committed0);
-  EXPECT_FALSE(fs::exists(tmp.path + "/_spark_metadata/1"));
+  EXPECT_EQ(PartFiles(tmp.path()).size(), 2u);  // batch 1's data file stays behind, unlisted
+  EXPECT_EQ(Committed(tmp.path()), committed0);
+  EXPECT_FALSE(fs::exists(tmp.path() + "/_spark_metadata/1"));
 
   // The same sink retries (the fault fired once): it deletes the orphan, then commits.
   ASSERT_TRUE(sink->AddBatch(1, Rows(3, 3)).ok());
-  auto parts = PartFiles(tmp.path);
+  auto parts = PartFiles(tmp.path());
   EXPECT_EQ(parts.size(), 2u);
-  EXPECT_EQ(Committed(tmp.path), parts);
+  EXPECT_EQ(Committed(tmp.path()), parts);
 }
 
 TEST(FileSinkTest, RestartedSinkDeletesOrphansBeforeWriting) {
   TempDir tmp;
-  auto spec = Spec("csv", tmp.path);
+  auto spec = Spec("csv", tmp.path());
   ASSERT_TRUE(MakeSink(spec)->AddBatch(0, Rows(0, 2)).ok());
   auto faulty = std::make_shared<io::FaultInjectingFileSystem>(
       io::LocalFileSystem(), *io::FaultSpec::Parse("write=_spark_metadata,action=fail"));
   ASSERT_FALSE(MakeSink(spec, faulty)->AddBatch(1, Rows(2, 2)).ok());
   // Also a torn temp file, as a crash mid-write leaves it.
-  { std::ofstream(tmp.path + "/.part-00000-dead.c000.csv.tmp") << "1,"; }
-  ASSERT_EQ(PartFiles(tmp.path).size(), 2u);
+  { std::ofstream(tmp.path() + "/.part-00000-dead.c000.csv.tmp") << "1,"; }
+  ASSERT_EQ(PartFiles(tmp.path()).size(), 2u);
 
   ASSERT_TRUE(MakeSink(spec)->AddBatch(1, Rows(2, 2)).ok());
-  auto parts = PartFiles(tmp.path);
+  auto parts = PartFiles(tmp.path());
   EXPECT_EQ(parts.size(), 2u);
-  EXPECT_EQ(Committed(tmp.path), parts);
-  EXPECT_FALSE(fs::exists(tmp.path + "/.part-00000-dead.c000.csv.tmp"));
+  EXPECT_EQ(Committed(tmp.path()), parts);
+  EXPECT_FALSE(fs::exists(tmp.path() + "/.part-00000-dead.c000.csv.tmp"));
 }
 
 TEST(FileSinkTest, ReadCommittedFilesIgnoresUnlistedFiles) {
   TempDir tmp;
-  auto none = ReadCommittedFiles(io::LocalFileSystem(), tmp.path);
+  auto none = ReadCommittedFiles(io::LocalFileSystem(), tmp.path());
   ASSERT_TRUE(none.ok());
   EXPECT_FALSE(none->has_value());  // no log: callers list the directory themselves
 
-  ASSERT_TRUE(MakeSink(Spec("json", tmp.path))->AddBatch(0, Rows(0, 2)).ok());
-  auto listed = PartFiles(tmp.path);
-  { std::ofstream(tmp.path + "/part-00000-stray.c000.json") << "{\"id\":99}\n"; }
-  EXPECT_EQ(Committed(tmp.path), listed);
+  ASSERT_TRUE(MakeSink(Spec("json", tmp.path()))->AddBatch(0, Rows(0, 2)).ok());
+  auto listed = PartFiles(tmp.path());
+  { std::ofstream(tmp.path() + "/part-00000-stray.c000.json") << "{\"id\":99}\n"; }
+  EXPECT_EQ(Committed(tmp.path()), listed);
 }
 
 TEST(FileSinkTest, EmptyBatchWritesLogEntryButNoDataFile) {
   TempDir tmp;
-  auto sink = MakeSink(Spec("parquet", tmp.path));
+  auto sink = MakeSink(Spec("parquet", tmp.path()));
   ASSERT_TRUE(sink->AddBatch(0, Rows(0, 0)).ok());
-  EXPECT_TRUE(PartFiles(tmp.path).empty());
-  auto log = FileSinkLog(io::LocalFileSystem(), tmp.path);
+  EXPECT_TRUE(PartFiles(tmp.path()).empty());
+  auto log = FileSinkLog(io::LocalFileSystem(), tmp.path());
   EXPECT_EQ(**log.LatestBatchId(), 0);
   EXPECT_TRUE(log.AllFiles()->empty());
-  EXPECT_TRUE(Committed(tmp.path).empty());
+  EXPECT_TRUE(Committed(tmp.path()).empty());
 }
 
 TEST(FileSinkTest, MaxRecordsPerFileSplitsABatch) {
   TempDir tmp;
-  auto spec = Spec("parquet", tmp.path);
+  auto spec = Spec("parquet", tmp.path());
   spec.options.Set("MAXRECORDSPERFILE", "3");  // option names are case-insensitive
   ASSERT_TRUE(MakeSink(spec)->AddBatch(0, Rows(0, 10)).ok());
-  auto parts = PartFiles(tmp.path);
+  auto parts = PartFiles(tmp.path());
   ASSERT_EQ(parts.size(), 4u);
   std::string uuid = fs::path(parts[0]).filename().string().substr(11, 36);
   std::vector<int64_t> counts;
@@ -223,30 +217,30 @@ TEST(FileSinkTest, MaxRecordsPerFileSplitsABatch) {
     counts.push_back(ParquetRows(parts[i]));
   }
   EXPECT_EQ(counts, (std::vector<int64_t>{3, 3, 3, 1}));
-  EXPECT_EQ(Committed(tmp.path), parts);
+  EXPECT_EQ(Committed(tmp.path()), parts);
 }
 
 TEST(FileSinkTest, EveryTenthBatchIsACompactionEntry) {
   TempDir tmp;
-  auto sink = MakeSink(Spec("json", tmp.path));
+  auto sink = MakeSink(Spec("json", tmp.path()));
   for (int b = 0; b <= 10; ++b) ASSERT_TRUE(sink->AddBatch(b, Rows(b, 1)).ok());
-  EXPECT_TRUE(fs::exists(tmp.path + "/_spark_metadata/9.compact"));
-  EXPECT_FALSE(fs::exists(tmp.path + "/_spark_metadata/9"));
-  EXPECT_TRUE(fs::exists(tmp.path + "/_spark_metadata/10"));
-  EXPECT_FALSE(fs::exists(tmp.path + "/_spark_metadata/0"));  // purged: the compaction holds them
-  EXPECT_FALSE(fs::exists(tmp.path + "/_spark_metadata/8"));
-  std::string compact = ReadAll(tmp.path + "/_spark_metadata/9.compact");
+  EXPECT_TRUE(fs::exists(tmp.path() + "/_spark_metadata/9.compact"));
+  EXPECT_FALSE(fs::exists(tmp.path() + "/_spark_metadata/9"));
+  EXPECT_TRUE(fs::exists(tmp.path() + "/_spark_metadata/10"));
+  EXPECT_FALSE(fs::exists(tmp.path() + "/_spark_metadata/0"));  // purged: the compaction holds them
+  EXPECT_FALSE(fs::exists(tmp.path() + "/_spark_metadata/8"));
+  std::string compact = ReadAll(tmp.path() + "/_spark_metadata/9.compact");
   EXPECT_EQ(std::count(compact.begin(), compact.end(), '\n'), 10);  // v1 + 10 files
-  EXPECT_EQ(Committed(tmp.path), PartFiles(tmp.path));
-  EXPECT_EQ(Committed(tmp.path).size(), 11u);
+  EXPECT_EQ(Committed(tmp.path()), PartFiles(tmp.path()));
+  EXPECT_EQ(Committed(tmp.path()).size(), 11u);
   // Redo detection sees the compaction entry as batch 9.
-  ASSERT_TRUE(MakeSink(Spec("json", tmp.path))->AddBatch(9, Rows(0, 1)).ok());
-  EXPECT_EQ(PartFiles(tmp.path).size(), 11u);
+  ASSERT_TRUE(MakeSink(Spec("json", tmp.path()))->AddBatch(9, Rows(0, 1)).ok());
+  EXPECT_EQ(PartFiles(tmp.path()).size(), 11u);
 }
 
 TEST(FileSinkTest, ReaderStartsAtLatestCompactionAndAppliesDeletes) {
   TempDir tmp;
-  std::string log = tmp.path + "/_spark_metadata";
+  std::string log = tmp.path() + "/_spark_metadata";
   fs::create_directories(log);
   auto line = [](const std::string& p, const std::string& action) {
     SinkFileStatus s;
@@ -258,21 +252,21 @@ TEST(FileSinkTest, ReaderStartsAtLatestCompactionAndAppliesDeletes) {
   { std::ofstream(log + "/9.compact") << "v1\n" << line("/o/a", "add") << "\n" << line("/o/b", "add"); }
   { std::ofstream(log + "/10") << "v1\n" << line("/o/c", "add") << "\n" << line("/o/a", "delete"); }
   { std::ofstream(log + "/.10.tmp") << "garbage"; }
-  EXPECT_EQ(Committed(tmp.path), (std::vector<std::string>{"/o/b", "/o/c"}));
+  EXPECT_EQ(Committed(tmp.path()), (std::vector<std::string>{"/o/b", "/o/c"}));
 
   { std::ofstream(log + "/11") << "v2\n"; }
-  auto r = ReadCommittedFiles(io::LocalFileSystem(), tmp.path);
+  auto r = ReadCommittedFiles(io::LocalFileSystem(), tmp.path());
   EXPECT_FALSE(r.ok());
   EXPECT_NE(r.status().message().find("_spark_metadata/11"), std::string::npos) << r.status().ToString();
 }
 
 TEST(FileSinkTest, OutputOfAnotherQueryIsRefused) {
   TempDir tmp;
-  auto spec = Spec("parquet", tmp.path + "/out");
+  auto spec = Spec("parquet", tmp.path() + "/out");
   SinkContext q1{io::LocalFileSystem(), "q1"};
   auto sink = MakeFileSink(spec, q1);
   ASSERT_TRUE(sink.ok()) << sink.status().ToString();
-  EXPECT_EQ(ReadAll(tmp.path + "/out/_sluice_query"), "v1\n{\"queryId\":\"q1\"}");
+  EXPECT_EQ(ReadAll(tmp.path() + "/out/_sluice_query"), "v1\n{\"queryId\":\"q1\"}");
   ASSERT_TRUE((*sink)->AddBatch(0, Rows(0, 2)).ok());
   EXPECT_TRUE(MakeFileSink(spec, q1).ok());  // the same query, restarted
 
@@ -283,7 +277,7 @@ TEST(FileSinkTest, OutputOfAnotherQueryIsRefused) {
       << other.status().ToString();
 
   // A log without an owner (an older or foreign writer) is refused too.
-  auto foreign = Spec("parquet", tmp.path + "/foreign");
+  auto foreign = Spec("parquet", tmp.path() + "/foreign");
   ASSERT_TRUE(MakeSink(foreign)->AddBatch(0, Rows(0, 1)).ok());
   auto unknown = MakeFileSink(foreign, SinkContext{io::LocalFileSystem(), "q3"});
   ASSERT_FALSE(unknown.ok());

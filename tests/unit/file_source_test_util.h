@@ -14,23 +14,12 @@
 #include <vector>
 
 #include "io/file_system.h"
+#include "support/temp_dir.h"
 #include "plan/logical_plan.h"
 
 namespace sluice::source::testing {
 
-class TempDir {
- public:
-  TempDir() {
-    std::string tmpl = (std::filesystem::temp_directory_path() / "sluice-fsrc-XXXXXX").string();
-    path_ = ::mkdtemp(tmpl.data()) ? tmpl : "";
-  }
-  ~TempDir() { std::filesystem::remove_all(path_); }
-  const std::string& path() const { return path_; }
-  std::string Sub(const std::string& name) const { return path_ + "/" + name; }
-
- private:
-  std::string path_;
-};
+using sluice::testing::TempDir;
 
 /// Writes `content` to `path` (creating parents) and sets its mtime to `mtime_ms`.
 inline void WriteFile(const std::string& path, const std::string& content, int64_t mtime_ms = 1'700'000'000'000) {
