@@ -89,6 +89,9 @@ class DataStreamWriter {
   Result<StreamingQuery> start();
   /// start() with option("path", path).
   Result<StreamingQuery> start(const std::string& path);
+  /// Streams into the Iceberg table "catalog.ns.table" (or "ns.table" in the default catalog;
+  /// see docs/iceberg.md), creating it from the query's schema when missing.
+  Result<StreamingQuery> toTable(const std::string& table);
 
   struct State;
 

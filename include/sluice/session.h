@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "sluice/dataframe.h"
+#include "sluice/query_manager.h"
 #include "sluice/status.h"
 
 namespace arrow {
@@ -30,6 +31,9 @@ class FileSystem;
 }
 namespace sink {
 class MemoryTables;
+}
+namespace runtime {
+class QueryRegistry;
 }
 
 class DataStreamReader;
@@ -49,10 +53,14 @@ class Session : public std::enable_shared_from_this<Session> {
   void setConf(const std::string& key, const std::string& value);
   std::string conf(const std::string& key, const std::string& def = "") const;
 
+  /// The queries this session started, and its listeners.
+  StreamingQueryManager streams() const { return StreamingQueryManager(registry_); }
+
   /// Rows a memory sink (format "memory", queryName = name) holds.
   Result<std::shared_ptr<arrow::Table>> memoryTable(const std::string& name) const;
 
   const std::shared_ptr<io::FileSystem>& fs() const { return fs_; }
+  const std::shared_ptr<runtime::QueryRegistry>& registry() const { return registry_; }
   sink::MemoryTables* memoryTables() const { return memory_tables_.get(); }
 
  private:
@@ -60,6 +68,7 @@ class Session : public std::enable_shared_from_this<Session> {
 
   std::shared_ptr<io::FileSystem> fs_;
   std::unique_ptr<sink::MemoryTables> memory_tables_;
+  std::shared_ptr<runtime::QueryRegistry> registry_;
   mutable std::mutex mu_;
   std::map<std::string, std::string> conf_;
 };
@@ -77,6 +86,8 @@ class DataStreamReader {
   DataStreamReader& options(const std::map<std::string, std::string>& kv);
   /// Checks the format, options, schema and path, naming what is wrong.
   Result<DataFrame> load(const std::string& path);
+  /// For sources without a path: "rate", "rate-micro-batch", "socket".
+  Result<DataFrame> load();
 
  private:
   std::shared_ptr<Session> session_;
@@ -98,6 +109,8 @@ class DataFrameReader {
   DataFrameReader& option(const std::string& key, const std::string& value);
   DataFrameReader& options(const std::map<std::string, std::string>& kv);
   Result<DataFrame> load(const std::string& path);
+  /// The current snapshot of Iceberg table "catalog.ns.table" (same as format("iceberg").load(name)).
+  Result<DataFrame> table(const std::string& name);
 
  private:
   std::shared_ptr<Session> session_;

@@ -6,5 +6,7 @@
 #include "sluice/memory_stream.h"
 #include "sluice/session.h"
 #include "sluice/status.h"
+#include "sluice/query_manager.h"
+#include "sluice/listener.h"
 #include "sluice/streaming_query.h"
 #include "sluice/trigger.h"

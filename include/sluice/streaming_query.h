@@ -5,6 +5,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "sluice/status.h"
 
@@ -13,6 +14,14 @@ namespace sluice {
 namespace runtime {
 class QueryExecution;
 }
+
+/// What a query is doing now (Spark's StreamingQueryStatus).
+struct QueryStatus {
+  std::string message;  // e.g. "Waiting for data to arrive", "Processing new data", "Stopped"
+  bool isDataAvailable = false;
+  bool isTriggerActive = false;
+  std::string json() const;
+};
 
 class StreamingQuery {
  public:
@@ -38,6 +47,10 @@ class StreamingQuery {
   /// The last batch's progress as JSON (Spark's StreamingQueryProgress field names); empty
   /// before the first batch.
   std::string lastProgress() const;
+  /// The progress of the most recent batches, oldest first (at most
+  /// sluice.sql.streaming.numRecentProgressUpdates, default 100).
+  std::vector<std::string> recentProgress() const;
+  QueryStatus status() const;
   /// The error that stopped the query, if any.
   std::optional<Status> exception() const;
 

@@ -7,8 +7,10 @@
 
 #include "io/file_system.h"
 #include "plan/logical_plan.h"
+#include "runtime/query_registry.h"
 #include "sink/sink.h"
 #include "source/file_source.h"
+#include "source/iceberg_scan.h"
 #include "source/source.h"
 
 namespace sluice {
@@ -20,7 +22,9 @@ std::shared_ptr<Session> Session::Make(std::shared_ptr<io::FileSystem> fs) {
 }
 
 Session::Session(std::shared_ptr<io::FileSystem> fs)
-    : fs_(std::move(fs)), memory_tables_(std::make_unique<sink::MemoryTables>()) {}
+    : fs_(std::move(fs)),
+      memory_tables_(std::make_unique<sink::MemoryTables>()),
+      registry_(std::make_shared<runtime::QueryRegistry>()) {}
 
 Session::~Session() = default;
 
@@ -56,6 +60,14 @@ Result<DataFrame> LoadFiles(const std::shared_ptr<Session>& session, const std::
                             std::shared_ptr<arrow::Schema> schema, const std::map<std::string, std::string>& options,
                             const std::string& path, bool streaming) {
   const char* api = streaming ? "readStream()" : "read()";
+  if (Lower(format) == "iceberg") {  // path = table name
+    if (streaming) return Status::NotImplemented("readStream() from an Iceberg table is not supported yet");
+    auto conf = [&session](const std::string& key) { return session->conf(key); };
+    ARROW_ASSIGN_OR_RAISE(auto spec, source::MakeIcebergScanSpec(path, options, conf));
+    ARROW_ASSIGN_OR_RAISE(auto iceberg_schema, source::ResolveSourceSchema(*spec, session->fs()));
+    ARROW_ASSIGN_OR_RAISE(auto iceberg_scan, plan::LogicalPlan::Scan(spec, iceberg_schema));
+    return DataFrame(session, iceberg_scan);
+  }
   if (format.empty()) {
     return Status::Invalid(api, ".load('", path, "'): no format given; call .format(\"json\"|\"csv\"|\"parquet\"|\"text\")");
   }
@@ -106,7 +118,27 @@ DataStreamReader& DataStreamReader::options(const std::map<std::string, std::str
   return *this;
 }
 Result<DataFrame> DataStreamReader::load(const std::string& path) {
+  if (source::IsStreamOnlyFormat(Lower(format_))) {
+    return Status::Invalid("The ", format_, " source takes no path: call load() without one");
+  }
   return LoadFiles(session_, format_, ddl_, schema_, options_, path, /*streaming=*/true);
+}
+
+Result<DataFrame> DataStreamReader::load() {
+  auto spec = std::make_shared<plan::SourceSpec>();
+  spec->format = Lower(format_);
+  if (!source::IsStreamOnlyFormat(spec->format)) {
+    return Status::Invalid("readStream().load() without a path works for rate, rate-micro-batch and socket; the ",
+                           format_.empty() ? std::string("(no format)") : format_, " source needs load(path)");
+  }
+  if (schema_ || !ddl_.empty()) return Status::Invalid("The ", format_, " source has a fixed schema; do not set one");
+  spec->streaming = true;
+  for (const auto& [k, v] : options_) spec->options.Set(k, v);
+  ARROW_RETURN_NOT_OK(source::ValidateGeneratedSourceSpec(*spec));
+  ARROW_ASSIGN_OR_RAISE(auto schema, source::ResolveSourceSchema(*spec, session_->fs()));
+  spec->schema = schema;
+  ARROW_ASSIGN_OR_RAISE(auto scan, plan::LogicalPlan::Scan(spec, schema));
+  return DataFrame(session_, scan);
 }
 
 DataFrameReader& DataFrameReader::format(const std::string& f) { format_ = f; return *this; }
@@ -122,6 +154,9 @@ DataFrameReader& DataFrameReader::options(const std::map<std::string, std::strin
 }
 Result<DataFrame> DataFrameReader::load(const std::string& path) {
   return LoadFiles(session_, format_, ddl_, schema_, options_, path, /*streaming=*/false);
+}
+Result<DataFrame> DataFrameReader::table(const std::string& name) {
+  return LoadFiles(session_, "iceberg", "", nullptr, options_, name, /*streaming=*/false);
 }
 
 }  // namespace sluice

@@ -7,7 +7,9 @@
 
 #include "io/file_system.h"
 #include "plan/logical_plan.h"
+#include "plan/output_mode.h"
 #include "runtime/query_execution.h"
+#include "sink/iceberg_sink.h"
 #include "sink/sink.h"
 #include "sluice/dataframe.h"
 #include "sluice/session.h"
@@ -47,6 +49,12 @@ DataStreamWriter& DataStreamWriter::foreachBatch(
   return *this;
 }
 
+Result<StreamingQuery> DataStreamWriter::toTable(const std::string& table) {
+  state_->format = "iceberg";
+  option("table", table);
+  return start();
+}
+
 Result<StreamingQuery> DataStreamWriter::start(const std::string& path) {
   option("path", path);
   return start();
@@ -59,25 +67,17 @@ std::string Lower(std::string s) {
   return s;
 }
 
-Result<int> MinBatchesToRetain(const Session& session) {
-  std::string v = session.conf("sluice.sql.streaming.minBatchesToRetain",
-                               session.conf("spark.sql.streaming.minBatchesToRetain", "100"));
+// A positive integer session conf "sluice.sql.streaming.<name>" (Spark's "spark.sql.streaming.<name>"
+// is accepted too).
+Result<int64_t> StreamingConf(const Session& session, const std::string& name, int64_t def) {
+  const std::string key = "sluice.sql.streaming." + name;
+  std::string v = session.conf(key, session.conf("spark.sql.streaming." + name, std::to_string(def)));
   char* end = nullptr;
-  long n = std::strtol(v.c_str(), &end, 10);
+  long long n = std::strtoll(v.c_str(), &end, 10);
   if (v.empty() || *end != '\0' || n <= 0) {
-    return Status::Invalid("Invalid value '", v, "' for sluice.sql.streaming.minBatchesToRetain: must be a positive integer");
+    return Status::Invalid("Invalid value '", v, "' for ", key, ": must be a positive integer");
   }
-  return static_cast<int>(n);
-}
-
-Status CheckOutputMode(const std::string& mode) {
-  if (mode == "append" || mode == "update") return Status::OK();
-  if (mode == "complete") {
-    return Status::Invalid(
-        "Complete output mode not supported when there are no streaming aggregations on streaming DataFrames. "
-        "Use outputMode(\"append\") for a query without aggregation.");
-  }
-  return Status::Invalid("Unknown output mode '", mode, "'. Valid modes: append, complete, update");
+  return static_cast<int64_t>(n);
 }
 
 }  // namespace
@@ -94,7 +94,12 @@ Result<StreamingQuery> DataStreamWriter::start() {
   cfg.name = state_->query_name;
   cfg.fs = session->fs();
   cfg.memory_tables = session->memoryTables();
-  ARROW_ASSIGN_OR_RAISE(cfg.min_batches_to_retain, MinBatchesToRetain(*session));
+  ARROW_ASSIGN_OR_RAISE(auto retain, StreamingConf(*session, "minBatchesToRetain", 100));
+  ARROW_ASSIGN_OR_RAISE(auto recent, StreamingConf(*session, "numRecentProgressUpdates", 100));
+  ARROW_ASSIGN_OR_RAISE(cfg.no_data_progress_interval_ms, StreamingConf(*session, "noDataProgressEventInterval", 10000));
+  cfg.min_batches_to_retain = static_cast<int>(retain);
+  cfg.num_recent_progress = static_cast<int>(recent);
+  cfg.registry = session->registry();
   if (cfg.trigger.kind == Trigger::Kind::kProcessingTime && cfg.trigger.interval_ms < 0) {
     return Status::Invalid("ProcessingTime trigger interval must be >= 0 ms, got ", cfg.trigger.interval_ms);
   }
@@ -105,7 +110,7 @@ Result<StreamingQuery> DataStreamWriter::start() {
     return Status::Invalid("writeStream(): no sink format given; call .format(\"parquet\"|\"json\"|\"csv\"|\"console\"|\"memory\") or .foreachBatch(fn)");
   }
   cfg.sink.output_mode = Lower(state_->output_mode);
-  ARROW_RETURN_NOT_OK(CheckOutputMode(cfg.sink.output_mode));
+  ARROW_RETURN_NOT_OK(plan::CheckOutputMode(*df_.plan(), cfg.sink.output_mode));
   cfg.sink.query_name = state_->query_name;
   cfg.sink.foreach_batch = state_->foreach_batch;
   std::string checkpoint;
@@ -115,6 +120,10 @@ Result<StreamingQuery> DataStreamWriter::start() {
     } else {
       cfg.sink.options.Set(k, v);
     }
+  }
+  if (cfg.sink.format == "iceberg") {  // catalog settings from the conf; create or check the table
+    auto conf = [&session](const std::string& key) { return session->conf(key); };
+    ARROW_RETURN_NOT_OK(sink::PrepareIcebergSinkSpec(&cfg.sink, conf, *df_.schema(), session->fs()));
   }
   ARROW_RETURN_NOT_OK(sink::ValidateSinkSpec(cfg.sink));
 

@@ -1,5 +1,7 @@
 #include "sluice/streaming_query.h"
 
+#include <nlohmann/json.hpp>
+
 #include "runtime/query_execution.h"
 
 namespace sluice {
@@ -28,5 +30,12 @@ Result<bool> StreamingQuery::awaitTermination(int64_t timeout_ms) {
 Status StreamingQuery::processAllAvailable() { return impl_->ProcessAllAvailable(); }
 std::string StreamingQuery::lastProgress() const { return impl_->LastProgress(); }
 std::optional<Status> StreamingQuery::exception() const { return impl_->Exception(); }
+std::vector<std::string> StreamingQuery::recentProgress() const { return impl_->RecentProgress(); }
+QueryStatus StreamingQuery::status() const { return impl_->CurrentStatus(); }
+
+std::string QueryStatus::json() const {
+  return nlohmann::json{{"message", message}, {"isDataAvailable", isDataAvailable}, {"isTriggerActive", isTriggerActive}}
+      .dump();
+}
 
 }  // namespace sluice

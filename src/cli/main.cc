@@ -3,21 +3,56 @@
 
 #include <iostream>
 
+#include "cli/batch_command.h"
 #include "cli/checkpoint_command.h"
+#include "cli/iceberg_command.h"
+#include "cli/run_command.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"sluice: micro-batch stream processing with exactly-once checkpoints"};
   app.require_subcommand(1);
+  int rc = 0;
 
   auto* version = app.add_subcommand("version", "Print the sluice version");
   version->callback([] { std::cout << "sluice " << SLUICE_VERSION << std::endl; });
+
+  sluice::cli::RunArgs run_args;
+  auto* run = app.add_subcommand("run", "Run a SQL pipeline's queries as streams (docs/cli.md)");
+  run->add_option("PIPELINE", run_args.pipeline, "The pipeline's .sql file")->required();
+  run->add_option("--checkpoint", run_args.checkpoint,
+                  "Checkpoint root: each query keeps its progress in DIR/<sink table name>; reuse it on restart");
+  run->add_option("--trigger", run_args.trigger, "available-now | once | processing-time=<duration> (default: back to back)");
+  run->add_option("--output-mode", run_args.output_mode, "append (default) | update | complete");
+  run->add_option("--conf", run_args.conf, "Session setting key=value (repeatable; wins over SET in the file)");
+  run->add_option("--progress", run_args.progress_file, "Append each batch's progress JSON to FILE, one line per batch");
+  run->callback([&] { rc = sluice::cli::RunPipeline(run_args); });
+
+  sluice::cli::BatchArgs batch_args;
+  auto* batch = app.add_subcommand("batch", "Run a SQL pipeline once over everything its sources hold now");
+  batch->add_option("PIPELINE", batch_args.pipeline, "The pipeline's .sql file")->required();
+  batch->add_flag("--print", batch_args.print, "Print each query's rows instead of writing the sinks");
+  batch->add_option("--mode", batch_args.mode, "When a sink directory is not empty: error (default) | overwrite | append | ignore");
+  batch->add_option("--conf", batch_args.conf, "Session setting key=value (repeatable)");
+  batch->callback([&] { rc = sluice::cli::RunBatch(batch_args); });
+
+  sluice::cli::ExplainArgs explain_args;
+  std::string explain_mode;
+  auto* explain = app.add_subcommand("explain", "Print each query's plan, sink and output-mode verdict");
+  explain->add_option("PIPELINE", explain_args.pipeline, "The pipeline's .sql file")->required();
+  auto* mode_option = explain->add_option("--output-mode", explain_mode, "Check only this output mode");
+  explain->add_option("--conf", explain_args.conf, "Session setting key=value (repeatable)");
+  explain->callback([&] {
+    if (mode_option->count() > 0) explain_args.output_mode = explain_mode;
+    rc = sluice::cli::ExplainPipeline(explain_args);
+  });
+
+  sluice::cli::AddIcebergCommands(&app, &rc);
 
   auto* checkpoint = app.add_subcommand("checkpoint", "Inspect a query's checkpoint directory");
   checkpoint->require_subcommand(1);
   auto* show = checkpoint->add_subcommand("show", "Print the checkpoint's state as JSON");
   std::string dir;
   show->add_option("DIR", dir, "Checkpoint directory")->required();
-  int rc = 0;
   show->callback([&] {
     auto out = sluice::cli::ShowCheckpoint(dir);
     if (!out.ok()) {

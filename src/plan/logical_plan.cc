@@ -57,6 +57,10 @@ Status Options::CheckKnown(const std::vector<std::string>& valid, const std::str
 
 std::string SourceSpec::Describe() const {
   if (format == "memory") return "MemoryStream";
+  if (format == "rate") return "RateStream";
+  if (format == "rate-micro-batch") return "RatePerMicroBatchStream";
+  if (format == "socket") return "TextSocket[" + options.GetOr("host", "") + ":" + options.GetOr("port", "") + "]";
+  if (format == "iceberg") return "IcebergTable[" + path + "]";
   std::string desc = (streaming ? "FileStreamSource[" : "FileSource[") + io::PathToUri(io::AbsolutePath(path)) + "]";
   return desc;
 }

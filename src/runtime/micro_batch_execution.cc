@@ -18,6 +18,7 @@
 #include <chrono>
 
 #include "exec/plan_executor.h"
+#include "runtime/progress.h"
 
 namespace sluice::runtime {
 
@@ -40,16 +41,6 @@ bool SameOffset(const std::optional<source::Offset>& a, const std::optional<sour
 
 json OffsetJson(const std::optional<source::Offset>& o) { return o ? *o : json(nullptr); }
 
-std::string IsoTimestamp(int64_t ms) {
-  std::time_t secs = static_cast<std::time_t>(ms / 1000);
-  std::tm tm{};
-  gmtime_r(&secs, &tm);
-  char buf[40];
-  std::strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%S", &tm);
-  char out[48];
-  std::snprintf(out, sizeof(out), "%s.%03dZ", buf, static_cast<int>(ms % 1000));
-  return out;
-}
 
 }  // namespace
 
@@ -80,7 +71,8 @@ Result<std::unique_ptr<MicroBatchExecution>> MicroBatchExecution::Open(const Que
   ex->query_id_ = md.id;
 
   for (size_t i = 0; i < scans.size(); ++i) {
-    source::SourceContext ctx{fs, ex->checkpoint_->SourceDir(i), config.min_batches_to_retain};
+    source::SourceContext ctx{fs, ex->checkpoint_->SourceDir(i), config.min_batches_to_retain, config.clock_ms,
+                              config.temporary_checkpoint};
     ARROW_ASSIGN_OR_RAISE(auto src, source::MakeStreamingSource(*scans[i]->source, ctx));
     ex->sources_.push_back(std::move(src));
   }

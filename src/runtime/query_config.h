@@ -12,6 +12,10 @@
 #include "sluice/trigger.h"
 
 namespace sluice::runtime {
+class QueryRegistry;
+}
+
+namespace sluice::runtime {
 
 struct QueryConfig {
   std::shared_ptr<const plan::LogicalPlan> plan;
@@ -28,6 +32,12 @@ struct QueryConfig {
   std::ostream* console = nullptr;
   /// Milliseconds since the epoch; injectable for tests.
   std::function<int64_t()> clock_ms;
+  /// The session's registry (listeners, duplicate-query checks); may be null.
+  std::shared_ptr<QueryRegistry> registry;
+  /// How many progress updates recentProgress() keeps.
+  int num_recent_progress = 100;
+  /// Idle events (no new data) are reported at most this often.
+  int64_t no_data_progress_interval_ms = 10000;
 };
 
 }  // namespace sluice::runtime

@@ -161,4 +161,8 @@ Result<std::unique_ptr<Sink>> MakeConsoleSink(const SinkSpec& spec, const SinkCo
   return std::unique_ptr<Sink>(new ConsoleSink(o.num_rows, o.truncate, ctx.console));
 }
 
+Result<std::string> ShowTable(const arrow::Table& table, int64_t num_rows, bool truncate) {
+  return ShowString(table, num_rows, truncate ? kTruncateWidth : 0);
+}
+
 }  // namespace sluice::sink

@@ -2,6 +2,7 @@
 #include "io/file_system.h"
 #include "sink/console_sink.h"
 #include "sink/file_sink.h"
+#include "sink/iceberg_sink.h"
 #include "sink/memory_sink.h"
 
 namespace sluice::sink {
@@ -11,6 +12,7 @@ std::string SinkSpec::Describe() const {
     return format + " FileSink[" + io::PathToUri(io::AbsolutePath(options.GetOr("path", ""))) + "]";
   }
   if (format == "memory") return "MemorySink[" + query_name + "]";
+  if (format == "iceberg") return "IcebergSink[" + IcebergSinkTableName(*this) + "]";
   return format;
 }
 
@@ -19,8 +21,9 @@ Status ValidateSinkSpec(const SinkSpec& spec) {
   if (spec.format == "console") return ValidateConsoleSinkSpec(spec);
   if (spec.format == "memory") return ValidateMemorySinkSpec(spec);
   if (spec.format == "foreachBatch") return Status::OK();
+  if (spec.format == "iceberg") return ValidateIcebergSinkSpec(spec);
   return Status::Invalid("Unknown sink format '", spec.format,
-                         "'. Valid formats: parquet, json, csv, console, memory (or foreachBatch(fn))");
+                         "'. Valid formats: parquet, json, csv, console, memory, iceberg (or foreachBatch(fn))");
 }
 
 Result<std::unique_ptr<Sink>> MakeSink(const SinkSpec& spec, const SinkContext& ctx) {
@@ -28,6 +31,7 @@ Result<std::unique_ptr<Sink>> MakeSink(const SinkSpec& spec, const SinkContext& 
   if (spec.format == "console") return MakeConsoleSink(spec, ctx);
   if (spec.format == "memory") return MakeMemorySink(spec, ctx);
   if (spec.format == "foreachBatch") return MakeForeachBatchSink(spec);
+  if (spec.format == "iceberg") return MakeIcebergSink(spec, ctx);
   return MakeFileSink(spec, ctx);
 }
 

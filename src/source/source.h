@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -29,6 +30,10 @@ struct SourceContext {
   std::shared_ptr<io::FileSystem> fs;
   std::string metadata_dir;
   int min_batches_to_retain = 100;
+  /// Milliseconds since the epoch (the query's clock; injectable in tests).
+  std::function<int64_t()> clock_ms;
+  /// True when the query runs on a throw-away checkpoint (no recovery expected).
+  bool temporary_checkpoint = false;
 };
 
 class Source {
@@ -52,6 +57,11 @@ class Source {
   virtual Status Commit(const Offset& end) { return Status::OK(); }
   virtual SourceMetrics metrics() const { return {}; }
 };
+
+/// rate, rate-micro-batch and socket: sources without a path that only stream.
+bool IsStreamOnlyFormat(const std::string& format);
+/// Checks the options of a stream-only source.
+Status ValidateGeneratedSourceSpec(const plan::SourceSpec& spec);
 
 /// Creates the streaming source a scan describes.
 Result<std::unique_ptr<Source>> MakeStreamingSource(const plan::SourceSpec& spec, const SourceContext& ctx);

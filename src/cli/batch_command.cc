@@ -1,0 +1,66 @@
+#include "cli/batch_command.h"
+
+#include <arrow/api.h>
+
+#include <iostream>
+
+#include "cli/pipeline_options.h"
+#include "plan/logical_plan.h"
+#include "plan/output_mode.h"
+#include "sink/console_sink.h"
+#include "sql/sql_pipeline.h"
+
+namespace sluice::cli {
+namespace {
+
+int Fail(const Status& st) {
+  std::cerr << "sluice: " << st.message() << std::endl;
+  return 1;
+}
+
+Result<sql::Pipeline> Compile(const std::string& path, const std::vector<std::string>& conf, sql::ExecutionMode mode) {
+  ARROW_ASSIGN_OR_RAISE(auto text, ReadPipelineFile(path));
+  auto session = Session::Make();
+  ARROW_ASSIGN_OR_RAISE(auto pipeline, sql::CompilePipeline(session, text, mode));
+  ARROW_RETURN_NOT_OK(ApplyConf(conf, session.get()));
+  return pipeline;
+}
+
+}  // namespace
+
+int RunBatch(const BatchArgs& args) {
+  auto pipeline = Compile(args.pipeline, args.conf, sql::ExecutionMode::kBatch);
+  if (!pipeline.ok()) return Fail(pipeline.status());
+  for (const auto& q : pipeline->queries) {
+    auto outcome = sql::RunBatchQuery(q, args.mode, /*write_files=*/!args.print);
+    if (!outcome.ok()) return Fail(outcome.status());
+    if (outcome->written) {
+      std::cerr << "sluice: " << q.name << ": wrote " << q.sink.options.at("path") << std::endl;
+      continue;
+    }
+    auto shown = sink::ShowTable(*outcome->rows, outcome->rows->num_rows(), /*truncate=*/false);
+    if (!shown.ok()) return Fail(shown.status());
+    std::cout << "== " << q.name << " (" << outcome->rows->num_rows() << " rows) ==\n" << *shown << std::flush;
+  }
+  return 0;
+}
+
+int ExplainPipeline(const ExplainArgs& args) {
+  std::optional<std::string> mode;
+  if (args.output_mode) {
+    auto parsed = ParseOutputMode(*args.output_mode);
+    if (!parsed.ok()) return Fail(parsed.status());
+    mode = *parsed;
+  }
+  auto pipeline = Compile(args.pipeline, args.conf, sql::ExecutionMode::kStreaming);
+  if (!pipeline.ok()) return Fail(pipeline.status());
+  int rc = 0;
+  for (size_t i = 0; i < pipeline->queries.size(); ++i) {
+    const auto& q = pipeline->queries[i];
+    std::cout << (i ? "\n" : "") << sql::ExplainQuery(q, mode);
+    if (mode && !plan::CheckOutputMode(*q.frame.plan(), *mode).ok()) rc = 1;
+  }
+  return rc;
+}
+
+}  // namespace sluice::cli

@@ -1,0 +1,32 @@
+// `sluice batch PIPELINE.sql` and `sluice explain PIPELINE.sql`.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace sluice::cli {
+
+struct BatchArgs {
+  std::string pipeline;
+  bool print = false;       // print every query's rows instead of writing the sinks
+  std::string mode = "error";  // write().mode(): error | overwrite | append | ignore
+  std::vector<std::string> conf;
+};
+
+/// Runs every query of the file once over everything its source holds now: file sinks get
+/// plain files (no streaming log), console sinks (and --print) a table on stdout. Exit status
+/// 0, or 1 with the error on stderr.
+int RunBatch(const BatchArgs& args);
+
+struct ExplainArgs {
+  std::string pipeline;
+  std::optional<std::string> output_mode;
+  std::vector<std::string> conf;
+};
+
+/// Prints each query's logical plan, sink and output-mode verdict. Exit status 0, or 1 with
+/// the error on stderr (including a refused --output-mode).
+int ExplainPipeline(const ExplainArgs& args);
+
+}  // namespace sluice::cli

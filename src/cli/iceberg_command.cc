@@ -1,0 +1,93 @@
+// The `sluice iceberg ...` commands: thin wrappers over src/iceberg/maintenance.h. Catalogs come
+// from --conf sluice.sql.catalog.<name>.type/warehouse/uri, as for queries.
+#include "cli/iceberg_command.h"
+
+#include <iostream>
+#include <map>
+#include <memory>
+
+#include "iceberg/catalog_config.h"
+#include "iceberg/maintenance.h"
+#include "iceberg/metadata.h"
+
+namespace sluice::cli {
+namespace {
+
+struct IcebergArgs {
+  std::string table;
+  std::vector<std::string> conf;
+  int64_t target_file_size = 128LL * 1024 * 1024;
+  std::string older_than;
+  int retain_last = 1;
+};
+
+Result<iceberg::TableRef> Resolve(const IcebergArgs& args, std::shared_ptr<iceberg::Catalog>* catalog) {
+  std::map<std::string, std::string> conf;
+  for (const auto& kv : args.conf) {
+    auto eq = kv.find('=');
+    if (eq == std::string::npos) return Status::Invalid("--conf '", kv, "': expected key=value");
+    conf[kv.substr(0, eq)] = kv.substr(eq + 1);
+  }
+  std::map<std::string, std::string> options = {{"table", args.table}};
+  iceberg::AddCatalogOptions(&options, [&](const std::string& k) { return conf.count(k) ? conf[k] : std::string(); });
+  ARROW_ASSIGN_OR_RAISE(auto ref, iceberg::TableRefFromOptions(options));
+  ARROW_ASSIGN_OR_RAISE(*catalog, iceberg::MakeCatalog(ref.catalog, ref.catalog_props, io::LocalFileSystem()));
+  return ref;
+}
+
+int Report(const Status& st) {
+  std::cerr << "sluice: " << st.message() << std::endl;
+  return 1;
+}
+
+int Compact(const IcebergArgs& args) {
+  std::shared_ptr<iceberg::Catalog> catalog;
+  auto ref = Resolve(args, &catalog);
+  if (!ref.ok()) return Report(ref.status());
+  auto r = iceberg::CompactTable(catalog.get(), io::LocalFileSystem().get(), ref->ident, args.target_file_size);
+  if (!r.ok()) return Report(r.status());
+  if (!r->committed) {
+    std::cout << ref->ToString() << ": nothing to compact (fewer than two small files)" << std::endl;
+  } else {
+    std::cout << ref->ToString() << ": rewrote " << r->rewritten_files << " files (" << r->rows << " rows) into "
+              << r->added_files << " in a replace snapshot" << std::endl;
+  }
+  return 0;
+}
+
+int Expire(const IcebergArgs& args) {
+  auto age = iceberg::ParseDurationMs(args.older_than);
+  if (!age.ok()) return Report(age.status());
+  std::shared_ptr<iceberg::Catalog> catalog;
+  auto ref = Resolve(args, &catalog);
+  if (!ref.ok()) return Report(ref.status());
+  auto r = iceberg::ExpireSnapshots(catalog.get(), io::LocalFileSystem().get(), ref->ident, iceberg::NowMs() - *age,
+                                    args.retain_last);
+  if (!r.ok()) return Report(r.status());
+  std::cout << ref->ToString() << ": expired " << r->expired_snapshots << " snapshots, deleted " << r->deleted_files
+            << " files" << std::endl;
+  return 0;
+}
+
+}  // namespace
+
+void AddIcebergCommands(CLI::App* app, int* rc) {
+  auto args = std::make_shared<IcebergArgs>();
+  auto* iceberg = app->add_subcommand("iceberg", "Maintain Iceberg tables (docs/iceberg.md)");
+  iceberg->require_subcommand(1);
+
+  auto* compact = iceberg->add_subcommand("compact", "Rewrite small data files into larger ones (a replace snapshot)");
+  compact->add_option("TABLE", args->table, "catalog.ns.table")->required();
+  compact->add_option("--target-file-size", args->target_file_size, "Bytes per output file (default 128 MiB)");
+  compact->add_option("--conf", args->conf, "Session setting key=value (repeatable), e.g. sluice.sql.catalog.lake.type=sql");
+  compact->callback([args, rc] { *rc = Compact(*args); });
+
+  auto* expire = iceberg->add_subcommand("expire-snapshots", "Remove old snapshots and the files only they use");
+  expire->add_option("TABLE", args->table, "catalog.ns.table")->required();
+  expire->add_option("--older-than", args->older_than, "Age such as 7d, 12h, 30m")->required();
+  expire->add_option("--retain-last", args->retain_last, "Always keep this many recent snapshots (default 1)");
+  expire->add_option("--conf", args->conf, "Session setting key=value (repeatable)");
+  expire->callback([args, rc] { *rc = Expire(*args); });
+}
+
+}  // namespace sluice::cli

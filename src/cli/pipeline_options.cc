@@ -1,0 +1,52 @@
+#include "cli/pipeline_options.h"
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+#include "source/file_source_options.h"
+
+namespace sluice::cli {
+
+Result<sql::SqlText> ReadPipelineFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Status::IOError("cannot read pipeline file '", path, "'");
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return sql::SqlText(path, buffer.str());
+}
+
+Status ApplyConf(const std::vector<std::string>& entries, Session* session) {
+  for (const auto& entry : entries) {
+    size_t eq = entry.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      return Status::Invalid("--conf '", entry, "': expected key=value");
+    }
+    session->setConf(entry.substr(0, eq), entry.substr(eq + 1));
+  }
+  return Status::OK();
+}
+
+Result<Trigger> ParseTrigger(const std::string& text) {
+  std::string t = text;
+  std::transform(t.begin(), t.end(), t.begin(), [](unsigned char c) { return std::tolower(c); });
+  if (t == "available-now" || t == "availablenow") return AvailableNow();
+  if (t == "once") return Once();
+  if (t == "processing-time" || t == "processingtime") return ProcessingTime(0);
+  const std::string prefix = "processing-time=";
+  if (t.rfind(prefix, 0) == 0) {
+    auto ms = source::ParseDurationMs("--trigger processing-time", text.substr(prefix.size()));
+    if (!ms.ok()) return ms.status();
+    return ProcessingTime(*ms);
+  }
+  return Status::Invalid("--trigger '", text, "': expected available-now, once or processing-time=<duration> (e.g. 10s)");
+}
+
+Result<std::string> ParseOutputMode(const std::string& text) {
+  std::string m = text;
+  std::transform(m.begin(), m.end(), m.begin(), [](unsigned char c) { return std::tolower(c); });
+  if (m == "append" || m == "update" || m == "complete") return m;
+  return Status::Invalid("--output-mode '", text, "': expected append, update or complete");
+}
+
+}  // namespace sluice::cli

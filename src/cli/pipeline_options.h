@@ -1,0 +1,29 @@
+// Command-line pieces shared by `sluice run`, `sluice batch` and `sluice explain`: reading the
+// pipeline file, --conf k=v, --trigger and --output-mode values.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sluice/session.h"
+#include "sluice/status.h"
+#include "sluice/trigger.h"
+#include "sql/sql_text.h"
+
+namespace sluice::cli {
+
+/// The pipeline file's text, named by the path given (so messages read "pipeline.sql:3:14").
+Result<sql::SqlText> ReadPipelineFile(const std::string& path);
+
+/// Applies "key=value" settings to `session`; an entry without '=' is an error naming it.
+Status ApplyConf(const std::vector<std::string>& entries, Session* session);
+
+/// "available-now" | "once" | "processing-time=<duration>" (10s, 500ms, 1 minute; a bare
+/// number is milliseconds) | "processing-time" (= 0: back to back).
+Result<Trigger> ParseTrigger(const std::string& text);
+
+/// "append" | "update" | "complete" (case-insensitive), lower-cased.
+Result<std::string> ParseOutputMode(const std::string& text);
+
+}  // namespace sluice::cli

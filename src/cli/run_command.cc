@@ -1,0 +1,103 @@
+#include "cli/run_command.h"
+
+#include <signal.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <iostream>
+
+#include "cli/pipeline_options.h"
+#include "cli/run_monitor.h"
+#include "sql/sql_pipeline.h"
+
+namespace sluice::cli {
+namespace {
+
+int Fail(const Status& st) {
+  std::cerr << "sluice: " << st.message() << std::endl;
+  return 1;
+}
+
+void StopAll(std::vector<StreamingQuery>& queries) {
+  for (auto& q : queries) (void)q.stop();
+}
+
+}  // namespace
+
+int RunPipeline(const RunArgs& args) {
+  auto text = ReadPipelineFile(args.pipeline);
+  if (!text.ok()) return Fail(text.status());
+  auto trigger = ParseTrigger(args.trigger);
+  if (!trigger.ok()) return Fail(trigger.status());
+  auto output_mode = ParseOutputMode(args.output_mode);
+  if (!output_mode.ok()) return Fail(output_mode.status());
+
+  auto session = Session::Make();
+  auto pipeline = sql::CompilePipeline(session, *text, sql::ExecutionMode::kStreaming);
+  if (!pipeline.ok()) return Fail(pipeline.status());
+  // Command-line settings win over the file's SET statements.
+  Status conf = ApplyConf(args.conf, session.get());
+  if (!conf.ok()) return Fail(conf);
+  if (pipeline->queries.empty()) return Fail(Status::Invalid(args.pipeline, ": no INSERT INTO or SELECT to run"));
+
+  auto monitor = RunMonitor::Make(args.progress_file, ::isatty(STDERR_FILENO) == 1, &std::cerr);
+  if (!monitor.ok()) return Fail(monitor.status());
+  session->streams().addListener(*monitor);
+
+  // SIGINT/SIGTERM are taken synchronously by this thread (sigtimedwait below); blocking them
+  // before the queries start makes every query thread inherit the mask.
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGINT);
+  sigaddset(&signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+
+  sql::StreamOptions options;
+  options.checkpoint_root = args.checkpoint;
+  options.trigger = *trigger;
+  options.output_mode = *output_mode;
+  std::vector<StreamingQuery> running;
+  for (const auto& q : pipeline->queries) {
+    auto started = sql::StartStreamingQuery(q, options);
+    if (!started.ok()) {
+      StopAll(running);
+      (*monitor)->Finish();
+      return Fail(started.status());
+    }
+    running.push_back(*started);
+  }
+
+  int exit_code = 0;
+  bool stopping = false;
+  while (true) {
+    struct timespec wait = {0, 100 * 1000 * 1000};
+    int sig = sigtimedwait(&signals, nullptr, &wait);
+    if (sig == SIGINT || sig == SIGTERM) {
+      if (!stopping) std::cerr << "\nsluice: " << (sig == SIGINT ? "SIGINT" : "SIGTERM") << ", stopping" << std::endl;
+      stopping = true;
+      StopAll(running);
+    }
+    bool all_done = true;
+    for (size_t i = 0; i < running.size(); ++i) {
+      if (running[i].isActive()) {
+        all_done = false;
+        continue;
+      }
+      if (auto err = running[i].exception()) {
+        (*monitor)->Finish();
+        std::cerr << "sluice: query '" << pipeline->queries[i].name << "' (" << pipeline->queries[i].statement_where
+                  << ") failed: " << err->message() << std::endl;
+        exit_code = 1;
+      }
+    }
+    if (exit_code != 0) {
+      StopAll(running);
+      break;
+    }
+    if (all_done) break;
+  }
+  (*monitor)->Finish();
+  return exit_code;
+}
+
+}  // namespace sluice::cli

@@ -1,0 +1,40 @@
+// Table-level operations on top of a catalog: load-or-create, the optimistic commit loop,
+// and reading the current snapshot's rows.
+#pragma once
+
+#include <arrow/type_fwd.h>
+
+#include <functional>
+#include <optional>
+
+#include "iceberg/catalog.h"
+#include "iceberg/snapshot_update.h"
+
+namespace sluice::iceberg {
+
+/// Decides, on freshly loaded table metadata, what to commit: a change, or nullopt for nothing
+/// (e.g. the batch is already in the table).
+using PrepareChange = std::function<Result<std::optional<SnapshotChange>>(const LoadedTable&)>;
+
+struct CommitOutcome {
+  bool committed = false;  // false: `prepare` returned nullopt
+  LoadedTable table;       // the table after the commit (or as loaded when nothing was committed)
+};
+
+/// Load -> prepare -> write manifests -> catalog commit; on a commit conflict, reload and
+/// repeat (prepare runs again on the new metadata, so a change another writer already made is
+/// seen). Gives up after `max_attempts` conflicts. The table must exist.
+Result<CommitOutcome> CommitWithRetry(Catalog* catalog, io::FileSystem* fs, const TableIdent& ident,
+                                      const PrepareChange& prepare, int max_attempts = 25);
+
+/// Loads the table, creating it from `schema` when missing (a concurrent creator wins
+/// cleanly: its table is loaded).
+Result<LoadedTable> LoadOrCreate(Catalog* catalog, const TableIdent& ident, const arrow::Schema& schema);
+
+/// Loads the table; NotFound naming it when missing.
+Result<LoadedTable> LoadExisting(Catalog* catalog, const TableIdent& ident);
+
+/// The rows of the current snapshot, in the current schema (empty table: zero rows).
+Result<std::shared_ptr<arrow::Table>> ReadCurrentSnapshot(io::FileSystem* fs, const TableMetadata& metadata);
+
+}  // namespace sluice::iceberg

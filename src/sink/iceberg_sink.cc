@@ -1,0 +1,209 @@
+// Iceberg sink protocol, per batch (ARCHITECTURE.md step 4; Spark's BaseStreamingWrite):
+//   1. load the table; epoch already committed by this query (ancestry walk) -> nothing to do
+//   2. conform rows to the table schema; write Parquet data files   (fault: iceberg_after_data_files)
+//   3. commit loop (iceberg/table_ops): on fresh metadata re-check step 1, write manifests +
+//      manifest list (iceberg_after_manifests), write the metadata file
+//      (iceberg_after_metadata_file), catalog CAS (iceberg_after_catalog_commit); a lost CAS
+//      re-applies the change on the winner's metadata.
+// A crash anywhere before the catalog commit leaves only unreferenced files; the redone batch
+// writes new ones. A crash after it leaves the epoch in the table; the redo skips it.
+#include "sink/iceberg_sink.h"
+
+#include <arrow/api.h>
+#include <arrow/util/byte_size.h>
+
+#include "iceberg/catalog_config.h"
+#include "iceberg/table_ops.h"
+#include "io/uuid.h"
+
+namespace sluice::sink {
+namespace {
+
+const std::vector<std::string> kOptions = {"table",         "path",          "catalog",
+                                           "catalog.type",  "catalog.warehouse", "catalog.uri",
+                                           "target-file-size-bytes"};
+constexpr int64_t kDefaultTargetFileSize = 512LL * 1024 * 1024;  // Iceberg's write.target-file-size-bytes
+
+std::map<std::string, std::string> OptionMap(const plan::Options& options) {
+  std::map<std::string, std::string> m;
+  for (const auto& [lower, kv] : options.entries()) m[lower] = kv.second;
+  if (!m.count("table") && m.count("path")) m["table"] = m["path"];  // format("iceberg").start(name)
+  m.erase("path");
+  return m;
+}
+
+Result<int64_t> TargetFileSize(const std::map<std::string, std::string>& options) {
+  auto it = options.find("target-file-size-bytes");
+  if (it == options.end()) return kDefaultTargetFileSize;
+  char* end = nullptr;
+  long long v = std::strtoll(it->second.c_str(), &end, 10);
+  if (it->second.empty() || *end != '\0' || v <= 0) {
+    return Status::Invalid("Invalid value '", it->second, "' for option target-file-size-bytes: must be a positive "
+                           "number of bytes");
+  }
+  return static_cast<int64_t>(v);
+}
+
+// The epoch this query last committed to the table, if any (walks the current ancestry).
+std::optional<int64_t> LastCommittedEpoch(const iceberg::TableMetadata& metadata, const std::string& query_id) {
+  const iceberg::Snapshot* s = iceberg::FindInAncestry(metadata, [&](const iceberg::Snapshot& snap) {
+    auto it = snap.summary.find(kQueryIdSummaryKey);
+    return it != snap.summary.end() && it->second == query_id;
+  });
+  if (!s) return std::nullopt;
+  auto it = s->summary.find(kEpochIdSummaryKey);
+  if (it == s->summary.end()) return std::nullopt;
+  try {
+    return std::stoll(it->second);
+  } catch (...) {
+    return std::nullopt;
+  }
+}
+
+class IcebergSink final : public Sink {
+ public:
+  IcebergSink(std::shared_ptr<io::FileSystem> fs, std::shared_ptr<iceberg::Catalog> catalog, iceberg::TableRef ref,
+              std::string query_id, bool complete, int64_t target_file_size)
+      : fs_(std::move(fs)),
+        catalog_(std::move(catalog)),
+        ref_(std::move(ref)),
+        query_id_(std::move(query_id)),
+        complete_(complete),
+        target_file_size_(target_file_size) {}
+
+  std::string Description() const override { return "IcebergSink[" + ref_.ToString() + "]"; }
+  bool idempotent() const override { return !query_id_.empty(); }
+
+  Status AddBatch(int64_t batch_id, const std::shared_ptr<arrow::Table>& rows) override {
+    ARROW_ASSIGN_OR_RAISE(auto table, iceberg::LoadOrCreate(catalog_.get(), ref_.ident, *rows->schema()));
+    if (Committed(table.metadata, batch_id)) return Status::OK();  // a redone batch
+    if (!complete_ && rows->num_rows() == 0) return Status::OK();
+    const iceberg::Schema schema = *table.metadata.CurrentSchema();
+    ARROW_ASSIGN_OR_RAISE(auto conformed, iceberg::ConformToSchema(*rows, schema, ref_.ToString()));
+    ARROW_ASSIGN_OR_RAISE(auto files, WriteDataFiles(table.metadata, schema, *conformed, batch_id));
+    auto cleanup = [&]() {
+      for (const auto& f : files) (void)fs_->Delete(io::UriToPath(f.path));
+    };
+    Status st = fs_->FaultPoint("iceberg_after_data_files");
+    if (!st.ok()) {
+      cleanup();
+      return st;
+    }
+    auto outcome = iceberg::CommitWithRetry(
+        catalog_.get(), fs_.get(), ref_.ident,
+        [&](const iceberg::LoadedTable& base) -> Result<std::optional<iceberg::SnapshotChange>> {
+          if (Committed(base.metadata, batch_id)) return std::nullopt;
+          if (!base.metadata.CurrentSchema()->SameColumns(schema)) {
+            return Status::Invalid("The schema of Iceberg table ", ref_.ToString(),
+                                   " changed while batch ", batch_id, " was being written");
+          }
+          iceberg::SnapshotChange change;
+          change.kind = complete_ ? iceberg::SnapshotChange::Kind::kOverwrite : iceberg::SnapshotChange::Kind::kAppend;
+          change.added = files;
+          if (!query_id_.empty()) {
+            change.summary[kQueryIdSummaryKey] = query_id_;
+            change.summary[kEpochIdSummaryKey] = std::to_string(batch_id);
+          }
+          change.summary["engine-name"] = "sluice";
+          change.summary["engine-version"] = SLUICE_VERSION;
+          return change;
+        });
+    if (!outcome.ok() || !outcome->committed) cleanup();
+    if (!outcome.ok()) {
+      return outcome.status().WithMessage("Cannot commit batch ", batch_id, " to Iceberg table ", ref_.ToString(), ": ",
+                                          outcome.status().message());
+    }
+    return Status::OK();
+  }
+
+ private:
+  bool Committed(const iceberg::TableMetadata& metadata, int64_t batch_id) const {
+    if (query_id_.empty()) return false;
+    auto last = LastCommittedEpoch(metadata, query_id_);
+    return last && batch_id <= *last;
+  }
+
+  // Splits rows into files of about target_file_size_ bytes (estimated from the in-memory
+  // size, which over-estimates the compressed Parquet size: files come out smaller).
+  Result<std::vector<iceberg::DataFile>> WriteDataFiles(const iceberg::TableMetadata& metadata,
+                                                        const iceberg::Schema& schema, const arrow::Table& rows,
+                                                        int64_t batch_id) {
+    const int64_t n = rows.num_rows();
+    std::vector<iceberg::DataFile> files;
+    if (n == 0) return files;
+    int64_t bytes = 0;
+    for (const auto& column : rows.columns()) {
+      for (const auto& chunk : column->chunks()) bytes += arrow::util::TotalBufferSize(*chunk->data());
+    }
+    const int64_t bytes_per_row = std::max<int64_t>(1, bytes / n);
+    const int64_t rows_per_file = std::max<int64_t>(1, target_file_size_ / bytes_per_row);
+    const std::string dir = iceberg::TablePath(metadata, "data");
+    ARROW_RETURN_NOT_OK(fs_->MakeDirs(dir));
+    const std::string op = io::RandomUuid();
+    int file_no = 0;
+    for (int64_t offset = 0; offset < n; offset += rows_per_file) {
+      char name[128];
+      std::snprintf(name, sizeof(name), "00000-%lld-%s-%05d.parquet", static_cast<long long>(batch_id), op.c_str(),
+                    ++file_no);
+      auto file = iceberg::WriteDataFile(fs_.get(), io::JoinPath(dir, name), *rows.Slice(offset, rows_per_file), schema);
+      if (!file.ok()) {
+        for (const auto& f : files) (void)fs_->Delete(io::UriToPath(f.path));
+        return file.status();
+      }
+      files.push_back(std::move(*file));
+    }
+    return files;
+  }
+
+  std::shared_ptr<io::FileSystem> fs_;
+  std::shared_ptr<iceberg::Catalog> catalog_;
+  iceberg::TableRef ref_;
+  std::string query_id_;
+  bool complete_;
+  int64_t target_file_size_;
+};
+
+}  // namespace
+
+Status ValidateIcebergSinkSpec(const SinkSpec& spec) {
+  ARROW_RETURN_NOT_OK(spec.options.CheckKnown(kOptions, "iceberg sink"));
+  const std::string mode = spec.output_mode;
+  if (mode != "append" && mode != "complete") {
+    return Status::Invalid("Data source iceberg does not support ", mode,
+                           " output mode (the Iceberg sink supports append and complete)");
+  }
+  auto options = OptionMap(spec.options);
+  ARROW_RETURN_NOT_OK(TargetFileSize(options).status());
+  return iceberg::TableRefFromOptions(options).status();
+}
+
+Status PrepareIcebergSinkSpec(SinkSpec* spec, const std::function<std::string(const std::string&)>& conf,
+                              const arrow::Schema& query_schema, const std::shared_ptr<io::FileSystem>& fs) {
+  auto options = OptionMap(spec->options);
+  iceberg::AddCatalogOptions(&options, conf);
+  for (const auto& [k, v] : options) spec->options.Set(k, v);
+  ARROW_RETURN_NOT_OK(ValidateIcebergSinkSpec(*spec));
+  ARROW_ASSIGN_OR_RAISE(auto ref, iceberg::TableRefFromOptions(OptionMap(spec->options)));
+  ARROW_ASSIGN_OR_RAISE(auto catalog,
+                        iceberg::MakeCatalog(ref.catalog, ref.catalog_props, fs ? fs : io::LocalFileSystem()));
+  ARROW_ASSIGN_OR_RAISE(auto table, iceberg::LoadOrCreate(catalog.get(), ref.ident, query_schema));
+  return iceberg::CheckWritable(query_schema, *table.metadata.CurrentSchema(), ref.ToString());
+}
+
+std::string IcebergSinkTableName(const SinkSpec& spec) {
+  auto ref = iceberg::TableRefFromOptions(OptionMap(spec.options));
+  return ref.ok() ? ref->ToString() : spec.options.GetOr("table", spec.options.GetOr("path", ""));
+}
+
+Result<std::unique_ptr<Sink>> MakeIcebergSink(const SinkSpec& spec, const SinkContext& ctx) {
+  ARROW_RETURN_NOT_OK(ValidateIcebergSinkSpec(spec));
+  auto options = OptionMap(spec.options);
+  ARROW_ASSIGN_OR_RAISE(auto ref, iceberg::TableRefFromOptions(options));
+  ARROW_ASSIGN_OR_RAISE(auto target, TargetFileSize(options));
+  auto fs = ctx.fs ? ctx.fs : io::LocalFileSystem();
+  ARROW_ASSIGN_OR_RAISE(auto catalog, iceberg::MakeCatalog(ref.catalog, ref.catalog_props, fs));
+  return std::unique_ptr<Sink>(
+      new IcebergSink(fs, std::move(catalog), std::move(ref), ctx.query_id, spec.output_mode == "complete", target));
+}
+
+}  // namespace sluice::sink

@@ -1,0 +1,34 @@
+// The Iceberg table sink: writeStream().toTable("catalog.ns.table") or format("iceberg") with
+// option("table", ...). Each batch becomes one snapshot (append mode: `append`; complete mode:
+// `overwrite` of the whole table) whose summary carries spark.sql.streaming.queryId and
+// spark.sql.streaming.epochId, as Spark's Iceberg streaming sink writes them. A batch whose
+// epoch this query already committed (found by walking the current snapshot's ancestry) is
+// skipped, so a redone batch is never committed twice. Format: docs/iceberg.md.
+#pragma once
+
+#include <arrow/type_fwd.h>
+
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "sink/sink.h"
+
+namespace sluice::sink {
+
+inline constexpr const char* kQueryIdSummaryKey = "spark.sql.streaming.queryId";
+inline constexpr const char* kEpochIdSummaryKey = "spark.sql.streaming.epochId";
+
+/// Called by writeStream().start() for format "iceberg": copies the table's catalog settings
+/// from the session conf into the spec's options, then creates the table from `query_schema`
+/// when missing, or refuses a table whose columns do not match (naming the column).
+Status PrepareIcebergSinkSpec(SinkSpec* spec, const std::function<std::string(const std::string&)>& conf,
+                              const arrow::Schema& query_schema, const std::shared_ptr<io::FileSystem>& fs);
+
+/// The table a spec names ("catalog.ns.table"), for descriptions and fingerprints.
+std::string IcebergSinkTableName(const SinkSpec& spec);
+
+Status ValidateIcebergSinkSpec(const SinkSpec& spec);
+Result<std::unique_ptr<Sink>> MakeIcebergSink(const SinkSpec& spec, const SinkContext& ctx);
+
+}  // namespace sluice::sink

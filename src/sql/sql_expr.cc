@@ -1,0 +1,309 @@
+#include "sql/sql_expr.h"
+
+#include <arrow/api.h>
+
+#include <algorithm>
+#include <cstdlib>
+
+#include "sql/sql_functions.h"
+#include "sql/sql_parse.h"
+#include "sql/sql_types.h"
+
+namespace sluice::sql {
+namespace {
+
+using nlohmann::json;
+using plan::Expr;
+using plan::ExprPtr;
+
+std::string LastName(const json& list) {
+  auto names = StringList(list);
+  return names.empty() ? std::string() : names.back();
+}
+
+// Binary operators of A_Expr (AEXPR_OP) -> vocabulary names.
+std::optional<std::string> BinaryOperator(const std::string& op) {
+  static const std::map<std::string, std::string> kOps = {{"+", "+"},  {"-", "-"},  {"*", "*"},  {"/", "/"},
+                                                          {"%", "%"},  {"=", "="},  {"<>", "!="}, {"!=", "!="},
+                                                          {"<", "<"},  {"<=", "<="}, {">", ">"},  {">=", ">="}};
+  auto it = kOps.find(op);
+  if (it == kOps.end()) return std::nullopt;
+  return it->second;
+}
+
+}  // namespace
+
+ExprTranslator::ExprTranslator(const SqlText& text, std::shared_ptr<arrow::Schema> input,
+                               std::vector<std::string> table_names)
+    : text_(text), input_(std::move(input)), table_names_(std::move(table_names)) {}
+
+ExprPtr ExprTranslator::Remember(ExprPtr e, int location) {
+  if (location >= 0 && !locations_.count(e.get())) locations_[e.get()] = location;
+  keep_alive_.push_back(e);
+  return e;
+}
+
+int ExprTranslator::LocationOf(const Expr* e) const {
+  auto it = locations_.find(e);
+  return it == locations_.end() ? -1 : it->second;
+}
+
+std::string ExprTranslator::ColumnName(const std::string& name) const {
+  if (!input_ || input_->GetFieldIndex(name) >= 0) return name;
+  std::string match;
+  int count = 0;
+  for (const auto& f : input_->fields()) {
+    if (SameIdentifier(f->name(), name)) {
+      match = f->name();
+      ++count;
+    }
+  }
+  return count == 1 ? match : name;
+}
+
+Result<ExprPtr> ExprTranslator::Translate(const json& node) {
+  const std::string kind = NodeKind(node);
+  const json& body = Field(node, kind.c_str());
+  const int location = sql::LocationOf(body);
+  if (kind == "ColumnRef") return TranslateColumnRef(body);
+  if (kind == "A_Const") return TranslateConst(body);
+  if (kind == "A_Expr") return TranslateAExpr(body);
+  if (kind == "BoolExpr") return TranslateBool(body);
+  if (kind == "CaseExpr") return TranslateCase(body);
+  if (kind == "FuncCall") return TranslateFuncCall(body);
+  if (kind == "TypeCast") {
+    ARROW_ASSIGN_OR_RAISE(ExprPtr arg, Translate(Field(body, "arg")));
+    ARROW_ASSIGN_OR_RAISE(auto type, TypeFromSql(Field(body, "typeName"), text_));
+    // TIMESTAMP '...' has no location of its own; its type name starts it.
+    int at = location >= 0 ? location : sql::LocationOf(Field(body, "typeName"));
+    return Remember(Expr::Cast(arg, type), at);
+  }
+  if (kind == "NullTest") {
+    ARROW_ASSIGN_OR_RAISE(ExprPtr arg, Translate(Field(body, "arg")));
+    bool is_null = StringField(body, "nulltesttype") == "IS_NULL";
+    return Remember(Expr::Call(is_null ? "isnull" : "isnotnull", {arg}), location);
+  }
+  if (kind == "CoalesceExpr") {
+    ARROW_ASSIGN_OR_RAISE(auto args, TranslateList(Field(body, "args")));
+    return Remember(Expr::Call("coalesce", std::move(args)), location);
+  }
+  if (kind == "SubLink") return text_.ErrorAt(location, "subqueries are not supported");
+  if (kind == "SQLValueFunction") {
+    return text_.ErrorAt(location, "current date/time functions are not supported: a streaming query must give the "
+                                   "same rows when a batch is re-run after a crash");
+  }
+  if (kind == "ParamRef") return text_.ErrorAt(location, "parameters ($n) are not supported");
+  if (kind == "BooleanTest") {
+    return text_.ErrorAt(location, "IS [NOT] TRUE/FALSE/UNKNOWN is not supported; use x = true, NOT x or x IS NULL");
+  }
+  if (kind == "CollateClause") return text_.ErrorAt(location, "COLLATE is not supported");
+  if (kind == "A_Indirection" || kind == "A_ArrayExpr") {
+    return text_.ErrorAt(location, "arrays and field access are not supported");
+  }
+  return text_.ErrorAt(location, "unsupported expression (" + kind + ")");
+}
+
+Result<std::vector<ExprPtr>> ExprTranslator::TranslateList(const json& nodes) {
+  std::vector<ExprPtr> out;
+  for (const auto& n : nodes) {
+    ARROW_ASSIGN_OR_RAISE(ExprPtr e, Translate(n));
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+Result<ExprPtr> ExprTranslator::TranslateColumnRef(const json& body) {
+  const int location = sql::LocationOf(body);
+  const json& fields = Field(body, "fields");
+  bool star = !fields.empty() && NodeKind(fields.back()) == "A_Star";
+  std::vector<std::string> folded;
+  for (size_t i = 0; i + (star ? 1 : 0) < fields.size(); ++i) folded.push_back(StringField(Field(fields[i], "String"), "sval"));
+  std::vector<std::string> parts = text_.IdentifierChainAt(location, folded);
+  if (parts.size() > (star ? 1u : 2u)) {
+    return text_.ErrorAt(location, "column reference with " + std::to_string(parts.size()) +
+                                       " parts is not supported; write column or table.column");
+  }
+  if ((star && parts.size() == 1) || (!star && parts.size() == 2)) {
+    const std::string& qualifier = parts[0];
+    bool known = std::any_of(table_names_.begin(), table_names_.end(),
+                             [&](const std::string& t) { return SameIdentifier(t, qualifier); });
+    if (!known) {
+      std::string list;
+      for (const auto& t : table_names_) list += (list.empty() ? "" : ", ") + t;
+      return text_.ErrorAt(location, "unknown table '" + qualifier + "' in column reference; the query reads " +
+                                         (list.empty() ? std::string("no table") : list));
+    }
+  }
+  if (star) return Remember(Expr::Column("*"), location);
+  return Remember(Expr::Column(ColumnName(parts.back())), location);
+}
+
+Result<ExprPtr> ExprTranslator::TranslateConst(const json& body) {
+  const int location = sql::LocationOf(body);
+  std::shared_ptr<arrow::Scalar> value;
+  if (Field(body, "isnull").is_boolean()) {
+    value = std::make_shared<arrow::NullScalar>();
+  } else if (body.contains("ival")) {
+    // Postgres gives 32-bit integers as ival (0 has an empty body); like lit(int) in C++.
+    value = std::make_shared<arrow::Int32Scalar>(static_cast<int32_t>(IntField(Field(body, "ival"), "ival")));
+  } else if (body.contains("fval")) {
+    std::string text = StringField(Field(body, "fval"), "fval");
+    if (text.find_first_of(".eE") == std::string::npos) {
+      // An integer too large for 32 bits: BIGINT, like lit(int64_t).
+      char* end = nullptr;
+      errno = 0;
+      long long v = std::strtoll(text.c_str(), &end, 10);
+      if (errno == ERANGE || *end != '\0') return text_.ErrorAt(location, "integer literal " + text + " is out of range");
+      value = std::make_shared<arrow::Int64Scalar>(v);
+    } else {
+      value = std::make_shared<arrow::DoubleScalar>(std::strtod(text.c_str(), nullptr));
+    }
+  } else if (body.contains("sval")) {
+    value = std::make_shared<arrow::StringScalar>(StringField(Field(body, "sval"), "sval"));
+  } else if (body.contains("boolval")) {
+    const json& b = Field(Field(body, "boolval"), "boolval");
+    value = std::make_shared<arrow::BooleanScalar>(b.is_boolean() && b.get<bool>());
+  } else if (body.contains("bsval")) {
+    return text_.ErrorAt(location, "bit-string literals are not supported");
+  } else {
+    return text_.ErrorAt(location, "unsupported literal");
+  }
+  return Remember(Expr::Literal(std::move(value)), location);
+}
+
+Result<ExprPtr> ExprTranslator::TranslateAExpr(const json& body) {
+  const int location = sql::LocationOf(body);
+  const std::string kind = StringField(body, "kind");
+  const std::string op = LastName(Field(body, "name"));
+  const json& lexpr = Field(body, "lexpr");
+  const json& rexpr = Field(body, "rexpr");
+  if (kind == "AEXPR_OP") {
+    if (lexpr.is_null()) {  // unary
+      ARROW_ASSIGN_OR_RAISE(ExprPtr arg, Translate(rexpr));
+      if (op == "-") return Remember(Expr::Call("negative", {arg}), location);
+      if (op == "+") return arg;
+      return text_.ErrorAt(location, "unsupported unary operator '" + op + "'");
+    }
+    ARROW_ASSIGN_OR_RAISE(ExprPtr left, Translate(lexpr));
+    ARROW_ASSIGN_OR_RAISE(ExprPtr right, Translate(rexpr));
+    if (op == "||") return Remember(Expr::Call("concat", {left, right}), location);
+    auto fn = BinaryOperator(op);
+    if (!fn) return text_.ErrorAt(location, "unsupported operator '" + op + "'");
+    return Remember(Expr::Call(*fn, {left, right}), location);
+  }
+  if (kind == "AEXPR_IN") {
+    ARROW_ASSIGN_OR_RAISE(ExprPtr left, Translate(lexpr));
+    std::vector<ExprPtr> args{left};
+    ARROW_ASSIGN_OR_RAISE(auto values, TranslateList(Field(Field(rexpr, "List"), "items")));
+    args.insert(args.end(), values.begin(), values.end());
+    ExprPtr in = Remember(Expr::Call("in", std::move(args)), location);
+    return op == "<>" ? Remember(Expr::Call("not", {in}), location) : in;
+  }
+  if (kind == "AEXPR_LIKE") {
+    ARROW_ASSIGN_OR_RAISE(ExprPtr left, Translate(lexpr));
+    ARROW_ASSIGN_OR_RAISE(ExprPtr pattern, Translate(rexpr));
+    if (pattern->kind != Expr::Kind::kLiteral || !pattern->value || pattern->value->type->id() != arrow::Type::STRING) {
+      return text_.ErrorAt(LocationOf(pattern.get()), "the LIKE pattern must be a string literal");
+    }
+    ExprPtr like = Remember(Expr::Call("like", {left, pattern}), location);
+    return op == "!~~" ? Remember(Expr::Call("not", {like}), location) : like;
+  }
+  if (kind == "AEXPR_BETWEEN" || kind == "AEXPR_NOT_BETWEEN") {
+    ARROW_ASSIGN_OR_RAISE(ExprPtr x, Translate(lexpr));
+    ARROW_ASSIGN_OR_RAISE(auto bounds, TranslateList(Field(Field(rexpr, "List"), "items")));
+    if (bounds.size() != 2) return text_.ErrorAt(location, "BETWEEN needs two bounds");
+    ExprPtr both = Remember(Expr::Call("and", {Remember(Expr::Call(">=", {x, bounds[0]}), location),
+                                               Remember(Expr::Call("<=", {x, bounds[1]}), location)}),
+                            location);
+    return kind == "AEXPR_BETWEEN" ? both : Remember(Expr::Call("not", {both}), location);
+  }
+  if (kind == "AEXPR_ILIKE") return text_.ErrorAt(location, "ILIKE is not supported; use lower(x) LIKE 'pattern'");
+  if (kind == "AEXPR_DISTINCT" || kind == "AEXPR_NOT_DISTINCT") {
+    return text_.ErrorAt(location, "IS [NOT] DISTINCT FROM is not supported");
+  }
+  if (kind == "AEXPR_NULLIF") return text_.ErrorAt(location, "NULLIF is not supported; use CASE WHEN");
+  if (kind == "AEXPR_OP_ANY" || kind == "AEXPR_OP_ALL") return text_.ErrorAt(location, "ANY/ALL are not supported");
+  if (kind == "AEXPR_SIMILAR") return text_.ErrorAt(location, "SIMILAR TO is not supported; use LIKE");
+  return text_.ErrorAt(location, "unsupported operator expression (" + kind + ")");
+}
+
+Result<ExprPtr> ExprTranslator::TranslateBool(const json& body) {
+  const int location = sql::LocationOf(body);
+  const std::string op = StringField(body, "boolop");
+  ARROW_ASSIGN_OR_RAISE(auto args, TranslateList(Field(body, "args")));
+  if (args.empty()) return text_.ErrorAt(location, "empty boolean expression");
+  if (op == "NOT_EXPR") return Remember(Expr::Call("not", {args[0]}), location);
+  const std::string fn = op == "AND_EXPR" ? "and" : "or";
+  // a AND b AND c -> ((a AND b) AND c), as a && b && c in C++.
+  ExprPtr acc = args[0];
+  int begin = LocationOf(acc.get()) >= 0 ? LocationOf(acc.get()) : location;
+  for (size_t i = 1; i < args.size(); ++i) acc = Remember(Expr::Call(fn, {acc, args[i]}), begin);
+  return acc;
+}
+
+Result<ExprPtr> ExprTranslator::TranslateCase(const json& body) {
+  const int location = sql::LocationOf(body);
+  ExprPtr subject;
+  if (!Field(body, "arg").is_null()) {
+    ARROW_ASSIGN_OR_RAISE(subject, Translate(Field(body, "arg")));
+  }
+  std::vector<ExprPtr> args;
+  for (const auto& w : Field(body, "args")) {
+    const json& when = Field(w, "CaseWhen");
+    ARROW_ASSIGN_OR_RAISE(ExprPtr cond, Translate(Field(when, "expr")));
+    // CASE x WHEN v THEN ... is CASE WHEN x = v THEN ...
+    if (subject) cond = Remember(Expr::Call("=", {subject, cond}), sql::LocationOf(when));
+    ARROW_ASSIGN_OR_RAISE(ExprPtr result, Translate(Field(when, "result")));
+    args.push_back(cond);
+    args.push_back(result);
+  }
+  if (!Field(body, "defresult").is_null()) {
+    ARROW_ASSIGN_OR_RAISE(ExprPtr otherwise, Translate(Field(body, "defresult")));
+    args.push_back(otherwise);
+  }
+  return Remember(Expr::Call("casewhen", std::move(args)), location);
+}
+
+Result<ExprPtr> ExprTranslator::TranslateFuncCall(const json& body) {
+  SqlFunctionCall call;
+  call.location = sql::LocationOf(body);
+  call.name = LastName(Field(body, "funcname"));
+  if (!Field(body, "over").is_null()) {
+    return text_.ErrorAt(call.location, "window functions (" + call.name + "(...) OVER ...) are not supported");
+  }
+  if (Field(body, "agg_star").is_boolean() || Field(body, "agg_distinct").is_boolean() ||
+      !Field(body, "agg_filter").is_null() || !Field(body, "agg_order").is_null()) {
+    return text_.ErrorAt(call.location, "aggregate function '" + call.name +
+                                            "' is not supported yet: aggregations (GROUP BY, count, sum, ...) come "
+                                            "with stateful streaming");
+  }
+  for (const auto& a : Field(body, "args")) {
+    ARROW_ASSIGN_OR_RAISE(ExprPtr e, Translate(a));
+    int at = LocationOf(e.get());
+    call.arg_locations.push_back(at >= 0 ? at : call.location);
+    call.args.push_back(std::move(e));
+  }
+  ARROW_ASSIGN_OR_RAISE(ExprPtr out, BuildFunctionCall(call, text_));
+  return Remember(out, call.location);
+}
+
+std::optional<Status> ExprTranslator::InnermostError(const Expr& e, int inherited_location) const {
+  int here = LocationOf(&e);
+  if (here < 0) here = inherited_location;
+  for (const auto& arg : e.args) {
+    if (auto st = InnermostError(*arg, here)) return st;
+  }
+  if (plan::IsStar(e)) return std::nullopt;
+  auto resolved = plan::ResolveExpr(e, *input_);
+  if (resolved.ok()) return std::nullopt;
+  return text_.ErrorAt(here, resolved.status().message());
+}
+
+Status ExprTranslator::LocateError(const ExprPtr& root, const Status& error, int fallback_location) const {
+  if (input_ && root) {
+    if (auto st = InnermostError(*root, fallback_location)) return *st;
+  }
+  return text_.ErrorAt(fallback_location, error.message());
+}
+
+}  // namespace sluice::sql

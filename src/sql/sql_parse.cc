@@ -1,0 +1,62 @@
+#include "sql/sql_parse.h"
+
+#include <pg_query.h>
+
+namespace sluice::sql {
+
+Result<nlohmann::json> ParseStatements(const SqlText& text) {
+  PgQueryParseResult parsed = pg_query_parse(text.text().c_str());
+  if (parsed.error) {
+    // cursorpos is 1-based; 0 means unknown.
+    Status st = text.ErrorAt(parsed.error->cursorpos - 1, std::string("SQL ") + parsed.error->message);
+    pg_query_free_parse_result(parsed);
+    return st;
+  }
+  nlohmann::json tree;
+  try {
+    tree = nlohmann::json::parse(parsed.parse_tree);
+  } catch (const nlohmann::json::exception& e) {
+    pg_query_free_parse_result(parsed);
+    return Status::Invalid(text.file_name(), ": cannot read the SQL parse tree: ", e.what());
+  }
+  pg_query_free_parse_result(parsed);
+  if (!tree.contains("stmts")) return nlohmann::json::array();
+  return tree["stmts"];
+}
+
+int LocationOf(const nlohmann::json& node_body) {
+  if (!node_body.is_object()) return -1;
+  auto it = node_body.find("location");
+  return it != node_body.end() && it->is_number_integer() ? it->get<int>() : -1;
+}
+
+const nlohmann::json& Field(const nlohmann::json& body, const char* key) {
+  static const nlohmann::json kNull;
+  if (!body.is_object()) return kNull;
+  auto it = body.find(key);
+  return it == body.end() ? kNull : *it;
+}
+
+std::string StringField(const nlohmann::json& body, const char* key, const std::string& def) {
+  const auto& v = Field(body, key);
+  return v.is_string() ? v.get<std::string>() : def;
+}
+
+int64_t IntField(const nlohmann::json& body, const char* key, int64_t def) {
+  const auto& v = Field(body, key);
+  return v.is_number_integer() ? v.get<int64_t>() : def;
+}
+
+std::vector<std::string> StringList(const nlohmann::json& list) {
+  std::vector<std::string> out;
+  if (!list.is_array()) return out;
+  for (const auto& item : list) out.push_back(StringField(Field(item, "String"), "sval"));
+  return out;
+}
+
+std::string NodeKind(const nlohmann::json& node) {
+  if (!node.is_object() || node.size() != 1) return "";
+  return node.begin().key();
+}
+
+}  // namespace sluice::sql

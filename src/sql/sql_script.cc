@@ -1,0 +1,244 @@
+#include "sql/sql_script.h"
+
+#include <arrow/api.h>
+
+#include <algorithm>
+#include <cctype>
+
+#include "sql/sql_parse.h"
+#include "sql/sql_types.h"
+
+namespace sluice::sql {
+namespace {
+
+using nlohmann::json;
+
+// The first byte of a statement that is not white space or a comment: where errors about the
+// statement as a whole point.
+int StatementStart(const SqlText& text, int stmt_location) {
+  const std::string& s = text.text();
+  size_t i = static_cast<size_t>(std::max(stmt_location, 0));
+  while (i < s.size()) {
+    if (std::isspace(static_cast<unsigned char>(s[i]))) {
+      ++i;
+    } else if (s.compare(i, 2, "--") == 0) {
+      while (i < s.size() && s[i] != '\n') ++i;
+    } else if (s.compare(i, 2, "/*") == 0) {
+      size_t end = s.find("*/", i + 2);
+      i = end == std::string::npos ? s.size() : end + 2;
+    } else {
+      break;
+    }
+  }
+  return static_cast<int>(i);
+}
+
+// An option or SET value as text: 'string', number, true/false, or a bare word.
+std::optional<std::string> ValueText(const json& node) {
+  std::string kind = NodeKind(node);
+  const json& body = Field(node, kind.c_str());
+  if (kind == "String") return StringField(body, "sval");
+  if (kind == "Integer") return std::to_string(IntField(body, "ival"));
+  if (kind == "Float") return StringField(body, "fval");
+  if (kind == "Boolean") return Field(body, "boolval").is_boolean() && Field(body, "boolval").get<bool>() ? "true" : "false";
+  if (kind == "TypeName") {
+    auto names = StringList(Field(body, "names"));
+    if (names.size() == 1) return names[0];
+  }
+  if (kind == "A_Const") {
+    if (body.contains("sval")) return StringField(Field(body, "sval"), "sval");
+    if (body.contains("ival")) return std::to_string(IntField(Field(body, "ival"), "ival"));
+    if (body.contains("fval")) return StringField(Field(body, "fval"), "fval");
+    if (body.contains("boolval")) {
+      const json& b = Field(Field(body, "boolval"), "boolval");
+      return b.is_boolean() && b.get<bool>() ? "true" : "false";
+    }
+  }
+  return std::nullopt;
+}
+
+Result<TableDecl> ReadCreateTable(const json& create, const SqlText& text, int stmt_start) {
+  TableDecl table;
+  const json& relation = Field(create, "relation");
+  table.location = LocationOf(relation);
+  table.name = text.IdentifierAt(table.location, StringField(relation, "relname"));
+  if (!StringField(relation, "schemaname").empty()) {
+    return text.ErrorAt(table.location, "qualified table names are not supported; write CREATE TABLE " +
+                                            StringField(relation, "relname"));
+  }
+  if (Field(create, "if_not_exists").is_boolean()) {
+    return text.ErrorAt(stmt_start, "CREATE TABLE IF NOT EXISTS is not supported: a pipeline file declares each table once");
+  }
+  arrow::FieldVector fields;
+  for (const auto& element : Field(create, "tableElts")) {
+    const std::string kind = NodeKind(element);
+    const json& body = Field(element, kind.c_str());
+    if (kind != "ColumnDef") {
+      return text.ErrorAt(LocationOf(body) >= 0 ? LocationOf(body) : table.location,
+                          "only column definitions are supported in CREATE TABLE (found " + kind + ")");
+    }
+    const int location = LocationOf(body);
+    std::string name = text.IdentifierAt(location, StringField(body, "colname"));
+    ARROW_ASSIGN_OR_RAISE(auto type, TypeFromSql(Field(body, "typeName"), text));
+    bool nullable = true;
+    for (const auto& c : Field(body, "constraints")) {
+      const json& con = Field(c, "Constraint");
+      std::string contype = StringField(con, "contype");
+      if (contype == "CONSTR_NOTNULL") {
+        nullable = false;
+      } else if (contype != "CONSTR_NULL") {
+        return text.ErrorAt(LocationOf(con), "column constraints other than NOT NULL are not supported");
+      }
+    }
+    for (const auto& f : fields) {
+      if (FoldCase(f->name()) == FoldCase(name)) {
+        return text.ErrorAt(location, "column '" + name + "' is declared twice in table '" + table.name + "'");
+      }
+    }
+    fields.push_back(arrow::field(name, type, nullable));
+    table.column_locations.push_back(location);
+  }
+  if (!fields.empty()) table.schema = arrow::schema(std::move(fields));
+
+  for (const auto& opt : Field(create, "options")) {
+    const json& def = Field(opt, "DefElem");
+    TableOption option;
+    option.location = LocationOf(def);
+    option.written_key = text.IdentifierAt(option.location, StringField(def, "defname"));
+    option.key = SnakeToCamel(option.written_key);
+    auto value = ValueText(Field(def, "arg"));
+    if (!value) {
+      return text.ErrorAt(option.location, "option '" + option.written_key + "' needs a value: " +
+                                                option.written_key + " = 'value'");
+    }
+    option.value = *value;
+    if (FoldCase(option.key) == "connector") {
+      table.connector = FoldCase(option.value);
+      table.connector_location = option.location;
+      continue;
+    }
+    for (const auto& seen : table.options) {
+      if (FoldCase(seen.key) == FoldCase(option.key)) {
+        return text.ErrorAt(option.location, "option '" + option.written_key + "' is given twice");
+      }
+    }
+    table.options.push_back(std::move(option));
+  }
+  if (table.connector.empty()) {
+    return text.ErrorAt(table.location, "table '" + table.name +
+                                             "' has no connector: add WITH (connector = 'files', format = 'json', "
+                                             "path = '...') or connector = 'console'");
+  }
+  return table;
+}
+
+Result<SetStmt> ReadSet(const json& set, const SqlText& text, int stmt_start, int stmt_end) {
+  const std::string kind = StringField(set, "kind");
+  if (kind != "VAR_SET_VALUE") return text.ErrorAt(stmt_start, "only SET key = value is supported");
+  SetStmt out;
+  out.location = stmt_start;
+  out.key = text.SpellingIn(StringField(set, "name"), stmt_start, stmt_end);
+  const json& args = Field(set, "args");
+  if (!args.is_array() || args.size() != 1) return text.ErrorAt(stmt_start, "SET " + out.key + " needs one value");
+  auto value = ValueText(args[0]);
+  if (!value) return text.ErrorAt(stmt_start, "SET " + out.key + ": the value must be a literal");
+  out.value = *value;
+  return out;
+}
+
+Result<QueryStmt> ReadInsert(const json& insert, const SqlText& text, int stmt_start) {
+  QueryStmt q;
+  q.location = stmt_start;
+  const json& relation = Field(insert, "relation");
+  q.sink_location = LocationOf(relation);
+  q.sink = text.IdentifierAt(q.sink_location, StringField(relation, "relname"));
+  if (!Field(insert, "withClause").is_null()) return text.ErrorAt(stmt_start, "WITH (common table expressions) is not supported");
+  if (!Field(insert, "cols").is_null()) {
+    return text.ErrorAt(LocationOf(Field(Field(insert, "cols")[0], "ResTarget")),
+                        "INSERT INTO " + q.sink + " (columns) is not supported: the query's columns go to the sink by position");
+  }
+  if (!Field(insert, "onConflictClause").is_null() || !Field(insert, "returningList").is_null()) {
+    return text.ErrorAt(stmt_start, "ON CONFLICT and RETURNING are not supported");
+  }
+  const json& select = Field(Field(insert, "selectStmt"), "SelectStmt");
+  if (select.is_null()) return text.ErrorAt(stmt_start, "INSERT INTO needs a SELECT");
+  if (!Field(select, "valuesLists").is_null()) {
+    return text.ErrorAt(stmt_start, "INSERT ... VALUES is not supported: a pipeline inserts the rows of a SELECT");
+  }
+  q.select = select;
+  return q;
+}
+
+}  // namespace
+
+const TableOption* TableDecl::Find(const std::string& key) const {
+  for (const auto& o : options) {
+    if (FoldCase(o.key) == FoldCase(key)) return &o;
+  }
+  return nullptr;
+}
+
+const TableDecl* Script::FindTable(const std::string& name) const {
+  for (const auto& t : tables) {
+    if (FoldCase(t.name) == FoldCase(name)) return &t;
+  }
+  return nullptr;
+}
+
+std::string SnakeToCamel(const std::string& key) {
+  if (key.find('_') == std::string::npos) return key;
+  std::string out;
+  bool upper_next = false;
+  for (char c : key) {
+    if (c == '_') {
+      upper_next = !out.empty();
+      continue;
+    }
+    out += upper_next ? static_cast<char>(std::toupper(static_cast<unsigned char>(c)))
+                      : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    upper_next = false;
+  }
+  return out;
+}
+
+Result<Script> ParseScript(const SqlText& text) {
+  ARROW_ASSIGN_OR_RAISE(json stmts, ParseStatements(text));
+  Script script;
+  for (const auto& raw : stmts) {
+    const int stmt_location = static_cast<int>(IntField(raw, "stmt_location"));
+    const int stmt_len = static_cast<int>(IntField(raw, "stmt_len"));
+    const int start = StatementStart(text, stmt_location);
+    const int end = stmt_len > 0 ? stmt_location + stmt_len : static_cast<int>(text.text().size());
+    const json& stmt = Field(raw, "stmt");
+    const std::string kind = NodeKind(stmt);
+    const json& body = Field(stmt, kind.c_str());
+    if (kind == "CreateStmt") {
+      ARROW_ASSIGN_OR_RAISE(TableDecl table, ReadCreateTable(body, text, start));
+      if (const TableDecl* prev = script.FindTable(table.name)) {
+        return text.ErrorAt(table.location, "table '" + table.name + "' is already declared at " + text.Where(prev->location));
+      }
+      script.tables.push_back(std::move(table));
+    } else if (kind == "VariableSetStmt") {
+      ARROW_ASSIGN_OR_RAISE(SetStmt set, ReadSet(body, text, start, end));
+      script.settings.push_back(std::move(set));
+    } else if (kind == "InsertStmt") {
+      ARROW_ASSIGN_OR_RAISE(QueryStmt q, ReadInsert(body, text, start));
+      q.end = end;
+      script.queries.push_back(std::move(q));
+    } else if (kind == "SelectStmt") {
+      if (!Field(body, "valuesLists").is_null()) return text.ErrorAt(start, "VALUES is not supported");
+      QueryStmt q;
+      q.location = start;
+      q.end = end;
+      q.select = body;
+      script.queries.push_back(std::move(q));
+    } else {
+      std::string what = kind.size() > 4 && kind.compare(kind.size() - 4, 4, "Stmt") == 0 ? kind.substr(0, kind.size() - 4) : kind;
+      return text.ErrorAt(start, "unsupported statement (" + what +
+                                     "); a pipeline file holds CREATE TABLE, SET, INSERT INTO ... SELECT and SELECT");
+    }
+  }
+  return script;
+}
+
+}  // namespace sluice::sql

@@ -1,0 +1,76 @@
+// A pipeline file's statements, read from libpg_query's tree: table declarations (CREATE
+// TABLE ... WITH (...)), session settings (SET) and queries (INSERT INTO ... SELECT, bare
+// SELECT). Nothing is resolved against files or schemas here; see sql_pipeline.h.
+#pragma once
+
+#include <arrow/type_fwd.h>
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sluice/status.h"
+#include "sql/sql_text.h"
+
+namespace sluice::sql {
+
+/// One `key = value` of a WITH clause. `key` is the engine's spelling: snake_case is turned
+/// into Spark's camelCase (max_files_per_trigger -> maxFilesPerTrigger); other keys keep the
+/// user's spelling (the engine matches option names case-insensitively).
+struct TableOption {
+  std::string key;
+  std::string written_key;  // as in the file, for messages
+  std::string value;
+  int location = -1;
+};
+
+/// CREATE TABLE name (columns) WITH (connector = '...', ...).
+struct TableDecl {
+  std::string name;  // as written
+  int location = -1;
+  /// Declared columns; null for `CREATE TABLE name ()` (a sink taking the query's schema).
+  std::shared_ptr<arrow::Schema> schema;
+  std::vector<int> column_locations;
+  std::string connector;  // lower case
+  int connector_location = -1;
+  /// Every option but `connector`, in file order.
+  std::vector<TableOption> options;
+
+  /// The option `key` (engine spelling, case-insensitive), or null.
+  const TableOption* Find(const std::string& key) const;
+};
+
+/// SET key = value: session configuration for every query of the file.
+struct SetStmt {
+  std::string key;
+  std::string value;
+  int location = -1;
+};
+
+/// INSERT INTO sink SELECT ... (sink set) or a bare SELECT (sink empty: the console).
+struct QueryStmt {
+  std::string sink;  // table name as written; empty for a bare SELECT
+  int sink_location = -1;
+  nlohmann::json select;  // the SelectStmt node body
+  int location = -1;      // start of the statement
+  int end = -1;           // one past its last byte
+};
+
+struct Script {
+  std::vector<TableDecl> tables;
+  std::vector<SetStmt> settings;
+  std::vector<QueryStmt> queries;
+
+  /// Case-insensitive, like SQL identifiers; null when not declared.
+  const TableDecl* FindTable(const std::string& name) const;
+};
+
+/// Reads every statement of `text`. Errors (syntax, unsupported statement kinds, duplicate
+/// tables, malformed WITH clauses) are located in `text`.
+Result<Script> ParseScript(const SqlText& text);
+
+/// "max_files_per_trigger" -> "maxFilesPerTrigger"; a key without '_' is returned unchanged.
+std::string SnakeToCamel(const std::string& key);
+
+}  // namespace sluice::sql

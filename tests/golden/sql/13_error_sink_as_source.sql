@@ -1,0 +1,2 @@
+CREATE TABLE shown () WITH (connector = 'console');
+SELECT * FROM shown;

@@ -1,0 +1,185 @@
+// The `sluice` command end to end: run / batch / explain on pipeline files, restarts on the same
+// checkpoint (after a clean stop, SIGTERM and kill -9), progress lines and error exits.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "integration/test_util.h"
+
+namespace sluice::testing {
+namespace {
+
+std::string ReadText(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+void WriteText(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
+
+class CliRunTest : public ::testing::Test {
+ protected:
+  // A pipeline reading json {id, name, price} from in/ into json sinks; `extra` is appended.
+  std::string WritePipeline(const std::string& options, const std::string& extra = "") {
+    std::string path = dir_.Sub("pipeline.sql");
+    WriteText(path, "CREATE TABLE events (id BIGINT, name TEXT, price DOUBLE)\n"
+                    "  WITH (connector = 'files', format = 'json', path = '" + dir_.Sub("in") + "'" + options + ");\n"
+                    "CREATE TABLE out () WITH (connector = 'files', format = 'json', path = '" + dir_.Sub("out") + "');\n"
+                    "INSERT INTO out SELECT id, upper(name) AS name, price FROM events WHERE id >= 0;\n" + extra);
+    return path;
+  }
+
+  int Sluice(const std::string& args) {
+    return RunCommand(ToolPath("sluice") + " " + args + " >" + dir_.Sub("stdout.txt") + " 2>" + dir_.Sub("stderr.txt"));
+  }
+  std::string Stderr() { return ReadText(dir_.Sub("stderr.txt")); }
+  std::string Stdout() { return ReadText(dir_.Sub("stdout.txt")); }
+
+  std::vector<int64_t> OutputIds(const std::string& sink = "out") {
+    auto rows = ReadSinkDir(dir_.Sub(sink), "json");
+    return rows ? SortedInts(rows, "id") : std::vector<int64_t>{};
+  }
+
+  TempDir dir_;
+};
+
+TEST_F(CliRunTest, RestartOnTheSameCheckpointReadsOnlyNewFiles) {
+  std::string pipeline = WritePipeline("",
+      "CREATE TABLE cheap () WITH (connector = 'files', format = 'json', path = '" + dir_.Sub("cheap") + "');\n"
+      "INSERT INTO cheap SELECT id FROM events WHERE price < 15;\n");
+  for (int f = 0; f < 3; ++f) WriteInputFile(dir_.Sub("in"), "a" + std::to_string(f) + ".json", JsonRows(f * 10, 10));
+  const std::string run = "run " + pipeline + " --checkpoint " + dir_.Sub("ckpt") + " --trigger available-now";
+  ASSERT_EQ(Sluice(run), 0) << Stderr();
+  EXPECT_EQ(OutputIds(), Range(0, 30));
+  // Each query checkpoints under DIR/<sink table name>.
+  EXPECT_TRUE(std::filesystem::exists(dir_.Sub("ckpt/out/commits/0")));
+  EXPECT_TRUE(std::filesystem::exists(dir_.Sub("ckpt/cheap/commits/0")));
+
+  for (int f = 3; f < 5; ++f) WriteInputFile(dir_.Sub("in"), "a" + std::to_string(f) + ".json", JsonRows(f * 10, 10));
+  ASSERT_EQ(Sluice(run), 0) << Stderr();
+  EXPECT_EQ(OutputIds(), Range(0, 50));          // no loss, no duplicate
+  EXPECT_EQ(OutputIds("cheap"), Range(0, 10));   // price = id * 1.5 < 15
+
+  ASSERT_EQ(Sluice(run), 0) << Stderr();  // nothing new: nothing written
+  EXPECT_EQ(OutputIds(), Range(0, 50));
+}
+
+TEST_F(CliRunTest, KillNineMidRunThenRestartIsExactlyOnce) {
+  std::string pipeline = WritePipeline(", max_files_per_trigger = 1");
+  for (int f = 0; f < 60; ++f) WriteInputFile(dir_.Sub("in"), "k" + std::to_string(100 + f) + ".json", JsonRows(f * 5, 5));
+  // One file per batch and a batch every 40 ms: 60 batches take over 2 s; the kill lands mid-run.
+  int rc = RunCommand("timeout -s KILL 1 " + ToolPath("sluice") + " run " + pipeline + " --checkpoint " +
+                      dir_.Sub("ckpt") + " --trigger processing-time=40ms >/dev/null 2>&1");
+  EXPECT_EQ(rc, 137) << "expected the run to be killed";
+  auto partial = OutputIds();
+  EXPECT_GT(partial.size(), 0u);
+  EXPECT_LT(partial.size(), 300u);
+
+  ASSERT_EQ(Sluice("run " + pipeline + " --checkpoint " + dir_.Sub("ckpt") + " --trigger available-now"), 0) << Stderr();
+  EXPECT_EQ(OutputIds(), Range(0, 300));
+}
+
+TEST_F(CliRunTest, SigtermStopsGracefullyWithExitZero) {
+  std::string pipeline = WritePipeline(", max_files_per_trigger = 1");
+  for (int f = 0; f < 40; ++f) WriteInputFile(dir_.Sub("in"), "t" + std::to_string(100 + f) + ".json", JsonRows(f * 3, 3));
+  int rc = RunCommand("timeout --preserve-status -s TERM 1 " + ToolPath("sluice") + " run " + pipeline +
+                      " --checkpoint " + dir_.Sub("ckpt") + " --trigger processing-time=50ms >/dev/null 2>" +
+                      dir_.Sub("stderr.txt"));
+  EXPECT_EQ(rc, 0) << Stderr();
+  EXPECT_NE(Stderr().find("SIGTERM, stopping"), std::string::npos) << Stderr();
+  EXPECT_LT(OutputIds().size(), 120u);
+  ASSERT_EQ(Sluice("run " + pipeline + " --checkpoint " + dir_.Sub("ckpt") + " --trigger available-now"), 0) << Stderr();
+  EXPECT_EQ(OutputIds(), Range(0, 120));
+}
+
+TEST_F(CliRunTest, ProgressFileGetsOneJsonLinePerBatch) {
+  std::string pipeline = WritePipeline(", maxFilesPerTrigger = 1");
+  for (int f = 0; f < 4; ++f) WriteInputFile(dir_.Sub("in"), "p" + std::to_string(f) + ".json", JsonRows(f * 2, 2));
+  ASSERT_EQ(Sluice("run " + pipeline + " --checkpoint " + dir_.Sub("ckpt") + " --trigger available-now --progress " +
+                   dir_.Sub("progress.jsonl")),
+            0)
+      << Stderr();
+  std::istringstream lines(ReadText(dir_.Sub("progress.jsonl")));
+  std::string line;
+  std::vector<int64_t> batches;
+  while (std::getline(lines, line)) {
+    auto progress = nlohmann::json::parse(line);
+    EXPECT_EQ(progress["name"], "out");
+    EXPECT_EQ(progress["numInputRows"], 2);
+    batches.push_back(progress["batchId"].get<int64_t>());
+  }
+  EXPECT_EQ(batches, Range(0, 4));
+  // Not a terminal: one plain status line per batch.
+  EXPECT_NE(Stderr().find("sluice: out batch 3: 2 rows"), std::string::npos) << Stderr();
+}
+
+TEST_F(CliRunTest, BatchWritesTheSameRowsAsTheStream) {
+  for (int f = 0; f < 3; ++f) WriteInputFile(dir_.Sub("in"), "b" + std::to_string(f) + ".json", JsonRows(f * 4, 4));
+  std::string pipeline = WritePipeline("");
+  ASSERT_EQ(Sluice("run " + pipeline + " --checkpoint " + dir_.Sub("ckpt") + " --trigger once"), 0) << Stderr();
+  auto streamed = OutputIds();
+  std::filesystem::rename(dir_.Sub("out"), dir_.Sub("streamed"));
+  ASSERT_EQ(Sluice("batch " + pipeline), 0) << Stderr();
+  EXPECT_FALSE(std::filesystem::exists(dir_.Sub("out/_spark_metadata")));  // plain files
+  EXPECT_EQ(OutputIds(), streamed);
+  EXPECT_EQ(streamed, Range(0, 12));
+  // A second batch run refuses the non-empty directory unless told otherwise.
+  EXPECT_EQ(Sluice("batch " + pipeline), 1);
+  EXPECT_NE(Stderr().find("already exists"), std::string::npos) << Stderr();
+  EXPECT_EQ(Sluice("batch " + pipeline + " --mode overwrite"), 0) << Stderr();
+  EXPECT_EQ(OutputIds(), Range(0, 12));
+
+  ASSERT_EQ(Sluice("batch " + pipeline + " --print"), 0) << Stderr();
+  EXPECT_NE(Stdout().find("== out (12 rows) =="), std::string::npos) << Stdout();
+  EXPECT_NE(Stdout().find("|N11 "), std::string::npos) << Stdout();
+}
+
+TEST_F(CliRunTest, ExplainPrintsPlanAndOutputModeVerdict) {
+  std::filesystem::create_directories(dir_.Sub("in"));
+  std::string pipeline = WritePipeline("");
+  ASSERT_EQ(Sluice("explain " + pipeline), 0) << Stderr();
+  EXPECT_NE(Stdout().find("== Logical Plan ==\nProject [id, upper(name) AS name, price]\n  Filter (id >= 0)"),
+            std::string::npos)
+      << Stdout();
+  EXPECT_NE(Stdout().find("append: ok"), std::string::npos);
+  EXPECT_NE(Stdout().find("complete: refused: Complete output mode not supported"), std::string::npos);
+  EXPECT_EQ(Sluice("explain " + pipeline + " --output-mode complete"), 1);
+}
+
+TEST_F(CliRunTest, ErrorsExitNonZeroAndPointAtTheSql) {
+  std::filesystem::create_directories(dir_.Sub("in"));
+  std::string pipeline = WritePipeline("", "INSERT INTO out2 SELECT id FROM events;\n");
+  EXPECT_EQ(Sluice("run " + pipeline + " --checkpoint " + dir_.Sub("ckpt")), 1);
+  EXPECT_NE(Stderr().find("pipeline.sql:5:13: unknown table 'out2'"), std::string::npos) << Stderr();
+
+  pipeline = WritePipeline("");
+  EXPECT_EQ(Sluice("run " + pipeline + " --checkpoint " + dir_.Sub("ckpt") + " --output-mode complete"), 1);
+  EXPECT_NE(Stderr().find("Complete output mode not supported"), std::string::npos) << Stderr();
+  EXPECT_NE(Stderr().find("query 'out' (" + pipeline + ":4:1)"), std::string::npos) << Stderr();
+
+  EXPECT_EQ(Sluice("run " + pipeline), 1);  // a file sink needs a checkpoint
+  EXPECT_NE(Stderr().find("checkpointLocation must be specified"), std::string::npos) << Stderr();
+
+  EXPECT_EQ(Sluice("run " + pipeline + " --checkpoint " + dir_.Sub("ckpt") + " --trigger sometimes"), 1);
+  EXPECT_NE(Stderr().find("--trigger 'sometimes'"), std::string::npos) << Stderr();
+  EXPECT_EQ(Sluice("run " + dir_.Sub("missing.sql")), 1);
+  EXPECT_NE(Stderr().find("cannot read pipeline file"), std::string::npos) << Stderr();
+}
+
+TEST_F(CliRunTest, VersionAndCheckpointShowStillWork) {
+  ASSERT_EQ(Sluice("version"), 0);
+  EXPECT_EQ(Stdout().rfind("sluice ", 0), 0u);
+  WriteInputFile(dir_.Sub("in"), "v.json", JsonRows(0, 3));
+  std::string pipeline = WritePipeline("");
+  ASSERT_EQ(Sluice("run " + pipeline + " --checkpoint " + dir_.Sub("ckpt") + " --trigger available-now"), 0) << Stderr();
+  ASSERT_EQ(Sluice("checkpoint show " + dir_.Sub("ckpt/out")), 0) << Stderr();
+  EXPECT_NE(Stdout().find("\"queryId\""), std::string::npos) << Stdout();
+}
+
+}  // namespace
+}  // namespace sluice::testing

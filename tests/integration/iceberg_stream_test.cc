@@ -1,0 +1,101 @@
+// The Iceberg sink through the public API: toTable() / format("iceberg"), catalogs from the
+// session conf, batch reads with read().table(), restart on the same checkpoint, refusals.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "integration/test_util.h"
+
+namespace sluice::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string Rows(int64_t first, int64_t n) {
+  std::string out = "[";
+  for (int64_t i = first; i < first + n; ++i) {
+    out += (i > first ? "," : "") + std::string("{\"id\":") + std::to_string(i) + ",\"name\":\"n" + std::to_string(i) +
+           "\"}";
+  }
+  return out + "]";
+}
+
+std::shared_ptr<Session> LakeSession(const TempDir& dir) {
+  auto session = Session::Make();
+  session->setConf("sluice.sql.catalog.lake.type", "sql");
+  session->setConf("sluice.sql.catalog.lake.uri", "sqlite:///" + dir.Sub("catalog.db"));
+  session->setConf("sluice.sql.catalog.lake.warehouse", dir.Sub("wh"));
+  session->setConf("sluice.sql.catalog.local.warehouse", dir.Sub("local-wh"));
+  return session;
+}
+
+Result<StreamingQuery> Start(const DataFrame& df, const std::string& ckpt, const std::string& table) {
+  return df.writeStream().option("checkpointLocation", ckpt).trigger(AvailableNow()).toTable(table);
+}
+
+std::vector<int64_t> ReadIds(const std::shared_ptr<Session>& session, const std::string& table) {
+  auto df = session->read().table(table);
+  EXPECT_TRUE(df.ok()) << df.status().ToString();
+  auto rows = df->collect();
+  EXPECT_TRUE(rows.ok()) << rows.status().ToString();
+  return SortedInts(*rows, "id");
+}
+
+TEST(IcebergStream, ToTableCreatesTheTableAndRestartsContinueExactlyOnce) {
+  TempDir dir;
+  auto session = LakeSession(dir);
+  MemoryStream input(session, "id BIGINT, name STRING");
+  ASSERT_OK(input.addJson(Rows(0, 5)).status());
+  {
+    ASSERT_OK_AND_ASSIGN(auto q, Start(input.toDF(), dir.Sub("ckpt"), "lake.db.events"));
+    ASSERT_OK(q.awaitTermination());
+  }
+  ASSERT_OK(input.addJson(Rows(5, 3)).status());
+  {
+    ASSERT_OK_AND_ASSIGN(auto q, Start(input.toDF(), dir.Sub("ckpt"), "lake.db.events"));
+    ASSERT_OK(q.awaitTermination());
+    EXPECT_NE(q.lastProgress().find("IcebergSink[lake.db.events]"), std::string::npos) << q.lastProgress();
+  }
+  EXPECT_EQ(ReadIds(session, "lake.db.events"), Range(0, 8));
+  ASSERT_OK_AND_ASSIGN(auto df, session->read().format("iceberg").load("lake.db.events"));
+  EXPECT_EQ(df.schema()->field(0)->name(), "id");
+  auto filtered = df.filter(col("id") >= lit(int64_t{6})).collect();
+  ASSERT_OK(filtered.status());
+  EXPECT_EQ(SortedInts(*filtered, "id"), Range(6, 8));
+}
+
+TEST(IcebergStream, TwoPartNamesGoToTheLocalHadoopCatalog) {
+  TempDir dir;
+  auto session = LakeSession(dir);
+  MemoryStream input(session, "id BIGINT, name STRING");
+  ASSERT_OK(input.addJson(Rows(0, 4)).status());
+  ASSERT_OK_AND_ASSIGN(auto q, input.toDF()
+                                   .writeStream()
+                                   .format("iceberg")
+                                   .option("checkpointLocation", dir.Sub("ckpt"))
+                                   .trigger(AvailableNow())
+                                   .start("db.events"));
+  ASSERT_OK(q.awaitTermination());
+  EXPECT_TRUE(fs::exists(dir.Sub("local-wh/db/events/metadata/v2.metadata.json")));
+  EXPECT_EQ(ReadIds(session, "local.db.events"), Range(0, 4));
+}
+
+TEST(IcebergStream, AQueryWhoseColumnsDoNotMatchTheTableIsRefusedAtStart) {
+  TempDir dir;
+  auto session = LakeSession(dir);
+  MemoryStream a(session, "id BIGINT, name STRING");
+  ASSERT_OK(a.addJson(Rows(0, 1)).status());
+  ASSERT_OK_AND_ASSIGN(auto q, Start(a.toDF(), dir.Sub("ckpt-a"), "lake.db.events"));
+  ASSERT_OK(q.awaitTermination());
+  MemoryStream b(session, "id STRING, name STRING");
+  auto refused = Start(b.toDF(), dir.Sub("ckpt-b"), "lake.db.events");
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().message().find("column 'id' is string in the query but long"), std::string::npos)
+      << refused.status().ToString();
+  auto missing = session->read().table("lake.db.nope");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.status().message().find("lake.db.nope does not exist"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace sluice::testing

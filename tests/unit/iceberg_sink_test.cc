@@ -1,0 +1,206 @@
+// The Iceberg sink at the sink level: one snapshot per batch with the streaming summary keys,
+// redone batches skipped, complete mode overwrites, schema refusal, cleanup of a failed batch.
+#include <arrow/api.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "iceberg/catalog.h"
+#include "iceberg/maintenance.h"
+#include "iceberg/table_ops.h"
+#include "io/fault_injection.h"
+#include "sink/iceberg_sink.h"
+#include "support/temp_dir.h"
+
+namespace sluice::sink {
+namespace {
+
+using sluice::testing::TempDir;
+
+std::shared_ptr<arrow::Table> Rows(int64_t first, int64_t n) {
+  arrow::Int64Builder ids;
+  arrow::StringBuilder names;
+  for (int64_t i = first; i < first + n; ++i) {
+    EXPECT_TRUE(ids.Append(i).ok());
+    EXPECT_TRUE(names.Append("n" + std::to_string(i)).ok());
+  }
+  auto schema = arrow::schema({arrow::field("id", arrow::int64()), arrow::field("name", arrow::utf8())});
+  return arrow::Table::Make(schema, {*ids.Finish(), *names.Finish()});
+}
+
+SinkSpec Spec(const TempDir& dir, const std::string& mode = "append") {
+  SinkSpec spec;
+  spec.format = "iceberg";
+  spec.output_mode = mode;
+  spec.options.Set("table", "lake.db.events");
+  spec.options.Set("catalog.type", "sql");
+  spec.options.Set("catalog.uri", "sqlite:///" + dir.Sub("catalog.db"));
+  spec.options.Set("catalog.warehouse", dir.Sub("wh"));
+  return spec;
+}
+
+std::unique_ptr<Sink> Make(const SinkSpec& spec, const std::string& query_id,
+                           std::shared_ptr<io::FileSystem> fs = io::LocalFileSystem()) {
+  SinkContext ctx;
+  ctx.fs = std::move(fs);
+  ctx.query_id = query_id;
+  auto sink = MakeIcebergSink(spec, ctx);
+  EXPECT_TRUE(sink.ok()) << sink.status().ToString();
+  return std::move(*sink);
+}
+
+iceberg::LoadedTable Load(const TempDir& dir) {
+  auto catalog = *iceberg::MakeCatalog(
+      "lake", {{"type", "sql"}, {"uri", "sqlite:///" + dir.Sub("catalog.db")}, {"warehouse", dir.Sub("wh")}},
+      io::LocalFileSystem());
+  auto t = iceberg::LoadExisting(catalog.get(), {{"db"}, "events"});
+  EXPECT_TRUE(t.ok()) << t.status().ToString();
+  return *t;
+}
+
+int64_t RowCount(const TempDir& dir) {
+  auto rows = iceberg::ReadCurrentSnapshot(io::LocalFileSystem().get(), Load(dir).metadata);
+  EXPECT_TRUE(rows.ok()) << rows.status().ToString();
+  return (*rows)->num_rows();
+}
+
+size_t DataFileCount(const TempDir& dir) {
+  size_t n = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir.Sub("wh/db.db/events/data"))) {
+    n += e.path().extension() == ".parquet";
+  }
+  return n;
+}
+
+TEST(IcebergSink, EachBatchIsOneAppendSnapshotTaggedWithQueryAndEpoch) {
+  TempDir dir;
+  auto sink = Make(Spec(dir), "q-1");
+  EXPECT_EQ(sink->Description(), "IcebergSink[lake.db.events]");
+  ASSERT_TRUE(sink->AddBatch(0, Rows(0, 5)).ok());
+  ASSERT_TRUE(sink->AddBatch(1, Rows(5, 5)).ok());
+  auto table = Load(dir);
+  ASSERT_EQ(table.metadata.snapshots.size(), 2u);
+  const auto& s = table.metadata.CurrentSnapshot()->summary;
+  EXPECT_EQ(s.at("operation"), "append");
+  EXPECT_EQ(s.at(kQueryIdSummaryKey), "q-1");
+  EXPECT_EQ(s.at(kEpochIdSummaryKey), "1");
+  EXPECT_EQ(s.at("added-records"), "5");
+  EXPECT_EQ(s.at("total-records"), "10");
+  EXPECT_EQ(RowCount(dir), 10);
+}
+
+TEST(IcebergSink, RedoneBatchIsNotCommittedTwice) {
+  TempDir dir;
+  ASSERT_TRUE(Make(Spec(dir), "q-1")->AddBatch(0, Rows(0, 5)).ok());
+  auto restarted = Make(Spec(dir), "q-1");  // a new sink object, as after a restart
+  ASSERT_TRUE(restarted->AddBatch(0, Rows(0, 5)).ok());
+  ASSERT_TRUE(restarted->AddBatch(1, Rows(5, 5)).ok());
+  ASSERT_TRUE(restarted->AddBatch(1, Rows(5, 5)).ok());
+  EXPECT_EQ(Load(dir).metadata.snapshots.size(), 2u);
+  EXPECT_EQ(RowCount(dir), 10);
+  EXPECT_EQ(DataFileCount(dir), 2u);  // a skipped batch writes no data file
+  // Another query's batch 0 is its own.
+  ASSERT_TRUE(Make(Spec(dir), "q-2")->AddBatch(0, Rows(100, 1)).ok());
+  EXPECT_EQ(RowCount(dir), 11);
+}
+
+TEST(IcebergSink, CompleteModeReplacesTheRowsWithAnOverwriteSnapshot) {
+  TempDir dir;
+  auto sink = Make(Spec(dir, "complete"), "q-1");
+  ASSERT_TRUE(sink->AddBatch(0, Rows(0, 3)).ok());
+  ASSERT_TRUE(sink->AddBatch(1, Rows(10, 2)).ok());
+  ASSERT_TRUE(sink->AddBatch(1, Rows(10, 2)).ok());  // redo
+  auto table = Load(dir);
+  ASSERT_EQ(table.metadata.snapshots.size(), 2u);
+  const auto& s = table.metadata.CurrentSnapshot()->summary;
+  EXPECT_EQ(s.at("operation"), "overwrite");
+  EXPECT_EQ(s.at("deleted-records"), "3");
+  EXPECT_EQ(s.at("total-records"), "2");
+  EXPECT_EQ(RowCount(dir), 2);
+}
+
+TEST(IcebergSink, MismatchingTableIsRefusedAtStartNamingTheColumn) {
+  TempDir dir;
+  auto spec = Spec(dir);
+  auto no_conf = [](const std::string&) { return std::string(); };
+  ASSERT_TRUE(PrepareIcebergSinkSpec(&spec, no_conf, *Rows(0, 1)->schema(), io::LocalFileSystem()).ok());
+  EXPECT_EQ(Load(dir).metadata.snapshots.size(), 0u);  // created, empty
+  auto other = arrow::schema({arrow::field("id", arrow::utf8()), arrow::field("name", arrow::utf8())});
+  Status st = PrepareIcebergSinkSpec(&spec, no_conf, *other, io::LocalFileSystem());
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("column 'id' is string in the query but long"), std::string::npos) << st.message();
+  EXPECT_NE(st.message().find("lake.db.events"), std::string::npos) << st.message();
+}
+
+TEST(IcebergSink, UnsupportedModesAndOptionsAreRefused) {
+  TempDir dir;
+  auto spec = Spec(dir, "update");
+  EXPECT_NE(ValidateIcebergSinkSpec(spec).message().find("does not support update"), std::string::npos);
+  spec = Spec(dir);
+  spec.options.Set("tabel", "x");
+  EXPECT_NE(ValidateIcebergSinkSpec(spec).message().find("tabel"), std::string::npos);
+}
+
+TEST(IcebergSink, AFailedBatchLeavesNoDataFilesAndTheRetryCommits) {
+  TempDir dir;
+  io::FaultSpec fault;
+  fault.point = "iceberg_after_manifests";
+  fault.action = io::FaultSpec::Action::kFail;
+  auto faulty = std::make_shared<io::FaultInjectingFileSystem>(io::LocalFileSystem(), fault);
+  auto sink = Make(Spec(dir), "q-1", faulty);
+  EXPECT_FALSE(sink->AddBatch(0, Rows(0, 5)).ok());
+  EXPECT_EQ(DataFileCount(dir), 0u);
+  EXPECT_EQ(Load(dir).metadata.snapshots.size(), 0u);
+  ASSERT_TRUE(sink->AddBatch(0, Rows(0, 5)).ok());  // the fault fires once
+  EXPECT_EQ(RowCount(dir), 5);
+}
+
+TEST(IcebergSink, TargetFileSizeSplitsABatchIntoSeveralFiles) {
+  TempDir dir;
+  auto spec = Spec(dir);
+  spec.options.Set("target-file-size-bytes", "1000");
+  ASSERT_TRUE(Make(spec, "q-1")->AddBatch(0, Rows(0, 500)).ok());
+  EXPECT_GT(DataFileCount(dir), 3u);
+  EXPECT_EQ(RowCount(dir), 500);
+  EXPECT_EQ(Load(dir).metadata.CurrentSnapshot()->summary.at("added-data-files"), std::to_string(DataFileCount(dir)));
+}
+
+TEST(IcebergMaintenance, CompactionReplacesSmallFilesAndKeepsTheStreamExactlyOnce) {
+  TempDir dir;
+  auto sink = Make(Spec(dir), "q-1");
+  for (int b = 0; b < 5; ++b) ASSERT_TRUE(sink->AddBatch(b, Rows(b * 10, 10)).ok());
+  auto catalog = *iceberg::MakeCatalog(
+      "lake", {{"type", "sql"}, {"uri", "sqlite:///" + dir.Sub("catalog.db")}, {"warehouse", dir.Sub("wh")}},
+      io::LocalFileSystem());
+  auto fs = io::LocalFileSystem();
+  auto result = iceberg::CompactTable(catalog.get(), fs.get(), {{"db"}, "events"}, 1 << 20);
+  ASSERT_TRUE(result.ok()) << result.status().ToString();
+  EXPECT_TRUE(result->committed);
+  EXPECT_EQ(result->rewritten_files, 5);
+  EXPECT_EQ(result->added_files, 1);
+  auto table = Load(dir);
+  const auto& s = table.metadata.CurrentSnapshot()->summary;
+  EXPECT_EQ(s.at("operation"), "replace");
+  EXPECT_EQ(s.at("total-data-files"), "1");
+  EXPECT_EQ(s.at("total-records"), "50");
+  EXPECT_EQ(RowCount(dir), 50);
+  // The stream's marker is found behind the replace snapshot: a redo is still skipped.
+  ASSERT_TRUE(Make(Spec(dir), "q-1")->AddBatch(4, Rows(40, 10)).ok());
+  EXPECT_EQ(RowCount(dir), 50);
+
+  // Expire everything older than now: the compacted snapshot (with the stream's marker) stays.
+  auto expired = iceberg::ExpireSnapshots(catalog.get(), fs.get(), {{"db"}, "events"}, iceberg::NowMs() + 1);
+  ASSERT_TRUE(expired.ok()) << expired.status().ToString();
+  EXPECT_EQ(expired->expired_snapshots, 5);  // the replace snapshot carries the stream's marker
+  EXPECT_GE(expired->deleted_files, 5 + 5);  // the small data files and the old manifest lists at least
+  EXPECT_EQ(DataFileCount(dir), 1u);
+  EXPECT_EQ(RowCount(dir), 50);
+  ASSERT_TRUE(Make(Spec(dir), "q-1")->AddBatch(4, Rows(40, 10)).ok());  // still recognised
+  ASSERT_TRUE(Make(Spec(dir), "q-1")->AddBatch(5, Rows(50, 10)).ok());
+  EXPECT_EQ(RowCount(dir), 60);
+  EXPECT_EQ(*iceberg::ParseDurationMs("7d"), 7 * 86400000LL);
+  EXPECT_FALSE(iceberg::ParseDurationMs("7 days").ok());
+}
+
+}  // namespace
+}  // namespace sluice::sink

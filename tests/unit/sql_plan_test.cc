@@ -1,0 +1,195 @@
+// SQL builds the same logical plan as the C++ DataFrame API, and parse -> plan golden files
+// (tests/golden/sql/<name>.sql -> <name>.plan; SLUICE_UPDATE_GOLDEN=1 rewrites the .plan files).
+#include <arrow/api.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "sluice/sluice.h"
+#include "sql/sql_pipeline.h"
+#include "support/temp_dir.h"
+
+namespace sluice::sql {
+namespace {
+
+constexpr const char* kEventsDdl = "id BIGINT, name STRING, price DOUBLE, ts TIMESTAMP, ts_text STRING";
+
+class SqlPlanTest : public ::testing::Test {
+ protected:
+  void SetUp() override { std::filesystem::create_directories(dir_.Sub("in")); }
+
+  std::string Header() const {
+    return "CREATE TABLE events (id BIGINT, name TEXT, price DOUBLE PRECISION, ts TIMESTAMP, ts_text VARCHAR)\n"
+           "  WITH (connector = 'files', format = 'json', path = '" + dir_.Sub("in") + "');\n";
+  }
+
+  // The plan text of the only query of `select` (a bare SELECT over `events`).
+  std::string SqlPlan(const std::string& select) {
+    SqlText text("q.sql", Header() + select);
+    auto pipeline = CompilePipeline(session_, text, ExecutionMode::kStreaming);
+    EXPECT_TRUE(pipeline.ok()) << pipeline.status().ToString();
+    if (!pipeline.ok() || pipeline->queries.size() != 1) return "<no plan>";
+    return pipeline->queries[0].frame.explain();
+  }
+
+  DataFrame Events() {
+    auto df = session_->readStream().format("json").schema(kEventsDdl).load(dir_.Sub("in"));
+    EXPECT_TRUE(df.ok()) << df.status().ToString();
+    return *df;
+  }
+
+  testing::TempDir dir_;
+  std::shared_ptr<Session> session_ = Session::Make();
+};
+
+TEST_F(SqlPlanTest, ProjectionAndFilterMatchTheDataFrameApi) {
+  EXPECT_EQ(SqlPlan("SELECT id, name FROM events WHERE price > 10;"),
+            Events().filter(col("price") > lit(10)).select({col("id"), col("name")}).explain());
+  EXPECT_EQ(SqlPlan("SELECT *, upper(name) AS up FROM events;"),
+            Events().select({col("*"), upper(col("name")).alias("up")}).explain());
+  EXPECT_EQ(SqlPlan("SELECT e.id, E.Name FROM events AS e;"), Events().select({col("id"), col("name")}).explain());
+}
+
+TEST_F(SqlPlanTest, ArithmeticCastsAndLiteralsMatch) {
+  EXPECT_EQ(SqlPlan("SELECT price * 1.1 AS p, id % 2 AS m, -price AS neg, id + 12345678901 AS big FROM events;"),
+            Events()
+                .select({(col("price") * lit(1.1)).alias("p"), (col("id") % lit(2)).alias("m"), (-col("price")).alias("neg"),
+                         (col("id") + lit(int64_t{12345678901})).alias("big")})
+                .explain());
+  EXPECT_EQ(SqlPlan("SELECT CAST(id AS STRING) AS s, price::INT AS i, CAST(price AS DECIMAL(10,2)) AS d FROM events;"),
+            Events()
+                .select({col("id").cast("string").alias("s"), col("price").cast("int").alias("i"),
+                         col("price").cast("decimal(10,2)").alias("d")})
+                .explain());
+  EXPECT_EQ(SqlPlan("SELECT id / 2 AS half, price - 1 AS p, price >= 1 AS ge, id <> 3 AS ne FROM events;"),
+            Events()
+                .select({(col("id") / lit(2)).alias("half"), (col("price") - lit(1)).alias("p"),
+                         (col("price") >= lit(1)).alias("ge"), (col("id") != lit(3)).alias("ne")})
+                .explain());
+}
+
+TEST_F(SqlPlanTest, CaseWhenMatchesWhenOtherwise) {
+  EXPECT_EQ(SqlPlan("SELECT CASE WHEN price > 100 THEN 'high' WHEN price > 10 THEN 'mid' ELSE 'low' END AS band "
+                    "FROM events;"),
+            Events()
+                .select({when(col("price") > lit(100), lit("high"))
+                             .when(col("price") > lit(10), lit("mid"))
+                             .otherwise(lit("low"))
+                             .alias("band")})
+                .explain());
+  EXPECT_EQ(SqlPlan("SELECT CASE id WHEN 1 THEN 'one' END AS c FROM events;"),
+            Events().select({when(col("id") == lit(1), lit("one")).alias("c")}).explain());
+}
+
+TEST_F(SqlPlanTest, PredicatesMatch) {
+  EXPECT_EQ(SqlPlan("SELECT id FROM events WHERE name IS NOT NULL AND id NOT IN (1, 2, 3) AND name LIKE 'a%';"),
+            Events()
+                .filter(col("name").isNotNull() && !col("id").isin({lit(1), lit(2), lit(3)}) && col("name").like("a%"))
+                .select({col("id")})
+                .explain());
+  EXPECT_EQ(SqlPlan("SELECT id FROM events WHERE price < 0 OR coalesce(name, '') = '' OR NOT (name IS NULL);"),
+            Events()
+                .filter(col("price") < lit(0) || coalesce({col("name"), lit("")}) == lit("") || !col("name").isNull())
+                .select({col("id")})
+                .explain());
+  EXPECT_EQ(SqlPlan("SELECT id FROM events WHERE price BETWEEN 1 AND 5 AND name NOT LIKE '%x';"),
+            Events()
+                .filter(((col("price") >= lit(1)) && (col("price") <= lit(5))) && !col("name").like("%x"))
+                .select({col("id")})
+                .explain());
+}
+
+TEST_F(SqlPlanTest, StringAndTimeFunctionsMatch) {
+  EXPECT_EQ(SqlPlan("SELECT concat(name, '-', lower(name)) AS c, substring(name, 2, 3) AS s, length(trim(name)) AS l, "
+                    "name || '!' AS bang FROM events;"),
+            Events()
+                .select({concat({col("name"), lit("-"), lower(col("name"))}).alias("c"),
+                         substring(col("name"), 2, 3).alias("s"), length(trim(col("name"))).alias("l"),
+                         concat({col("name"), lit("!")}).alias("bang")})
+                .explain());
+  EXPECT_EQ(SqlPlan("SELECT to_timestamp(ts_text, 'yyyy-MM-dd HH:mm:ss') AS t, date_trunc('hour', ts) AS h, year(ts) AS y, "
+                    "EXTRACT(month FROM ts) AS m, dayofweek(ts) AS w, TIMESTAMP '2024-01-01 00:00:00' AS t0 FROM events;"),
+            Events()
+                .select({to_timestamp(col("ts_text"), "yyyy-MM-dd HH:mm:ss").alias("t"),
+                         date_trunc("hour", col("ts")).alias("h"), year(col("ts")).alias("y"),
+                         month(col("ts")).alias("m"), dayofweek(col("ts")).alias("w"),
+                         lit("2024-01-01 00:00:00").cast("timestamp").alias("t0")})
+                .explain());
+}
+
+TEST_F(SqlPlanTest, SinkWithDeclaredColumnsRenamesByPosition) {
+  SqlText text("q.sql", Header() +
+                            "CREATE TABLE out (ident BIGINT, label STRING) WITH (connector = 'files', format = 'json', "
+                            "path = '" + dir_.Sub("out") + "');\n"
+                            "INSERT INTO out SELECT id, name FROM events;");
+  auto pipeline = CompilePipeline(session_, text, ExecutionMode::kStreaming);
+  ASSERT_TRUE(pipeline.ok()) << pipeline.status().ToString();
+  EXPECT_EQ(pipeline->queries[0].frame.explain(), Events()
+                                                      .select({col("id"), col("name")})
+                                                      .select({col("id").alias("ident"), col("name").alias("label")})
+                                                      .explain());
+  EXPECT_EQ(pipeline->queries[0].name, "out");
+  EXPECT_EQ(pipeline->queries[0].sink.format, "json");
+}
+
+// --- golden files ---------------------------------------------------------------------------
+
+std::string ReadAll(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+void ReplaceAll(std::string* s, const std::string& from, const std::string& to) {
+  for (size_t pos = s->find(from); pos != std::string::npos; pos = s->find(from, pos + to.size())) {
+    s->replace(pos, from.size(), to);
+  }
+}
+
+// What a golden file's SQL compiles to: every query's explain output, or the error message.
+std::string GoldenOutput(const std::filesystem::path& sql_file, const std::string& dir) {
+  std::string sql = ReadAll(sql_file);
+  ReplaceAll(&sql, "$DIR", dir);
+  SqlText text(sql_file.filename().string(), sql);
+  auto pipeline = CompilePipeline(Session::Make(), text, ExecutionMode::kStreaming);
+  std::string out;
+  if (!pipeline.ok()) {
+    out = "ERROR " + pipeline.status().message() + "\n";
+  } else {
+    for (const auto& q : pipeline->queries) out += ExplainQuery(q, std::nullopt);
+  }
+  ReplaceAll(&out, dir, "$DIR");
+  return out;
+}
+
+TEST(SqlGolden, ParseToPlanMatchesGoldenFiles) {
+  const std::filesystem::path golden_dir = std::filesystem::path(SLUICE_SOURCE_DIR) / "tests/golden/sql";
+  const bool update = ::getenv("SLUICE_UPDATE_GOLDEN") != nullptr;
+  std::vector<std::filesystem::path> files;
+  for (const auto& entry : std::filesystem::directory_iterator(golden_dir)) {
+    if (entry.path().extension() == ".sql") files.push_back(entry.path());
+  }
+  std::sort(files.begin(), files.end());
+  ASSERT_GE(files.size(), 10u) << "golden files in " << golden_dir;
+  for (const auto& sql_file : files) {
+    testing::TempDir dir;
+    std::filesystem::create_directories(dir.Sub("in"));
+    std::string actual = GoldenOutput(sql_file, dir.path());
+    std::filesystem::path expected_file = sql_file;
+    expected_file.replace_extension(".plan");
+    if (update) {
+      std::ofstream(expected_file, std::ios::binary) << actual;
+      continue;
+    }
+    ASSERT_TRUE(std::filesystem::exists(expected_file))
+        << expected_file << " is missing; run with SLUICE_UPDATE_GOLDEN=1 to write it";
+    EXPECT_EQ(actual, ReadAll(expected_file)) << sql_file << " (SLUICE_UPDATE_GOLDEN=1 rewrites the .plan files)";
+  }
+}
+
+}  // namespace
+}  // namespace sluice::sql
