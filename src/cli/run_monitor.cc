@@ -55,6 +55,16 @@ void RunMonitor::onQueryProgress(const QueryProgressEvent& event) {
   drew_live_line_ = true;
 }
 
+void RunMonitor::onQueryIdle(const QueryIdleEvent& event) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!progress_.is_open()) return;
+  progress_ << nlohmann::json{{"event", "QueryIdleEvent"}, {"id", event.id}, {"runId", event.runId},
+                              {"timestamp", event.timestamp}}
+                   .dump()
+            << "\n";
+  progress_.flush();
+}
+
 void RunMonitor::Finish() {
   std::lock_guard<std::mutex> lock(mu_);
   if (live_ && drew_live_line_) *out_ << std::endl;

@@ -23,6 +23,9 @@ class RunMonitor : public StreamingQueryListener {
 
   /// Called on each query's thread after its batch commits; serialized here.
   void onQueryProgress(const QueryProgressEvent& event) override;
+  /// A trigger found no new data: one {"event":"QueryIdleEvent","id","runId","timestamp"} line
+  /// in the progress file (spaced by sluice.sql.streaming.noDataProgressEventInterval).
+  void onQueryIdle(const QueryIdleEvent& event) override;
   /// Ends the live line (a final newline) and flushes the progress file. Call once, after the
   /// queries stopped.
   void Finish();
