@@ -57,4 +57,38 @@ Result<std::shared_ptr<arrow::Table>> ExecutePlan(const plan::LogicalPlan& root,
   return arrow::Table::FromRecordBatches(root.schema, out);
 }
 
+std::string DescribePhysicalPlan(const plan::LogicalPlan& root) {
+  std::string out;
+  int depth = 0;
+  for (const plan::LogicalPlan* node = &root; node; node = node->input.get(), ++depth) {
+    std::string line(static_cast<size_t>(depth) * 2, ' ');
+    switch (node->kind) {
+      case plan::LogicalPlan::Kind::kProject: {
+        line += "ProjectExec [";
+        for (size_t i = 0; i < node->exprs.size(); ++i) line += (i ? ", " : "") + node->exprs[i]->ToString();
+        line += "] (Arrow compute kernels, per record batch)";
+        break;
+      }
+      case plan::LogicalPlan::Kind::kFilter:
+        line += "FilterExec " + node->predicate->ToString() + " (Arrow compute filter; null counts as false)";
+        break;
+      case plan::LogicalPlan::Kind::kScan: {
+        const auto& src = *node->source;
+        line += "ScanExec " + src.format + " " + src.Describe();
+        if (src.streaming && (src.format == "json" || src.format == "csv" || src.format == "parquet" ||
+                              src.format == "text")) {
+          line += " (reads the files of the batch's source-log entries, Arrow " + src.format + " reader)";
+        } else if (src.streaming) {
+          line += " (rows between the batch's recorded offsets)";
+        } else {
+          line += " (everything there now)";
+        }
+        break;
+      }
+    }
+    out += line + "\n";
+  }
+  return out;
+}
+
 }  // namespace sluice::exec

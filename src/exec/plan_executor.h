@@ -14,4 +14,7 @@ namespace sluice::exec {
 Result<std::shared_ptr<arrow::Table>> ExecutePlan(const plan::LogicalPlan& plan,
                                                   const std::vector<std::shared_ptr<arrow::Table>>& scan_inputs);
 
+/// The physical operators ExecutePlan runs for `plan`, one per line, leaf last (explain).
+std::string DescribePhysicalPlan(const plan::LogicalPlan& plan);
+
 }  // namespace sluice::exec

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "exec/plan_executor.h"
 #include "io/file_system.h"
 #include "plan/logical_plan.h"
 #include "plan/output_mode.h"
@@ -168,6 +169,7 @@ Result<BatchOutcome> RunBatchQuery(const PipelineQuery& query, const std::string
 std::string ExplainQuery(const PipelineQuery& query, const std::optional<std::string>& output_mode) {
   std::string out = "== Query '" + query.name + "' (" + query.statement_where + ") ==\n";
   out += "== Logical Plan ==\n" + query.frame.explain() + "\n";
+  if (query.frame.ok()) out += "== Physical Plan ==\n" + exec::DescribePhysicalPlan(*query.frame.plan());
   sink::SinkSpec spec;
   spec.format = query.sink.format;
   spec.query_name = query.name;

@@ -146,6 +146,9 @@ TEST_F(CliRunTest, ExplainPrintsPlanAndOutputModeVerdict) {
   EXPECT_NE(Stdout().find("== Logical Plan ==\nProject [id, upper(name) AS name, price]\n  Filter (id >= 0)"),
             std::string::npos)
       << Stdout();
+  EXPECT_NE(Stdout().find("== Physical Plan ==\nProjectExec [id, upper(name) AS name, price]"), std::string::npos)
+      << Stdout();
+  EXPECT_NE(Stdout().find("    ScanExec json FileStreamSource["), std::string::npos);
   EXPECT_NE(Stdout().find("append: ok"), std::string::npos);
   EXPECT_NE(Stdout().find("complete: refused: Complete output mode not supported"), std::string::npos);
   EXPECT_EQ(Sluice("explain " + pipeline + " --output-mode complete"), 1);
