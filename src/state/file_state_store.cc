@@ -1,0 +1,339 @@
+// The default state store provider: each version's map in memory, persisted as <V>.delta files
+// (one per commit) and periodic <V>.snapshot files written by maintenance. Format and
+// retention rules: docs/state-store.md.
+#include <charconv>
+#include <map>
+#include <set>
+
+#include "state/state_file.h"
+#include "state/state_store.h"
+
+namespace sluice::state {
+
+std::string StateStoreId::Dir() const {
+  std::string dir = io::JoinPath(io::JoinPath(io::JoinPath(checkpoint_dir, "state"), std::to_string(operator_id)),
+                                 std::to_string(partition_id));
+  return store_name == "default" ? dir : io::JoinPath(dir, store_name);
+}
+
+std::string StateStoreId::Describe() const {
+  std::string s = "operator " + std::to_string(operator_id) + " partition " + std::to_string(partition_id);
+  return store_name == "default" ? s : s + " store '" + store_name + "'";
+}
+
+namespace {
+
+using StateMap = std::map<std::string, std::string, std::less<>>;
+
+// Rough per-entry cost of a std::map node holding two std::strings.
+constexpr int64_t kEntryOverhead = 32 + 2 * static_cast<int64_t>(sizeof(std::string));
+
+int64_t EntryBytes(size_t key, size_t value) { return static_cast<int64_t>(key + value) + kEntryOverhead; }
+
+// One version's content; shared read-only between the cache and nothing else.
+struct VersionData {
+  StateMap map;
+  int64_t bytes = 0;
+};
+
+// Versions present on disk, by kind.
+struct StoreFiles {
+  std::set<int64_t> deltas;
+  std::set<int64_t> snapshots;
+  int64_t Latest() const {
+    int64_t d = deltas.empty() ? 0 : *deltas.rbegin();
+    int64_t s = snapshots.empty() ? 0 : *snapshots.rbegin();
+    return std::max(d, s);
+  }
+};
+
+// "<digits><suffix>" -> the number; nullopt for anything else (temp files start with '.').
+std::optional<int64_t> VersionOf(const std::string& name, std::string_view suffix) {
+  if (name.size() <= suffix.size() || name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0) {
+    return std::nullopt;
+  }
+  int64_t v = 0;
+  const char* end = name.data() + name.size() - suffix.size();
+  auto [p, ec] = std::from_chars(name.data(), end, v);
+  if (ec != std::errc() || p != end || v < 0) return std::nullopt;
+  return v;
+}
+
+class FileStateStoreProvider;
+
+class FileStateStore final : public StateStore {
+ public:
+  FileStateStore(FileStateStoreProvider* provider, int64_t version, VersionData data)
+      : provider_(provider), version_(version), data_(std::move(data)) {}
+
+  int64_t version() const override { return version_; }
+
+  Result<std::optional<std::string>> Get(std::string_view key) const override {
+    ARROW_RETURN_NOT_OK(CheckReadable());
+    auto it = data_.map.find(key);
+    if (it == data_.map.end()) return std::optional<std::string>{};
+    return std::optional<std::string>(it->second);
+  }
+
+  Status Put(std::string_view key, std::string_view value) override {
+    ARROW_RETURN_NOT_OK(CheckOpen("put"));
+    auto it = data_.map.find(key);
+    if (it == data_.map.end()) {
+      data_.map.emplace(std::string(key), std::string(value));
+      data_.bytes += EntryBytes(key.size(), value.size());
+    } else {
+      data_.bytes += static_cast<int64_t>(value.size()) - static_cast<int64_t>(it->second.size());
+      it->second.assign(value);
+    }
+    changes_[std::string(key)] = std::string(value);
+    return Status::OK();
+  }
+
+  Status Remove(std::string_view key) override {
+    ARROW_RETURN_NOT_OK(CheckOpen("remove"));
+    auto it = data_.map.find(key);
+    if (it == data_.map.end()) return Status::OK();
+    data_.bytes -= EntryBytes(it->first.size(), it->second.size());
+    data_.map.erase(it);
+    changes_[std::string(key)] = std::nullopt;
+    return Status::OK();
+  }
+
+  Status ForEach(const std::function<Status(std::string_view, std::string_view)>& fn) const override {
+    ARROW_RETURN_NOT_OK(CheckReadable());
+    for (const auto& [k, v] : data_.map) ARROW_RETURN_NOT_OK(fn(k, v));
+    return Status::OK();
+  }
+
+  Result<int64_t> Commit() override;
+
+  void Abort() override {
+    if (phase_ == Phase::kOpen) phase_ = Phase::kAborted;
+  }
+  bool committed() const override { return phase_ == Phase::kCommitted; }
+
+  StateStoreMetrics metrics() const override {
+    if (phase_ == Phase::kCommitted) return committed_metrics_;
+    StateStoreMetrics m;
+    m.num_keys = static_cast<int64_t>(data_.map.size());
+    m.memory_used_bytes = data_.bytes;
+    for (const auto& [k, v] : changes_) (v ? m.num_rows_updated : m.num_rows_removed) += 1;
+    return m;
+  }
+
+ private:
+  enum class Phase { kOpen, kCommitted, kAborted };
+
+  Status CheckOpen(const char* what) const;
+  Status CheckReadable() const;
+
+  FileStateStoreProvider* provider_;
+  int64_t version_;
+  VersionData data_;
+  // The last change per key in this version: a value for a put, nullopt for a removal.
+  std::map<std::string, std::optional<std::string>, std::less<>> changes_;
+  Phase phase_ = Phase::kOpen;
+  StateStoreMetrics committed_metrics_;
+};
+
+class FileStateStoreProvider final : public StateStoreProvider {
+ public:
+  FileStateStoreProvider(std::shared_ptr<io::FileSystem> fs, StateStoreId id, StateStoreOptions options)
+      : fs_(std::move(fs)), id_(std::move(id)), options_(options), dir_(id_.Dir()) {}
+
+  const StateStoreId& id() const override { return id_; }
+
+  Result<std::unique_ptr<StateStore>> Load(int64_t version) override {
+    if (version < 0) return Status::Invalid("Cannot load state version ", version, " of ", id_.Describe());
+    ARROW_ASSIGN_OR_RAISE(auto data, LoadVersion(version));
+    return std::make_unique<FileStateStore>(this, version, *data);
+  }
+
+  Result<int64_t> LatestVersion() override {
+    ARROW_ASSIGN_OR_RAISE(auto files, ListFiles());
+    return files.Latest();
+  }
+
+  Status DoMaintenance(int64_t min_versions_to_retain) override;
+
+  // Makes `version` durable from the store's delta bytes, then caches its content.
+  // On error nothing in memory changes.
+  Status CommitVersion(int64_t version, std::string delta, VersionData* data);
+
+ private:
+  std::string DeltaPath(int64_t v) const { return io::JoinPath(dir_, std::to_string(v) + ".delta"); }
+  std::string SnapshotPath(int64_t v) const { return io::JoinPath(dir_, std::to_string(v) + ".snapshot"); }
+
+  Result<StoreFiles> ListFiles();
+  Result<std::shared_ptr<const VersionData>> LoadVersion(int64_t version);
+  Status ReadInto(const std::string& path, StateFileKind kind, int64_t version, VersionData* data);
+  void Cache(int64_t version, std::shared_ptr<const VersionData> data);
+
+  std::shared_ptr<io::FileSystem> fs_;
+  StateStoreId id_;
+  StateStoreOptions options_;
+  std::string dir_;
+  bool dir_ready_ = false;
+  std::map<int64_t, std::shared_ptr<const VersionData>> cache_;  // the highest loaded/committed versions
+};
+
+Status FileStateStore::CheckOpen(const char* what) const {
+  if (phase_ == Phase::kOpen) return Status::OK();
+  return Status::Invalid("Cannot ", what, " in the state store of ", provider_->id().Describe(), " at version ",
+                         version_, ": it is already ", phase_ == Phase::kCommitted ? "committed" : "aborted");
+}
+
+Status FileStateStore::CheckReadable() const {
+  if (phase_ != Phase::kCommitted) return Status::OK();
+  return Status::Invalid("The state store of ", provider_->id().Describe(), " at version ", version_,
+                         " is committed; load version ", version_ + 1, " to read it");
+}
+
+Result<int64_t> FileStateStore::Commit() {
+  ARROW_RETURN_NOT_OK(CheckOpen("commit"));
+  StateFileWriter writer(StateFileKind::kDelta, version_ + 1);
+  for (const auto& [k, v] : changes_) {
+    if (v) {
+      writer.Put(k, *v);
+    } else {
+      writer.Remove(k);
+    }
+  }
+  StateStoreMetrics m = metrics();
+  ARROW_RETURN_NOT_OK(provider_->CommitVersion(version_ + 1, writer.Finish(), &data_));
+  committed_metrics_ = m;
+  changes_.clear();
+  phase_ = Phase::kCommitted;
+  return version_ + 1;
+}
+
+Result<StoreFiles> FileStateStoreProvider::ListFiles() {
+  StoreFiles files;
+  ARROW_ASSIGN_OR_RAISE(auto dir_info, fs_->Stat(dir_));
+  if (!dir_info) return files;
+  ARROW_ASSIGN_OR_RAISE(auto entries, fs_->List(dir_));
+  for (const auto& e : entries) {
+    if (e.is_dir) continue;
+    if (auto v = VersionOf(e.name, ".delta")) files.deltas.insert(*v);
+    if (auto v = VersionOf(e.name, ".snapshot")) files.snapshots.insert(*v);
+  }
+  return files;
+}
+
+Status FileStateStoreProvider::ReadInto(const std::string& path, StateFileKind kind, int64_t version,
+                                        VersionData* data) {
+  ARROW_ASSIGN_OR_RAISE(std::string bytes, fs_->ReadFile(path));
+  return ReadStateFile(path, bytes, kind, version, [data](std::string_view key, const std::string_view* value) {
+    auto it = data->map.find(key);
+    if (it != data->map.end()) {
+      data->bytes -= EntryBytes(it->first.size(), it->second.size());
+      if (value == nullptr) {
+        data->map.erase(it);
+      } else {
+        it->second.assign(*value);
+        data->bytes += EntryBytes(key.size(), value->size());
+      }
+    } else if (value != nullptr) {
+      data->map.emplace(std::string(key), std::string(*value));
+      data->bytes += EntryBytes(key.size(), value->size());
+    }
+  });
+}
+
+Result<std::shared_ptr<const VersionData>> FileStateStoreProvider::LoadVersion(int64_t version) {
+  if (auto it = cache_.find(version); it != cache_.end()) return it->second;
+  auto data = std::make_shared<VersionData>();
+  if (version == 0) return data;
+
+  // Start from the newest cached map or snapshot at or below `version`, then replay deltas.
+  ARROW_ASSIGN_OR_RAISE(StoreFiles files, ListFiles());
+  auto cached = cache_.upper_bound(version);
+  const int64_t cached_base = cached == cache_.begin() ? 0 : std::prev(cached)->first;
+  auto snap = files.snapshots.upper_bound(version);
+  const int64_t snap_base = snap == files.snapshots.begin() ? 0 : *std::prev(snap);
+  int64_t base = 0;
+  if (snap_base > cached_base) {
+    base = snap_base;
+    ARROW_RETURN_NOT_OK(ReadInto(SnapshotPath(base), StateFileKind::kSnapshot, base, data.get()));
+  } else if (cached_base > 0) {
+    base = cached_base;
+    *data = *std::prev(cached)->second;
+  }
+  for (int64_t v = base + 1; v <= version; ++v) {
+    if (files.deltas.count(v) == 0) {
+      return Status::IOError("Cannot load state version ", version, " of ", id_.Describe(), ": delta file '",
+                             DeltaPath(v), "' is missing; the latest version on disk is ", files.Latest());
+    }
+    ARROW_RETURN_NOT_OK(ReadInto(DeltaPath(v), StateFileKind::kDelta, v, data.get()));
+  }
+  Cache(version, data);
+  return data;
+}
+
+void FileStateStoreProvider::Cache(int64_t version, std::shared_ptr<const VersionData> data) {
+  cache_[version] = std::move(data);
+  while (static_cast<int>(cache_.size()) > std::max(options_.versions_in_memory, 0)) cache_.erase(cache_.begin());
+}
+
+Status FileStateStoreProvider::CommitVersion(int64_t version, std::string delta, VersionData* data) {
+  if (!dir_ready_) {
+    ARROW_RETURN_NOT_OK(fs_->MakeDirs(dir_));
+    dir_ready_ = true;
+  }
+  // A snapshot left at this version by an earlier attempt describes the old content: drop it
+  // first, so a crash between the two steps leaves the old delta alone, never a stale snapshot.
+  ARROW_RETURN_NOT_OK(fs_->Delete(SnapshotPath(version)));
+  ARROW_RETURN_NOT_OK(fs_->WriteAtomic(DeltaPath(version), delta, /*overwrite=*/true));
+  // Versions above this one (from an attempt that went further) no longer follow from it.
+  cache_.erase(cache_.lower_bound(version), cache_.end());
+  Cache(version, std::make_shared<const VersionData>(std::move(*data)));
+  return Status::OK();
+}
+
+Status FileStateStoreProvider::DoMaintenance(int64_t min_versions_to_retain) {
+  if (min_versions_to_retain < 0) {
+    return Status::Invalid("State store maintenance of ", id_.Describe(), ": min_versions_to_retain must be >= 0, got ",
+                           min_versions_to_retain);
+  }
+  ARROW_ASSIGN_OR_RAISE(StoreFiles files, ListFiles());
+  const int64_t latest = files.Latest();
+  if (latest == 0) return Status::OK();
+
+  const int64_t last_snapshot = files.snapshots.empty() ? 0 : *files.snapshots.rbegin();
+  auto cached = cache_.find(latest);
+  if (latest - last_snapshot >= std::max(options_.snapshot_interval, 1) && cached != cache_.end()) {
+    StateFileWriter writer(StateFileKind::kSnapshot, latest);
+    for (const auto& [k, v] : cached->second->map) writer.Put(k, v);
+    ARROW_RETURN_NOT_OK(fs_->WriteAtomic(SnapshotPath(latest), writer.Finish(), /*overwrite=*/true));
+    files.snapshots.insert(latest);
+  }
+
+  // Every version >= threshold loads from the newest snapshot <= threshold plus later deltas.
+  const int64_t threshold = latest - min_versions_to_retain;
+  auto base_it = files.snapshots.upper_bound(threshold);
+  if (threshold <= 0 || base_it == files.snapshots.begin()) return Status::OK();
+  const int64_t base = *std::prev(base_it);
+  for (int64_t v : files.deltas) {
+    if (v > base) break;
+    ARROW_RETURN_NOT_OK(fs_->Delete(DeltaPath(v)));
+  }
+  for (int64_t v : files.snapshots) {
+    if (v >= base) break;
+    ARROW_RETURN_NOT_OK(fs_->Delete(SnapshotPath(v)));
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+Result<std::unique_ptr<StateStoreProvider>> OpenFileStateStoreProvider(std::shared_ptr<io::FileSystem> fs,
+                                                                       StateStoreId id,
+                                                                       StateStoreOptions options) {
+  if (!fs) return Status::Invalid("OpenFileStateStoreProvider: no filesystem for ", id.Describe());
+  if (id.operator_id < 0 || id.partition_id < 0) {
+    return Status::Invalid("Invalid state store id: ", id.Describe());
+  }
+  return std::make_unique<FileStateStoreProvider>(std::move(fs), std::move(id), options);
+}
+
+}  // namespace sluice::state

@@ -1,0 +1,116 @@
+// The versioned key/value state store of one stateful operator's partition (Spark's StateStore).
+//
+// Versions count committed batches: version 0 is empty; batch N works on a store loaded at
+// version N and its Commit() makes version N+1 durable. Re-running an uncommitted batch N loads
+// version N again and its commit overwrites version N+1 (spark-checkpoint-facts.md §6, §11 (4)).
+//
+// Keys and values are byte strings; operators encode their rows themselves. Iteration is
+// ordered by key, bytewise (unsigned lexicographic, as memcmp), so output built from state is
+// deterministic and a RocksDB provider with its default comparator can give the same order.
+//
+// Layout: <checkpoint>/state/<operatorId>/<partitionId>/ holds <V>.delta and <V>.snapshot files
+// (format: docs/state-store.md); state/<operatorId>/_metadata/metadata describes the operator
+// (operator_metadata.h). All I/O goes through io::FileSystem.
+//
+// Thread-safety: a provider and its stores are thread-compatible: one batch at a time per
+// (operator, partition); different partitions' providers are independent and may run in
+// parallel. A provider must outlive the stores it loaded; at most one store per provider is
+// meant to be open (being written) at a time.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "io/file_system.h"
+
+namespace sluice::state {
+
+/// Which store: <checkpoint_dir>/state/<operator_id>/<partition_id>[/<store_name>].
+/// The store name "default" adds no path component (Spark's rule, §1.5).
+struct StateStoreId {
+  std::string checkpoint_dir;
+  int64_t operator_id = 0;
+  int partition_id = 0;
+  std::string store_name = "default";
+
+  /// The directory holding this store's files.
+  std::string Dir() const;
+  /// "operator 3 partition 1" (plus " store 'left'" for a named store), for messages.
+  std::string Describe() const;
+};
+
+struct StateStoreOptions {
+  /// Write <V>.snapshot during maintenance once this many deltas follow the last snapshot
+  /// (Spark's minDeltasForSnapshot).
+  int snapshot_interval = 10;
+  /// Loaded or committed versions kept in memory so the next batch does not reread files
+  /// (Spark's maxBatchesToRetainInMemory). The highest versions are kept.
+  int versions_in_memory = 2;
+};
+
+/// Numbers for progress reports, about the version being written.
+struct StateStoreMetrics {
+  int64_t num_keys = 0;              // keys in the store now (numRowsTotal)
+  int64_t memory_used_bytes = 0;     // estimate: key + value bytes + a fixed per-entry overhead
+  int64_t num_rows_updated = 0;      // keys whose last change in this version is a put
+  int64_t num_rows_removed = 0;      // keys whose last change in this version is a removal
+};
+
+/// One version of the state, open for the changes of one batch.
+class StateStore {
+ public:
+  virtual ~StateStore() = default;
+
+  /// The version this store was loaded at; Commit() creates version() + 1.
+  virtual int64_t version() const = 0;
+
+  virtual Result<std::optional<std::string>> Get(std::string_view key) const = 0;
+  virtual Status Put(std::string_view key, std::string_view value) = 0;
+  /// Removing an absent key is not an error (and not counted as a removal).
+  virtual Status Remove(std::string_view key) = 0;
+  /// Calls `fn` for every key in bytewise key order, stopping at the first error it returns.
+  /// The store must not be changed from inside `fn`.
+  virtual Status ForEach(
+      const std::function<Status(std::string_view key, std::string_view value)>& fn) const = 0;
+
+  /// Makes version() + 1 durable (its delta file, replacing one left by an earlier attempt)
+  /// and returns it. After a failed commit the previous version is unchanged on disk and in
+  /// memory; the store stays uncommitted and may be aborted. After success the store is closed.
+  virtual Result<int64_t> Commit() = 0;
+  /// Drops the changes. Destroying an uncommitted store aborts it too.
+  virtual void Abort() = 0;
+  virtual bool committed() const = 0;
+
+  virtual StateStoreMetrics metrics() const = 0;
+};
+
+/// Loads and maintains the versions of one StateStoreId.
+class StateStoreProvider {
+ public:
+  virtual ~StateStoreProvider() = default;
+
+  virtual const StateStoreId& id() const = 0;
+
+  /// The store at `version`: from memory if cached, else the newest snapshot <= version plus
+  /// the deltas after it. Fails naming the file if one is missing or corrupt.
+  virtual Result<std::unique_ptr<StateStore>> Load(int64_t version) = 0;
+
+  /// The highest version with a delta or snapshot file, or 0 when there is none.
+  virtual Result<int64_t> LatestVersion() = 0;
+
+  /// Writes a snapshot of the latest version if it is in memory and snapshot_interval deltas
+  /// follow the last snapshot; then deletes the files not needed to load any version
+  /// >= latest - min_versions_to_retain. Called after a batch's commit, between batches.
+  virtual Status DoMaintenance(int64_t min_versions_to_retain) = 0;
+};
+
+/// The default provider: the state in memory (std::map), persisted as delta and snapshot files.
+Result<std::unique_ptr<StateStoreProvider>> OpenFileStateStoreProvider(std::shared_ptr<io::FileSystem> fs,
+                                                                       StateStoreId id,
+                                                                       StateStoreOptions options = {});
+
+}  // namespace sluice::state
