@@ -1,6 +1,7 @@
 // Table metadata JSON (spec "Table Metadata", Appendix C; iceberg-writer-facts.md sections 1-2).
 #include "iceberg/metadata.h"
 
+#include <algorithm>
 #include <chrono>
 #include <random>
 
@@ -193,6 +194,18 @@ void SetCurrentSnapshot(TableMetadata* m, Snapshot snapshot, const std::string& 
   m->snapshot_log.emplace_back(ts, snapshot.snapshot_id);
   m->snapshots.push_back(std::move(snapshot));
   m->last_updated_ms = ts;
+}
+
+void AddCurrentSchema(TableMetadata* m, Schema schema, const std::string& previous_metadata_file, int64_t now_ms) {
+  int id = 0;
+  for (const auto& s : m->schemas) id = std::max(id, s.schema_id + 1);
+  schema.schema_id = id;
+  m->last_column_id = std::max(m->last_column_id, schema.HighestFieldId());
+  m->current_schema_id = id;
+  m->schemas.push_back(std::move(schema));
+  if (!previous_metadata_file.empty()) m->metadata_log.emplace_back(m->last_updated_ms, previous_metadata_file);
+  while (m->metadata_log.size() > 100) m->metadata_log.erase(m->metadata_log.begin());  // as snapshot commits
+  m->last_updated_ms = std::max(now_ms, m->last_updated_ms);
 }
 
 int64_t NewSnapshotId(const TableMetadata& metadata) {

@@ -64,6 +64,13 @@ TableMetadata NewTableMetadata(const std::string& location, const Schema& schema
 void SetCurrentSnapshot(TableMetadata* metadata, Snapshot snapshot, const std::string& previous_metadata_file,
                         int64_t now_ms);
 
+/// Schema evolution: adds `schema` to the schemas list with a new id (highest + 1) and makes it
+/// current; raises last-column-id to its highest field id, records `previous_metadata_file` in
+/// the metadata log, bumps last-updated-ms. Snapshots are unchanged (older data files are read
+/// with the new columns null: readers match columns by field id).
+void AddCurrentSchema(TableMetadata* metadata, Schema schema, const std::string& previous_metadata_file,
+                      int64_t now_ms);
+
 /// A random positive 64-bit snapshot id not used by `metadata`.
 int64_t NewSnapshotId(const TableMetadata& metadata);
 

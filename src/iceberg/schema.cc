@@ -4,6 +4,7 @@
 #include <arrow/api.h>
 #include <arrow/compute/api.h>
 
+#include <algorithm>
 #include <cstdio>
 
 #include "exec/compute_init.h"
@@ -168,6 +169,29 @@ Status CheckWritable(const arrow::Schema& query, const Schema& table, const std:
     }
   }
   return Status::OK();
+}
+
+std::vector<std::string> ColumnsNotInTable(const arrow::Schema& query, const Schema& table) {
+  std::vector<std::string> missing;
+  for (const auto& f : query.fields()) {
+    if (!table.FindByName(f->name())) missing.push_back(f->name());
+  }
+  return missing;
+}
+
+Result<Schema> AddNullableColumns(const arrow::Schema& query, const Schema& table, int last_column_id) {
+  Schema merged = table;
+  int id = std::max(last_column_id, table.HighestFieldId());
+  for (const auto& f : query.fields()) {
+    if (merged.FindByName(f->name())) continue;
+    Field field;
+    field.id = ++id;
+    field.name = f->name();
+    field.required = false;
+    ARROW_ASSIGN_OR_RAISE(field.type, IcebergTypeOf(*f->type(), f->name()));
+    merged.fields.push_back(std::move(field));
+  }
+  return merged;
 }
 
 Result<std::shared_ptr<arrow::Table>> ConformToSchema(const arrow::Table& rows, const Schema& table,

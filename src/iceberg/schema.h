@@ -59,6 +59,16 @@ Result<std::shared_ptr<arrow::Schema>> ToArrowSchema(const Schema& schema);
 /// table and the column.
 Status CheckWritable(const arrow::Schema& query, const Schema& table, const std::string& table_name);
 
+/// The query's columns `table` does not have (by name), in query order.
+std::vector<std::string> ColumnsNotInTable(const arrow::Schema& query, const Schema& table);
+
+/// Schema evolution: `table` with the query's columns it lacks appended as optional (nullable)
+/// columns — whatever the query's nullability, as Iceberg adds no required column to a table
+/// with rows — with ids last_column_id + 1, + 2, ... (schema id: the caller's). Existing columns
+/// are not changed: CheckWritable against the result still refuses a type change or a table
+/// column the query lacks. Errors name the column (an unsupported type).
+Result<Schema> AddNullableColumns(const arrow::Schema& query, const Schema& table, int last_column_id);
+
 /// `rows` reordered and cast to the table's Arrow schema (with field ids). Refuses a null in a
 /// required column, naming it.
 Result<std::shared_ptr<arrow::Table>> ConformToSchema(const arrow::Table& rows, const Schema& table,

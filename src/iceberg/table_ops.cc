@@ -31,6 +31,27 @@ Result<CommitOutcome> CommitWithRetry(Catalog* catalog, io::FileSystem* fs, cons
   }
 }
 
+Result<LoadedTable> AddQueryColumns(Catalog* catalog, const TableIdent& ident, const arrow::Schema& query,
+                                    const std::string& table_name, int max_attempts) {
+  std::mt19937 rng{std::random_device{}()};
+  for (int attempt = 1;; ++attempt) {
+    ARROW_ASSIGN_OR_RAISE(LoadedTable base, LoadExisting(catalog, ident));
+    const Schema& current = *base.metadata.CurrentSchema();
+    if (ColumnsNotInTable(query, current).empty()) return base;
+    ARROW_ASSIGN_OR_RAISE(auto merged, AddNullableColumns(query, current, base.metadata.last_column_id));
+    ARROW_RETURN_NOT_OK(CheckWritable(query, merged, table_name));
+    TableMetadata updated = base.metadata;
+    AddCurrentSchema(&updated, std::move(merged), base.metadata_location, NowMs());
+    auto committed = catalog->Commit(ident, base, std::move(updated));
+    if (committed.ok()) return std::move(*committed);
+    if (!IsCommitConflict(committed.status()) || attempt >= max_attempts) {
+      return committed.status().WithMessage("Cannot add columns to Iceberg table ", table_name, ": ",
+                                            committed.status().message());
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(std::uniform_int_distribution<int>(1, 10 * attempt)(rng)));
+  }
+}
+
 Result<LoadedTable> LoadExisting(Catalog* catalog, const TableIdent& ident) {
   ARROW_ASSIGN_OR_RAISE(auto loaded, catalog->Load(ident));
   if (!loaded) return Status::IOError("Iceberg table ", catalog->name(), ".", ident.ToString(), " does not exist");

@@ -31,6 +31,15 @@ Result<CommitOutcome> CommitWithRetry(Catalog* catalog, io::FileSystem* fs, cons
 /// cleanly: its table is loaded).
 Result<LoadedTable> LoadOrCreate(Catalog* catalog, const TableIdent& ident, const arrow::Schema& schema);
 
+/// Schema evolution (opt-in, e.g. the sink's mergeSchema): adds the query's columns the current
+/// schema lacks as optional columns of a new current schema (new field ids after last-column-id),
+/// in one metadata-only commit, retried on a conflict like CommitWithRetry. Before committing,
+/// the query must be writable to the merged schema (CheckWritable: a type change or a dropped
+/// table column is refused, naming the column and `table_name`). Returns the table after the
+/// commit, or as loaded when there is nothing to add.
+Result<LoadedTable> AddQueryColumns(Catalog* catalog, const TableIdent& ident, const arrow::Schema& query,
+                                    const std::string& table_name, int max_attempts = 25);
+
 /// Loads the table; NotFound naming it when missing.
 Result<LoadedTable> LoadExisting(Catalog* catalog, const TableIdent& ident);
 

@@ -12,6 +12,9 @@
 #include <arrow/api.h>
 #include <arrow/util/byte_size.h>
 
+#include <cctype>
+#include <optional>
+
 #include "iceberg/catalog_config.h"
 #include "iceberg/table_ops.h"
 #include "io/uuid.h"
@@ -21,7 +24,8 @@ namespace {
 
 const std::vector<std::string> kOptions = {"table",         "path",          "catalog",
                                            "catalog.type",  "catalog.warehouse", "catalog.uri",
-                                           "target-file-size-bytes"};
+                                           "target-file-size-bytes", "mergeSchema", "merge-schema",
+                                           "merge_schema"};
 constexpr int64_t kDefaultTargetFileSize = 512LL * 1024 * 1024;  // Iceberg's write.target-file-size-bytes
 
 std::map<std::string, std::string> OptionMap(const plan::Options& options) {
@@ -44,6 +48,43 @@ Result<int64_t> TargetFileSize(const std::map<std::string, std::string>& options
   return static_cast<int64_t>(v);
 }
 
+// mergeSchema (Iceberg's Spark writer: merge-schema / mergeSchema): add the query's new columns
+// to an existing table as nullable columns instead of refusing them.
+Result<bool> MergeSchema(const std::map<std::string, std::string>& options) {
+  std::optional<std::pair<std::string, std::string>> found;
+  for (const char* key : {"mergeschema", "merge-schema", "merge_schema"}) {
+    auto it = options.find(key);
+    if (it != options.end()) found = {key, it->second};
+  }
+  if (!found) return false;
+  std::string v;
+  for (char c : found->second) v += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (v == "true") return true;
+  if (v == "false") return false;
+  return Status::Invalid("Invalid value '", found->second, "' for option mergeSchema: must be true or false");
+}
+
+// The table's schema for a query: with merge_schema, the query's new columns are added first.
+// Without it, a query column the table lacks is refused with a pointer to the option.
+Result<iceberg::LoadedTable> EvolveOrCheck(iceberg::Catalog* catalog, const iceberg::TableRef& ref,
+                                           iceberg::LoadedTable table, const arrow::Schema& query,
+                                           bool merge_schema) {
+  const std::string name = ref.ToString();
+  auto missing = iceberg::ColumnsNotInTable(query, *table.metadata.CurrentSchema());
+  if (!missing.empty()) {
+    if (!merge_schema) {
+      return Status::Invalid("Cannot write to Iceberg table ", name, ": column '", missing.front(),
+                             "' of the query is not in the table (table columns: ",
+                             table.metadata.CurrentSchema()->ToJson()["fields"].dump(),
+                             "); set the sink option mergeSchema = true to add new columns to the table as "
+                             "nullable columns");
+    }
+    ARROW_ASSIGN_OR_RAISE(table, iceberg::AddQueryColumns(catalog, ref.ident, query, name));
+  }
+  ARROW_RETURN_NOT_OK(iceberg::CheckWritable(query, *table.metadata.CurrentSchema(), name));
+  return table;
+}
+
 // The epoch this query last committed to the table, if any (walks the current ancestry).
 std::optional<int64_t> LastCommittedEpoch(const iceberg::TableMetadata& metadata, const std::string& query_id) {
   const iceberg::Snapshot* s = iceberg::FindInAncestry(metadata, [&](const iceberg::Snapshot& snap) {
@@ -63,13 +104,14 @@ std::optional<int64_t> LastCommittedEpoch(const iceberg::TableMetadata& metadata
 class IcebergSink final : public Sink {
  public:
   IcebergSink(std::shared_ptr<io::FileSystem> fs, std::shared_ptr<iceberg::Catalog> catalog, iceberg::TableRef ref,
-              std::string query_id, bool complete, int64_t target_file_size)
+              std::string query_id, bool complete, int64_t target_file_size, bool merge_schema)
       : fs_(std::move(fs)),
         catalog_(std::move(catalog)),
         ref_(std::move(ref)),
         query_id_(std::move(query_id)),
         complete_(complete),
-        target_file_size_(target_file_size) {}
+        target_file_size_(target_file_size),
+        merge_schema_(merge_schema) {}
 
   std::string Description() const override { return "IcebergSink[" + ref_.ToString() + "]"; }
   bool idempotent() const override { return !query_id_.empty(); }
@@ -78,6 +120,10 @@ class IcebergSink final : public Sink {
     ARROW_ASSIGN_OR_RAISE(auto table, iceberg::LoadOrCreate(catalog_.get(), ref_.ident, *rows->schema()));
     if (Committed(table.metadata, batch_id)) return Status::OK();  // a redone batch
     if (!complete_ && rows->num_rows() == 0) return Status::OK();
+    if (merge_schema_ && !iceberg::ColumnsNotInTable(*rows->schema(), *table.metadata.CurrentSchema()).empty()) {
+      // Normally done when the query starts; again here if the table was replaced since.
+      ARROW_ASSIGN_OR_RAISE(table, EvolveOrCheck(catalog_.get(), ref_, std::move(table), *rows->schema(), true));
+    }
     const iceberg::Schema schema = *table.metadata.CurrentSchema();
     ARROW_ASSIGN_OR_RAISE(auto conformed, iceberg::ConformToSchema(*rows, schema, ref_.ToString()));
     ARROW_ASSIGN_OR_RAISE(auto files, WriteDataFiles(table.metadata, schema, *conformed, batch_id));
@@ -161,6 +207,7 @@ class IcebergSink final : public Sink {
   std::string query_id_;
   bool complete_;
   int64_t target_file_size_;
+  bool merge_schema_;
 };
 
 }  // namespace
@@ -174,6 +221,7 @@ Status ValidateIcebergSinkSpec(const SinkSpec& spec) {
   }
   auto options = OptionMap(spec.options);
   ARROW_RETURN_NOT_OK(TargetFileSize(options).status());
+  ARROW_RETURN_NOT_OK(MergeSchema(options).status());
   return iceberg::TableRefFromOptions(options).status();
 }
 
@@ -186,8 +234,9 @@ Status PrepareIcebergSinkSpec(SinkSpec* spec, const std::function<std::string(co
   ARROW_ASSIGN_OR_RAISE(auto ref, iceberg::TableRefFromOptions(OptionMap(spec->options)));
   ARROW_ASSIGN_OR_RAISE(auto catalog,
                         iceberg::MakeCatalog(ref.catalog, ref.catalog_props, fs ? fs : io::LocalFileSystem()));
+  ARROW_ASSIGN_OR_RAISE(bool merge_schema, MergeSchema(OptionMap(spec->options)));
   ARROW_ASSIGN_OR_RAISE(auto table, iceberg::LoadOrCreate(catalog.get(), ref.ident, query_schema));
-  return iceberg::CheckWritable(query_schema, *table.metadata.CurrentSchema(), ref.ToString());
+  return EvolveOrCheck(catalog.get(), ref, std::move(table), query_schema, merge_schema).status();
 }
 
 std::string IcebergSinkTableName(const SinkSpec& spec) {
@@ -200,10 +249,12 @@ Result<std::unique_ptr<Sink>> MakeIcebergSink(const SinkSpec& spec, const SinkCo
   auto options = OptionMap(spec.options);
   ARROW_ASSIGN_OR_RAISE(auto ref, iceberg::TableRefFromOptions(options));
   ARROW_ASSIGN_OR_RAISE(auto target, TargetFileSize(options));
+  ARROW_ASSIGN_OR_RAISE(bool merge_schema, MergeSchema(options));
   auto fs = ctx.fs ? ctx.fs : io::LocalFileSystem();
   ARROW_ASSIGN_OR_RAISE(auto catalog, iceberg::MakeCatalog(ref.catalog, ref.catalog_props, fs));
   return std::unique_ptr<Sink>(
-      new IcebergSink(fs, std::move(catalog), std::move(ref), ctx.query_id, spec.output_mode == "complete", target));
+      new IcebergSink(fs, std::move(catalog), std::move(ref), ctx.query_id, spec.output_mode == "complete", target,
+                                                   merge_schema));
 }
 
 }  // namespace sluice::sink

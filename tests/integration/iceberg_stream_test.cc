@@ -97,5 +97,35 @@ TEST(IcebergStream, AQueryWhoseColumnsDoNotMatchTheTableIsRefusedAtStart) {
   EXPECT_NE(missing.status().message().find("lake.db.nope does not exist"), std::string::npos);
 }
 
+TEST(IcebergStream, MergeSchemaLetsAStreamAddANullableColumnToAnExistingTable) {
+  TempDir dir;
+  auto session = LakeSession(dir);
+  MemoryStream a(session, "id BIGINT, name STRING");
+  ASSERT_OK(a.addJson(Rows(0, 3)).status());
+  ASSERT_OK_AND_ASSIGN(auto q, Start(a.toDF(), dir.Sub("ckpt-a"), "lake.db.events"));
+  ASSERT_OK(q.awaitTermination());
+
+  MemoryStream b(session, "id BIGINT, name STRING, score DOUBLE");
+  ASSERT_OK(b.addJson(R"([{"id":3,"name":"n3","score":1.5},{"id":4,"name":"n4","score":2.5}])").status());
+  auto refused = Start(b.toDF(), dir.Sub("ckpt-b"), "lake.db.events");
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().message().find("column 'score'"), std::string::npos) << refused.status().ToString();
+  EXPECT_NE(refused.status().message().find("mergeSchema"), std::string::npos) << refused.status().ToString();
+
+  ASSERT_OK_AND_ASSIGN(auto q2, b.toDF()
+                                    .writeStream()
+                                    .option("checkpointLocation", dir.Sub("ckpt-b"))
+                                    .option("mergeSchema", "true")
+                                    .trigger(AvailableNow())
+                                    .toTable("lake.db.events"));
+  ASSERT_OK(q2.awaitTermination());
+  EXPECT_EQ(ReadIds(session, "lake.db.events"), Range(0, 5));
+  ASSERT_OK_AND_ASSIGN(auto df, session->read().table("lake.db.events"));
+  ASSERT_OK_AND_ASSIGN(auto nulls, df.filter(col("score").isNull()).collect());
+  EXPECT_EQ(SortedInts(nulls, "id"), Range(0, 3));
+  ASSERT_OK_AND_ASSIGN(auto scored, df.filter(col("score") > lit(2.0)).collect());
+  EXPECT_EQ(SortedInts(scored, "id"), std::vector<int64_t>{4});
+}
+
 }  // namespace
 }  // namespace sluice::testing

@@ -132,6 +132,107 @@ TEST(IcebergSink, MismatchingTableIsRefusedAtStartNamingTheColumn) {
   EXPECT_NE(st.message().find("lake.db.events"), std::string::npos) << st.message();
 }
 
+// Rows of (id, name, score): the two original columns plus one the table does not have yet.
+std::shared_ptr<arrow::Table> WideRows(int64_t first, int64_t n) {
+  auto narrow = Rows(first, n);
+  arrow::DoubleBuilder scores;
+  for (int64_t i = first; i < first + n; ++i) EXPECT_TRUE(scores.Append(i * 0.5).ok());
+  auto schema = arrow::schema({arrow::field("id", arrow::int64()), arrow::field("name", arrow::utf8()),
+                               arrow::field("score", arrow::float64(), /*nullable=*/false)});
+  return arrow::Table::Make(schema, {narrow->column(0), narrow->column(1),
+                                     std::make_shared<arrow::ChunkedArray>(*scores.Finish())});
+}
+
+TEST(IcebergSink, NewQueryColumnsAreRefusedWithoutMergeSchemaNamingTheColumnAndTheOption) {
+  TempDir dir;
+  ASSERT_TRUE(Make(Spec(dir), "q-1")->AddBatch(0, Rows(0, 3)).ok());
+  auto spec = Spec(dir);
+  auto no_conf = [](const std::string&) { return std::string(); };
+  Status st = PrepareIcebergSinkSpec(&spec, no_conf, *WideRows(0, 1)->schema(), io::LocalFileSystem());
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("column 'score' of the query is not in the table"), std::string::npos) << st.message();
+  EXPECT_NE(st.message().find("mergeSchema = true"), std::string::npos) << st.message();
+  spec.options.Set("mergeSchema", "false");
+  EXPECT_FALSE(PrepareIcebergSinkSpec(&spec, no_conf, *WideRows(0, 1)->schema(), io::LocalFileSystem()).ok());
+  EXPECT_EQ(Load(dir).metadata.schemas.size(), 1u);
+  spec.options.Set("mergeSchema", "yes");
+  EXPECT_NE(ValidateIcebergSinkSpec(spec).message().find("option mergeSchema"), std::string::npos);
+}
+
+TEST(IcebergSink, MergeSchemaAddsNullableColumnsAndOlderRowsReadThemAsNull) {
+  TempDir dir;
+  ASSERT_TRUE(Make(Spec(dir), "q-1")->AddBatch(0, Rows(0, 3)).ok());
+  auto spec = Spec(dir);
+  spec.options.Set("mergeSchema", "true");
+  auto no_conf = [](const std::string&) { return std::string(); };
+  Status st = PrepareIcebergSinkSpec(&spec, no_conf, *WideRows(0, 1)->schema(), io::LocalFileSystem());
+  ASSERT_TRUE(st.ok()) << st.ToString();
+  {
+    auto md = Load(dir).metadata;
+    ASSERT_EQ(md.schemas.size(), 2u);
+    EXPECT_EQ(md.current_schema_id, 1);
+    EXPECT_EQ(md.last_column_id, 3);
+    EXPECT_EQ(md.metadata_log.size(), 2u);  // create, append, schema change
+    const auto& fields = md.CurrentSchema()->fields;
+    ASSERT_EQ(fields.size(), 3u);
+    EXPECT_EQ(fields[2].id, 3);
+    EXPECT_EQ(fields[2].name, "score");
+    EXPECT_EQ(fields[2].type, "double");
+    EXPECT_FALSE(fields[2].required);  // nullable although the query's column is not
+    EXPECT_EQ(md.schemas[0].fields.size(), 2u);  // the old schema is kept
+  }
+  // Preparing again (a restart) adds nothing.
+  ASSERT_TRUE(PrepareIcebergSinkSpec(&spec, no_conf, *WideRows(0, 1)->schema(), io::LocalFileSystem()).ok());
+  EXPECT_EQ(Load(dir).metadata.schemas.size(), 2u);
+
+  ASSERT_TRUE(Make(spec, "q-2")->AddBatch(0, WideRows(3, 2)).ok());
+  auto md = Load(dir).metadata;
+  EXPECT_EQ(md.CurrentSnapshot()->schema_id, std::optional<int>(1));
+  auto rows = iceberg::ReadCurrentSnapshot(io::LocalFileSystem().get(), md);
+  ASSERT_TRUE(rows.ok()) << rows.status().ToString();
+  ASSERT_EQ((*rows)->num_rows(), 5);
+  auto ids = (*rows)->GetColumnByName("id");
+  auto scores = (*rows)->GetColumnByName("score");
+  ASSERT_TRUE(scores);
+  for (int64_t r = 0; r < 5; ++r) {
+    auto id = std::static_pointer_cast<arrow::Int64Scalar>(*ids->GetScalar(r))->value;
+    auto score = *scores->GetScalar(r);
+    if (id < 3) {
+      EXPECT_FALSE(score->is_valid) << "id " << id;
+    } else {
+      ASSERT_TRUE(score->is_valid) << "id " << id;
+      EXPECT_EQ(std::static_pointer_cast<arrow::DoubleScalar>(score)->value, id * 0.5);
+    }
+  }
+  // The old writer (two columns) now lacks 'score', which is nullable: still refused (a dropped
+  // column), as before the evolution.
+  auto narrow_spec = Spec(dir);
+  st = PrepareIcebergSinkSpec(&narrow_spec, no_conf, *Rows(0, 1)->schema(), io::LocalFileSystem());
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("table column 'score' is missing"), std::string::npos) << st.message();
+}
+
+TEST(IcebergSink, MergeSchemaStillRefusesTypeChangesAndDroppedColumnsWithoutCommitting) {
+  TempDir dir;
+  ASSERT_TRUE(Make(Spec(dir), "q-1")->AddBatch(0, Rows(0, 3)).ok());
+  auto spec = Spec(dir);
+  spec.options.Set("merge-schema", "true");
+  auto no_conf = [](const std::string&) { return std::string(); };
+  auto retyped = arrow::schema({arrow::field("id", arrow::utf8()), arrow::field("name", arrow::utf8()),
+                                arrow::field("extra", arrow::int32())});
+  Status st = PrepareIcebergSinkSpec(&spec, no_conf, *retyped, io::LocalFileSystem());
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("column 'id' is string in the query but long"), std::string::npos) << st.message();
+  EXPECT_NE(st.message().find("lake.db.events"), std::string::npos) << st.message();
+  auto dropped = arrow::schema({arrow::field("id", arrow::int64()), arrow::field("extra", arrow::int32())});
+  st = PrepareIcebergSinkSpec(&spec, no_conf, *dropped, io::LocalFileSystem());
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("table column 'name' is missing"), std::string::npos) << st.message();
+  auto md = Load(dir).metadata;
+  EXPECT_EQ(md.schemas.size(), 1u);  // nothing committed
+  EXPECT_EQ(md.last_column_id, 2);
+}
+
 TEST(IcebergSink, UnsupportedModesAndOptionsAreRefused) {
   TempDir dir;
   auto spec = Spec(dir, "update");
