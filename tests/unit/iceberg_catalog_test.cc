@@ -8,6 +8,10 @@
 #include <functional>
 #include <thread>
 
+#include <unistd.h>
+#include <cstdio>
+#include <cstdlib>
+
 #include "iceberg/catalog.h"
 #include "iceberg/catalog_config.h"
 #include "iceberg/hadoop_catalog.h"
@@ -179,10 +183,42 @@ TEST(IcebergSqlCatalog, TwoWritersCommittingConcurrentlyKeepEveryAppendOnce) {
   TwoConcurrentWriters([&] { return Sql(dir); });
 }
 
-// Runs when SLUICE_TEST_POSTGRES_URI names a server (e.g. postgresql://postgres@/postgres?host=/tmp/pg&port=5544).
+// A PostgreSQL server for the catalog test: SLUICE_TEST_POSTGRES_URI when set, otherwise a
+// throwaway server started from Debian's binaries (tests/support/throwaway_postgres.sh).
+class PostgresServer {
+ public:
+  PostgresServer() {
+    if (const char* uri = std::getenv("SLUICE_TEST_POSTGRES_URI"); uri && *uri) {
+      uri_ = uri;
+      return;
+    }
+    script_ = std::string(SLUICE_SOURCE_DIR) + "/tests/support/throwaway_postgres.sh";
+    std::string port = std::to_string(20000 + ::getpid() % 20000);
+    std::string cmd = script_ + " start " + dir_.path() + " " + port + " 2>" + dir_.Sub("start.err");
+    FILE* p = ::popen(cmd.c_str(), "r");
+    char buf[512] = {0};
+    if (p && std::fgets(buf, sizeof(buf), p)) uri_ = buf;
+    int rc = p ? ::pclose(p) : -1;
+    if (rc != 0) uri_.clear();
+    while (!uri_.empty() && (uri_.back() == '\n' || uri_.back() == '\r')) uri_.pop_back();
+    started_ = !uri_.empty();
+  }
+  ~PostgresServer() {
+    if (started_) std::system((script_ + " stop " + dir_.path()).c_str());
+  }
+  const std::string& uri() const { return uri_; }
+
+ private:
+  TempDir dir_;
+  std::string script_;
+  std::string uri_;
+  bool started_ = false;
+};
+
 TEST(IcebergSqlCatalog, PostgresCatalogKeepsEveryConcurrentAppendOnce) {
-  const char* uri = std::getenv("SLUICE_TEST_POSTGRES_URI");
-  if (!uri || !*uri) GTEST_SKIP() << "SLUICE_TEST_POSTGRES_URI not set";
+  PostgresServer server;
+  if (server.uri().empty()) GTEST_SKIP() << "no PostgreSQL server binaries and SLUICE_TEST_POSTGRES_URI not set";
+  const std::string uri = server.uri();
   TempDir dir;
   const std::string name = "pg_" + fs_name(dir.path());  // a fresh catalog_name per run
   TwoConcurrentWriters([&] {
