@@ -9,14 +9,13 @@ namespace sluice::cli {
 
 using nlohmann::json;
 
-Result<std::string> ShowCheckpoint(const std::string& dir_arg) {
-  auto fs = io::LocalFileSystem();
-  const std::string dir = io::AbsolutePath(dir_arg);
-  ARROW_ASSIGN_OR_RAISE(auto info, fs->Stat(dir));
-  if (!info || !info->is_dir) return Status::IOError("Checkpoint directory '", dir, "' does not exist");
+namespace {
+
+// The state of one query's checkpoint, or nullopt when `dir` holds no `metadata`.
+Result<std::optional<json>> DescribeQueryCheckpoint(const std::shared_ptr<io::FileSystem>& fs, const std::string& dir) {
   checkpoint::Checkpoint ckpt(fs, dir);
   ARROW_ASSIGN_OR_RAISE(auto md, ckpt.ReadMetadata());
-  if (!md) return Status::Invalid("'", dir, "' is not a sluice checkpoint: it has no 'metadata' file");
+  if (!md) return std::optional<json>{};
   ARROW_ASSIGN_OR_RAISE(auto last_offsets, ckpt.offsets().LatestId());
   ARROW_ASSIGN_OR_RAISE(auto last_commit, ckpt.commits().LatestId());
 
@@ -39,7 +38,31 @@ Result<std::string> ShowCheckpoint(const std::string& dir_arg) {
     out["batchWatermarkMs"] = seq->batch_watermark_ms;
   }
   out["sourceEndOffsets"] = ends;
-  return out.dump(2);
+  return std::optional<json>(std::move(out));
+}
+
+}  // namespace
+
+Result<std::string> ShowCheckpoint(const std::string& dir_arg) {
+  auto fs = io::LocalFileSystem();
+  const std::string dir = io::AbsolutePath(dir_arg);
+  ARROW_ASSIGN_OR_RAISE(auto info, fs->Stat(dir));
+  if (!info || !info->is_dir) return Status::IOError("Checkpoint directory '", dir, "' does not exist");
+  ARROW_ASSIGN_OR_RAISE(auto one, DescribeQueryCheckpoint(fs, dir));
+  if (one) return one->dump(2);
+  // A `sluice run --checkpoint DIR` root: one checkpoint per sink table, DIR/<table>.
+  json queries = json::object();
+  ARROW_ASSIGN_OR_RAISE(auto entries, fs->List(dir));
+  for (const auto& e : entries) {
+    if (!e.is_dir) continue;
+    ARROW_ASSIGN_OR_RAISE(auto q, DescribeQueryCheckpoint(fs, e.path));
+    if (q) queries[e.name] = std::move(*q);
+  }
+  if (queries.empty()) {
+    return Status::Invalid("'", dir, "' is not a sluice checkpoint: it has no 'metadata' file, and no sub-directory "
+                           "holds one (a `sluice run --checkpoint DIR` root keeps one per sink table)");
+  }
+  return json{{"checkpointRoot", dir}, {"queries", queries}}.dump(2);
 }
 
 }  // namespace sluice::cli

@@ -182,6 +182,13 @@ TEST_F(CliRunTest, VersionAndCheckpointShowStillWork) {
   ASSERT_EQ(Sluice("run " + pipeline + " --checkpoint " + dir_.Sub("ckpt") + " --trigger available-now"), 0) << Stderr();
   ASSERT_EQ(Sluice("checkpoint show " + dir_.Sub("ckpt/out")), 0) << Stderr();
   EXPECT_NE(Stdout().find("\"queryId\""), std::string::npos) << Stdout();
+  // The pipeline's root shows every query's checkpoint by sink table.
+  ASSERT_EQ(Sluice("checkpoint show " + dir_.Sub("ckpt")), 0) << Stderr();
+  auto root = nlohmann::json::parse(Stdout());
+  EXPECT_EQ(root["queries"]["out"]["lastCommittedBatch"], 0) << Stdout();
+  EXPECT_EQ(root["queries"]["out"]["rerunOnRestart"], false);
+  EXPECT_EQ(Sluice("checkpoint show " + dir_.Sub("in")), 1);
+  EXPECT_NE(Stderr().find("is not a sluice checkpoint"), std::string::npos) << Stderr();
 }
 
 }  // namespace
