@@ -40,9 +40,17 @@ void RunMonitor::onQueryProgress(const QueryProgressEvent& event) {
   int64_t rows = progress.value("numInputRows", int64_t{0});
   q.total_rows += rows;
   q.rows_per_second = progress.value("processedRowsPerSecond", 0.0);
+  q.files_pending = -1;
+  for (const auto& src : progress.value("sources", nlohmann::json::array())) {
+    const auto& m = src.value("metrics", nlohmann::json::object());
+    if (m.contains("numFilesOutstanding") && m["numFilesOutstanding"].is_string()) {
+      q.files_pending = std::max<int64_t>(q.files_pending, 0) + std::stoll(m["numFilesOutstanding"].get<std::string>());
+    }
+  }
+  const std::string pending = q.files_pending >= 0 ? ", " + std::to_string(q.files_pending) + " files pending" : "";
   if (!live_) {
     *out_ << "sluice: " << name << " batch " << q.batch << ": " << rows << " rows (" << Rate(q.rows_per_second)
-          << " rows/s)" << std::endl;
+          << " rows/s" << pending << ")" << std::endl;
     return;
   }
   std::string line;
@@ -50,6 +58,7 @@ void RunMonitor::onQueryProgress(const QueryProgressEvent& event) {
     if (!line.empty()) line += " | ";
     line += n + ": batch " + std::to_string(l.batch) + ", " + std::to_string(l.total_rows) + " rows, " +
             Rate(l.rows_per_second) + " rows/s";
+    if (l.files_pending >= 0) line += ", " + std::to_string(l.files_pending) + " files pending";
   }
   *out_ << "\r\033[K" << line << std::flush;
   drew_live_line_ = true;

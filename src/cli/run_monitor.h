@@ -37,6 +37,7 @@ class RunMonitor : public StreamingQueryListener {
     int64_t batch = -1;
     int64_t total_rows = 0;
     double rows_per_second = 0;
+    int64_t files_pending = -1;  // -1: no file source
   };
 
   std::mutex mu_;

@@ -204,7 +204,9 @@ Result<BatchReport> MicroBatchExecution::RunBatch(int64_t batch_id, const checkp
               {"numInputRows", rows_per_source[i]},
               {"processedRowsPerSecond", rows_per_source[i] / secs}};
     if (since_last > 0) s["inputRowsPerSecond"] = rows_per_source[i] / since_last;
-    s["metrics"] = {{"numMalformedRows", std::to_string(sources_[i]->metrics().malformed_rows)}};
+    const source::SourceMetrics m = sources_[i]->metrics();
+    s["metrics"] = {{"numMalformedRows", std::to_string(m.malformed_rows)}};
+    if (m.files_outstanding >= 0) s["metrics"]["numFilesOutstanding"] = std::to_string(m.files_outstanding);
     sources.push_back(std::move(s));
   }
   BatchReport report;

@@ -99,7 +99,7 @@ class FileStreamSource final : public Source {
 
   std::string Description() const override { return "FileStreamSource[" + io::PathToUri(dir_) + "]"; }
   std::shared_ptr<arrow::Schema> schema() const override { return schema_; }
-  SourceMetrics metrics() const override { return SourceMetrics{malformed_rows_.load()}; }
+  SourceMetrics metrics() const override { return SourceMetrics{malformed_rows_.load(), files_outstanding_.load()}; }
 
   Status PrepareForAvailableNow() override {
     ARROW_ASSIGN_OR_RAISE(auto files, ListAll());
@@ -119,8 +119,11 @@ class FileStreamSource final : public Source {
                              "', which ends at ", latest.value_or(-1), "; was the checkpoint modified?");
     }
     ARROW_ASSIGN_OR_RAISE(auto candidates, NewFiles());
+    const int64_t listed = static_cast<int64_t>(candidates.size());
+    files_outstanding_ = listed;
     if (candidates.empty()) return start;
     std::vector<FileEntry> batch = Cut(std::move(candidates), limited);
+    files_outstanding_ = listed - static_cast<int64_t>(batch.size());
     int64_t id = latest.value_or(-1) + 1;
     ARROW_RETURN_NOT_OK(log_.Add(id, batch));
     for (auto& f : batch) {
@@ -240,6 +243,7 @@ class FileStreamSource final : public Source {
   std::optional<std::vector<io::FileInfo>> available_now_;
   int64_t cleaned_through_ = -1;
   std::atomic<int64_t> malformed_rows_{0};
+  std::atomic<int64_t> files_outstanding_{0};
 };
 
 // The files a static read of `spec` covers, in path order.

@@ -22,6 +22,8 @@ using Offset = nlohmann::json;
 /// Counters a source accumulates for progress reports.
 struct SourceMetrics {
   int64_t malformed_rows = 0;
+  /// Files seen by the last listing but left for later batches (read limits); -1 = not a file source.
+  int64_t files_outstanding = -1;
 };
 
 /// What the runtime gives a source. `metadata_dir` is <checkpoint>/sources/<i>, for sources

@@ -116,6 +116,9 @@ TEST_F(CliRunTest, ProgressFileGetsOneJsonLinePerBatch) {
   EXPECT_EQ(batches, Range(0, 4));
   // Not a terminal: one plain status line per batch.
   EXPECT_NE(Stderr().find("sluice: out batch 3: 2 rows"), std::string::npos) << Stderr();
+  // maxFilesPerTrigger = 1 over 4 files: 3 files wait after batch 0, none after batch 3.
+  EXPECT_NE(Stderr().find(", 3 files pending)"), std::string::npos) << Stderr();
+  EXPECT_NE(Stderr().find(", 0 files pending)"), std::string::npos) << Stderr();
 }
 
 TEST_F(CliRunTest, BatchWritesTheSameRowsAsTheStream) {
