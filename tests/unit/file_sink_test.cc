@@ -10,6 +10,7 @@
 #include <fstream>
 #include <regex>
 
+#include "support/rows.h"
 #include "support/temp_dir.h"
 #include "io/fault_injection.h"
 #include "io/file_system.h"
@@ -23,16 +24,7 @@ namespace fs = std::filesystem;
 
 using sluice::testing::TempDir;
 
-std::shared_ptr<arrow::Table> Rows(int64_t first, int64_t n) {
-  arrow::Int64Builder ids;
-  arrow::StringBuilder names;
-  for (int64_t i = first; i < first + n; ++i) {
-    EXPECT_TRUE(ids.Append(i).ok());
-    EXPECT_TRUE(names.Append("n" + std::to_string(i)).ok());
-  }
-  auto schema = arrow::schema({arrow::field("id", arrow::int64()), arrow::field("name", arrow::utf8())});
-  return arrow::Table::Make(schema, {*ids.Finish(), *names.Finish()});
-}
+std::shared_ptr<arrow::Table> Rows(int64_t first, int64_t n) { return sluice::testing::IdNameRows(first, n); }
 
 SinkSpec Spec(const std::string& format, const std::string& path) {
   SinkSpec spec;

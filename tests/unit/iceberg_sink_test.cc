@@ -10,6 +10,7 @@
 #include "iceberg/table_ops.h"
 #include "io/fault_injection.h"
 #include "sink/iceberg_sink.h"
+#include "support/rows.h"
 #include "support/temp_dir.h"
 
 namespace sluice::sink {
@@ -17,16 +18,7 @@ namespace {
 
 using sluice::testing::TempDir;
 
-std::shared_ptr<arrow::Table> Rows(int64_t first, int64_t n) {
-  arrow::Int64Builder ids;
-  arrow::StringBuilder names;
-  for (int64_t i = first; i < first + n; ++i) {
-    EXPECT_TRUE(ids.Append(i).ok());
-    EXPECT_TRUE(names.Append("n" + std::to_string(i)).ok());
-  }
-  auto schema = arrow::schema({arrow::field("id", arrow::int64()), arrow::field("name", arrow::utf8())});
-  return arrow::Table::Make(schema, {*ids.Finish(), *names.Finish()});
-}
+std::shared_ptr<arrow::Table> Rows(int64_t first, int64_t n) { return sluice::testing::IdNameRows(first, n); }
 
 SinkSpec Spec(const TempDir& dir, const std::string& mode = "append") {
   SinkSpec spec;
