@@ -1,26 +1,13 @@
 // The default state store provider: each version's map in memory, persisted as <V>.delta files
 // (one per commit) and periodic <V>.snapshot files written by maintenance. Format and
 // retention rules: docs/state-store.md.
-#include <charconv>
 #include <map>
-#include <set>
 
 #include "state/state_file.h"
 #include "state/state_store.h"
+#include "state/store_files.h"
 
 namespace sluice::state {
-
-std::string StateStoreId::Dir() const {
-  std::string dir = io::JoinPath(io::JoinPath(io::JoinPath(checkpoint_dir, "state"), std::to_string(operator_id)),
-                                 std::to_string(partition_id));
-  return store_name == "default" ? dir : io::JoinPath(dir, store_name);
-}
-
-std::string StateStoreId::Describe() const {
-  std::string s = "operator " + std::to_string(operator_id) + " partition " + std::to_string(partition_id);
-  return store_name == "default" ? s : s + " store '" + store_name + "'";
-}
-
 namespace {
 
 using StateMap = std::map<std::string, std::string, std::less<>>;
@@ -35,29 +22,6 @@ struct VersionData {
   StateMap map;
   int64_t bytes = 0;
 };
-
-// Versions present on disk, by kind.
-struct StoreFiles {
-  std::set<int64_t> deltas;
-  std::set<int64_t> snapshots;
-  int64_t Latest() const {
-    int64_t d = deltas.empty() ? 0 : *deltas.rbegin();
-    int64_t s = snapshots.empty() ? 0 : *snapshots.rbegin();
-    return std::max(d, s);
-  }
-};
-
-// "<digits><suffix>" -> the number; nullopt for anything else (temp files start with '.').
-std::optional<int64_t> VersionOf(const std::string& name, std::string_view suffix) {
-  if (name.size() <= suffix.size() || name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0) {
-    return std::nullopt;
-  }
-  int64_t v = 0;
-  const char* end = name.data() + name.size() - suffix.size();
-  auto [p, ec] = std::from_chars(name.data(), end, v);
-  if (ec != std::errc() || p != end || v < 0) return std::nullopt;
-  return v;
-}
 
 class FileStateStoreProvider;
 
@@ -150,7 +114,7 @@ class FileStateStoreProvider final : public StateStoreProvider {
   }
 
   Result<int64_t> LatestVersion() override {
-    ARROW_ASSIGN_OR_RAISE(auto files, ListFiles());
+    ARROW_ASSIGN_OR_RAISE(auto files, ListStoreFiles(fs_.get(), dir_));
     return files.Latest();
   }
 
@@ -161,10 +125,6 @@ class FileStateStoreProvider final : public StateStoreProvider {
   Status CommitVersion(int64_t version, std::string delta, VersionData* data);
 
  private:
-  std::string DeltaPath(int64_t v) const { return io::JoinPath(dir_, std::to_string(v) + ".delta"); }
-  std::string SnapshotPath(int64_t v) const { return io::JoinPath(dir_, std::to_string(v) + ".snapshot"); }
-
-  Result<StoreFiles> ListFiles();
   Result<std::shared_ptr<const VersionData>> LoadVersion(int64_t version);
   Status ReadInto(const std::string& path, StateFileKind kind, int64_t version, VersionData* data);
   void Cache(int64_t version, std::shared_ptr<const VersionData> data);
@@ -173,7 +133,6 @@ class FileStateStoreProvider final : public StateStoreProvider {
   StateStoreId id_;
   StateStoreOptions options_;
   std::string dir_;
-  bool dir_ready_ = false;
   std::map<int64_t, std::shared_ptr<const VersionData>> cache_;  // the highest loaded/committed versions
 };
 
@@ -207,19 +166,6 @@ Result<int64_t> FileStateStore::Commit() {
   return version_ + 1;
 }
 
-Result<StoreFiles> FileStateStoreProvider::ListFiles() {
-  StoreFiles files;
-  ARROW_ASSIGN_OR_RAISE(auto dir_info, fs_->Stat(dir_));
-  if (!dir_info) return files;
-  ARROW_ASSIGN_OR_RAISE(auto entries, fs_->List(dir_));
-  for (const auto& e : entries) {
-    if (e.is_dir) continue;
-    if (auto v = VersionOf(e.name, ".delta")) files.deltas.insert(*v);
-    if (auto v = VersionOf(e.name, ".snapshot")) files.snapshots.insert(*v);
-  }
-  return files;
-}
-
 Status FileStateStoreProvider::ReadInto(const std::string& path, StateFileKind kind, int64_t version,
                                         VersionData* data) {
   ARROW_ASSIGN_OR_RAISE(std::string bytes, fs_->ReadFile(path));
@@ -246,25 +192,19 @@ Result<std::shared_ptr<const VersionData>> FileStateStoreProvider::LoadVersion(i
   if (version == 0) return data;
 
   // Start from the newest cached map or snapshot at or below `version`, then replay deltas.
-  ARROW_ASSIGN_OR_RAISE(StoreFiles files, ListFiles());
+  ARROW_ASSIGN_OR_RAISE(StoreFiles files, ListStoreFiles(fs_.get(), dir_));
   auto cached = cache_.upper_bound(version);
   const int64_t cached_base = cached == cache_.begin() ? 0 : std::prev(cached)->first;
-  auto snap = files.snapshots.upper_bound(version);
-  const int64_t snap_base = snap == files.snapshots.begin() ? 0 : *std::prev(snap);
-  int64_t base = 0;
+  const int64_t snap_base = files.SnapshotAtOrBelow(version);
+  const int64_t base = std::max(snap_base, cached_base);
+  ARROW_RETURN_NOT_OK(CheckDeltasPresent(id_, files, base, version));
   if (snap_base > cached_base) {
-    base = snap_base;
-    ARROW_RETURN_NOT_OK(ReadInto(SnapshotPath(base), StateFileKind::kSnapshot, base, data.get()));
+    ARROW_RETURN_NOT_OK(ReadInto(SnapshotPath(dir_, base), StateFileKind::kSnapshot, base, data.get()));
   } else if (cached_base > 0) {
-    base = cached_base;
     *data = *std::prev(cached)->second;
   }
   for (int64_t v = base + 1; v <= version; ++v) {
-    if (files.deltas.count(v) == 0) {
-      return Status::IOError("Cannot load state version ", version, " of ", id_.Describe(), ": delta file '",
-                             DeltaPath(v), "' is missing; the latest version on disk is ", files.Latest());
-    }
-    ARROW_RETURN_NOT_OK(ReadInto(DeltaPath(v), StateFileKind::kDelta, v, data.get()));
+    ARROW_RETURN_NOT_OK(ReadInto(DeltaPath(dir_, v), StateFileKind::kDelta, v, data.get()));
   }
   Cache(version, data);
   return data;
@@ -276,14 +216,7 @@ void FileStateStoreProvider::Cache(int64_t version, std::shared_ptr<const Versio
 }
 
 Status FileStateStoreProvider::CommitVersion(int64_t version, std::string delta, VersionData* data) {
-  if (!dir_ready_) {
-    ARROW_RETURN_NOT_OK(fs_->MakeDirs(dir_));
-    dir_ready_ = true;
-  }
-  // A snapshot left at this version by an earlier attempt describes the old content: drop it
-  // first, so a crash between the two steps leaves the old delta alone, never a stale snapshot.
-  ARROW_RETURN_NOT_OK(fs_->Delete(SnapshotPath(version)));
-  ARROW_RETURN_NOT_OK(fs_->WriteAtomic(DeltaPath(version), delta, /*overwrite=*/true));
+  ARROW_RETURN_NOT_OK(WriteDeltaFile(fs_.get(), dir_, version, delta));
   // Versions above this one (from an attempt that went further) no longer follow from it.
   cache_.erase(cache_.lower_bound(version), cache_.end());
   Cache(version, std::make_shared<const VersionData>(std::move(*data)));
@@ -291,37 +224,16 @@ Status FileStateStoreProvider::CommitVersion(int64_t version, std::string delta,
 }
 
 Status FileStateStoreProvider::DoMaintenance(int64_t min_versions_to_retain) {
-  if (min_versions_to_retain < 0) {
-    return Status::Invalid("State store maintenance of ", id_.Describe(), ": min_versions_to_retain must be >= 0, got ",
-                           min_versions_to_retain);
-  }
-  ARROW_ASSIGN_OR_RAISE(StoreFiles files, ListFiles());
-  const int64_t latest = files.Latest();
-  if (latest == 0) return Status::OK();
-
-  const int64_t last_snapshot = files.snapshots.empty() ? 0 : *files.snapshots.rbegin();
-  auto cached = cache_.find(latest);
-  if (latest - last_snapshot >= std::max(options_.snapshot_interval, 1) && cached != cache_.end()) {
-    StateFileWriter writer(StateFileKind::kSnapshot, latest);
-    for (const auto& [k, v] : cached->second->map) writer.Put(k, v);
-    ARROW_RETURN_NOT_OK(fs_->WriteAtomic(SnapshotPath(latest), writer.Finish(), /*overwrite=*/true));
-    files.snapshots.insert(latest);
-  }
-
-  // Every version >= threshold loads from the newest snapshot <= threshold plus later deltas.
-  const int64_t threshold = latest - min_versions_to_retain;
-  auto base_it = files.snapshots.upper_bound(threshold);
-  if (threshold <= 0 || base_it == files.snapshots.begin()) return Status::OK();
-  const int64_t base = *std::prev(base_it);
-  for (int64_t v : files.deltas) {
-    if (v > base) break;
-    ARROW_RETURN_NOT_OK(fs_->Delete(DeltaPath(v)));
-  }
-  for (int64_t v : files.snapshots) {
-    if (v >= base) break;
-    ARROW_RETURN_NOT_OK(fs_->Delete(SnapshotPath(v)));
-  }
-  return Status::OK();
+  return MaintainStoreFiles(fs_.get(), id_, options_, min_versions_to_retain, [&](int64_t latest) -> Result<bool> {
+    auto cached = cache_.find(latest);
+    if (cached == cache_.end()) return false;
+    const StateMap& map = cached->second->map;
+    ARROW_RETURN_NOT_OK(WriteSnapshotFile(fs_.get(), dir_, latest, [&](const SnapshotPutFn& put) {
+      for (const auto& [k, v] : map) ARROW_RETURN_NOT_OK(put(k, v));
+      return Status::OK();
+    }));
+    return true;
+  });
 }
 
 }  // namespace
@@ -329,10 +241,7 @@ Status FileStateStoreProvider::DoMaintenance(int64_t min_versions_to_retain) {
 Result<std::unique_ptr<StateStoreProvider>> OpenFileStateStoreProvider(std::shared_ptr<io::FileSystem> fs,
                                                                        StateStoreId id,
                                                                        StateStoreOptions options) {
-  if (!fs) return Status::Invalid("OpenFileStateStoreProvider: no filesystem for ", id.Describe());
-  if (id.operator_id < 0 || id.partition_id < 0) {
-    return Status::Invalid("Invalid state store id: ", id.Describe());
-  }
+  ARROW_RETURN_NOT_OK(CheckProviderArgs("OpenFileStateStoreProvider", fs.get(), id));
   return std::make_unique<FileStateStoreProvider>(std::move(fs), std::move(id), options);
 }
 

@@ -1,7 +1,12 @@
 #include "state/state_file.h"
 
+#include <arrow/buffer.h>
+#include <arrow/io/memory.h>
+
+#include <algorithm>
 #include <array>
 #include <cstring>
+#include <vector>
 
 namespace sluice::state {
 namespace {
@@ -25,9 +30,82 @@ uint64_t ReadLE(const char* p, int bytes) {
 
 const char* KindName(StateFileKind kind) { return kind == StateFileKind::kDelta ? "delta" : "snapshot"; }
 
+// Reads of a file go in pieces of this size, so memory does not grow with the file.
+constexpr int64_t kReadChunk = 1 << 20;
+
+std::string_view View(const arrow::Buffer& b) {
+  return std::string_view(reinterpret_cast<const char*>(b.data()), static_cast<size_t>(b.size()));
+}
+
+// `n` bytes at `pos` of `file`; errors name `path`.
+Result<std::shared_ptr<arrow::Buffer>> ReadExactly(const std::string& path, arrow::io::RandomAccessFile* file,
+                                                   int64_t pos, int64_t n) {
+  auto buf = file->ReadAt(pos, n);
+  if (!buf.ok()) return Status::IOError("Cannot read state file '", path, "': ", buf.status().message());
+  if ((*buf)->size() != n) {
+    return Status::IOError("Cannot read state file '", path, "': it ended at byte ", pos + (*buf)->size(),
+                           " while being read");
+  }
+  return std::move(*buf);
+}
+
+// Reads the bytes [pos, end) of a file forward, a chunk at a time. The views Take() returns
+// stay valid until the next BeginRecord(): a chunk they point into is kept until then.
+class ChunkedReader {
+ public:
+  ChunkedReader(const std::string& path, arrow::io::RandomAccessFile* file, int64_t pos, int64_t end)
+      : path_(path), file_(file), chunk_pos_(pos), end_(end) {}
+
+  void BeginRecord() { pinned_.clear(); }
+
+  // The next `n` bytes in `out` (a view into a chunk or into `scratch`); false if fewer than
+  // `n` remain.
+  Result<bool> Take(uint64_t n, std::string* scratch, std::string_view* out) {
+    const int64_t pos = chunk_pos_ + static_cast<int64_t>(offset_);
+    if (static_cast<uint64_t>(end_ - pos) < n) return false;
+    const size_t avail = chunk_ ? static_cast<size_t>(chunk_->size()) - offset_ : 0;
+    if (avail >= n) {
+      *out = View(*chunk_).substr(offset_, n);
+      offset_ += n;
+      return true;
+    }
+    // The bytes span chunks: gather them in `scratch`.
+    scratch->assign(avail == 0 ? std::string_view() : View(*chunk_).substr(offset_));
+    int64_t next = pos + static_cast<int64_t>(avail);
+    const int64_t need = static_cast<int64_t>(n - avail);
+    if (chunk_) pinned_.push_back(std::move(chunk_));
+    if (need >= kReadChunk) {
+      ARROW_ASSIGN_OR_RAISE(auto big, ReadExactly(path_, file_, next, need));
+      scratch->append(View(*big));
+      next += need;
+      chunk_.reset();
+      chunk_pos_ = next;
+      offset_ = 0;
+    } else {
+      ARROW_ASSIGN_OR_RAISE(chunk_, ReadExactly(path_, file_, next, std::min(kReadChunk, end_ - next)));
+      chunk_pos_ = next;
+      scratch->append(View(*chunk_).substr(0, static_cast<size_t>(need)));
+      offset_ = static_cast<size_t>(need);
+    }
+    *out = *scratch;
+    return true;
+  }
+
+  bool AtEnd() const { return chunk_pos_ + static_cast<int64_t>(offset_) >= end_; }
+
+ private:
+  const std::string& path_;
+  arrow::io::RandomAccessFile* file_;
+  int64_t chunk_pos_;  // file offset of chunk_ (or of the next byte when there is no chunk)
+  int64_t end_;
+  std::shared_ptr<arrow::Buffer> chunk_;
+  size_t offset_ = 0;  // next byte within chunk_
+  std::vector<std::shared_ptr<arrow::Buffer>> pinned_;
+};
+
 }  // namespace
 
-uint32_t Crc32c(std::string_view data) {
+uint32_t Crc32cExtend(uint32_t crc, std::string_view data) {
   static const std::array<uint32_t, 256> table = [] {
     std::array<uint32_t, 256> t{};
     for (uint32_t i = 0; i < 256; ++i) {
@@ -37,10 +115,12 @@ uint32_t Crc32c(std::string_view data) {
     }
     return t;
   }();
-  uint32_t crc = 0xFFFFFFFFu;
+  crc ^= 0xFFFFFFFFu;
   for (unsigned char ch : data) crc = table[(crc ^ ch) & 0xFF] ^ (crc >> 8);
   return crc ^ 0xFFFFFFFFu;
 }
+
+uint32_t Crc32c(std::string_view data) { return Crc32cExtend(0, data); }
 
 StateFileWriter::StateFileWriter(StateFileKind kind, int64_t store_version) {
   buf_.append(kMagic, sizeof(kMagic));
@@ -67,67 +147,93 @@ void StateFileWriter::Remove(std::string_view key) {
   ++records_;
 }
 
+std::string StateFileWriter::TakeBuffered() {
+  crc_ = Crc32cExtend(crc_, buf_);
+  taken_ += buf_.size();
+  std::string out = std::move(buf_);
+  buf_.clear();
+  return out;
+}
+
 std::string StateFileWriter::Finish() {
   AppendLE(&buf_, records_, 8);
-  AppendLE(&buf_, buf_.size() - 8 - kHeaderSize, 8);
-  AppendLE(&buf_, Crc32c(buf_), 4);
+  AppendLE(&buf_, taken_ + buf_.size() - 8 - kHeaderSize, 8);
+  AppendLE(&buf_, Crc32cExtend(crc_, buf_), 4);
   buf_.append(kEndMagic, sizeof(kEndMagic));
   return std::move(buf_);
 }
 
 Status ReadStateFile(const std::string& path, const std::string& data, StateFileKind kind,
                      int64_t store_version, const StateRecordFn& fn) {
+  arrow::io::BufferReader reader(std::make_shared<arrow::Buffer>(std::string_view(data)));
+  return ReadStateFile(path, &reader, kind, store_version, fn);
+}
+
+Status ReadStateFile(const std::string& path, arrow::io::RandomAccessFile* file, StateFileKind kind,
+                     int64_t store_version, const StateRecordFn& fn) {
   auto corrupt = [&](auto&&... why) {
     return Status::IOError("State file '", path, "' is corrupt or torn: ", why...);
   };
-  if (data.size() < kHeaderSize + kTrailerSize) {
-    return corrupt("it has ", data.size(), " bytes, fewer than a header and trailer (",
-                   kHeaderSize + kTrailerSize, ")");
+  auto size_or = file->GetSize();
+  if (!size_or.ok()) return Status::IOError("Cannot read state file '", path, "': ", size_or.status().message());
+  const int64_t size = *size_or;
+  if (size < static_cast<int64_t>(kHeaderSize + kTrailerSize)) {
+    return corrupt("it has ", size, " bytes, fewer than a header and trailer (", kHeaderSize + kTrailerSize, ")");
   }
-  if (std::memcmp(data.data(), kMagic, sizeof(kMagic)) != 0) return corrupt("bad magic, not a sluice state file");
-  uint64_t format = ReadLE(data.data() + 8, 2);
+  ARROW_ASSIGN_OR_RAISE(auto header_buf, ReadExactly(path, file, 0, kHeaderSize));
+  ARROW_ASSIGN_OR_RAISE(auto trailer_buf, ReadExactly(path, file, size - kTrailerSize, kTrailerSize));
+  const std::string_view header = View(*header_buf), trailer = View(*trailer_buf);
+  if (std::memcmp(header.data(), kMagic, sizeof(kMagic)) != 0) return corrupt("bad magic, not a sluice state file");
+  uint64_t format = ReadLE(header.data() + 8, 2);
   if (format > kStateFileFormatVersion) {
     return Status::IOError("State file '", path, "' has format version ", format, " but this sluice reads up to ",
                            kStateFileFormatVersion, "; it was written by a newer sluice");
   }
-  const char* trailer = data.data() + data.size() - kTrailerSize;
-  if (std::memcmp(trailer + 20, kEndMagic, sizeof(kEndMagic)) != 0) return corrupt("missing end marker (truncated)");
-  uint64_t records = ReadLE(trailer, 8);
-  uint64_t body_len = ReadLE(trailer + 8, 8);
-  if (body_len != data.size() - kHeaderSize - kTrailerSize) {
-    return corrupt("records length ", body_len, " does not match the file size ", data.size());
+  if (std::memcmp(trailer.data() + 20, kEndMagic, sizeof(kEndMagic)) != 0) {
+    return corrupt("missing end marker (truncated)");
   }
-  uint32_t stored_crc = static_cast<uint32_t>(ReadLE(trailer + 16, 4));
-  uint32_t crc = Crc32c(std::string_view(data.data(), data.size() - 8));
+  uint64_t records = ReadLE(trailer.data(), 8);
+  uint64_t body_len = ReadLE(trailer.data() + 8, 8);
+  if (body_len != static_cast<uint64_t>(size) - kHeaderSize - kTrailerSize) {
+    return corrupt("records length ", body_len, " does not match the file size ", size);
+  }
+  uint32_t stored_crc = static_cast<uint32_t>(ReadLE(trailer.data() + 16, 4));
+  uint32_t crc = 0;
+  for (int64_t pos = 0; pos < size - 8; pos += kReadChunk) {
+    ARROW_ASSIGN_OR_RAISE(auto piece, ReadExactly(path, file, pos, std::min(kReadChunk, size - 8 - pos)));
+    crc = Crc32cExtend(crc, View(*piece));
+  }
   if (crc != stored_crc) return corrupt("checksum mismatch (stored ", stored_crc, ", computed ", crc, ")");
-  if (static_cast<uint8_t>(data[10]) != static_cast<uint8_t>(kind)) {
+  if (static_cast<uint8_t>(header[10]) != static_cast<uint8_t>(kind)) {
     return corrupt("expected a ", KindName(kind), " file");
   }
-  if (data[11] != 0) return corrupt("unknown flags ", static_cast<int>(static_cast<uint8_t>(data[11])));
-  int64_t header_version = static_cast<int64_t>(ReadLE(data.data() + 16, 8));
+  if (header[11] != 0) return corrupt("unknown flags ", static_cast<int>(static_cast<uint8_t>(header[11])));
+  int64_t header_version = static_cast<int64_t>(ReadLE(header.data() + 16, 8));
   if (header_version != store_version) {
     return corrupt("it holds version ", header_version, ", expected ", store_version);
   }
 
   // The checksum passed, so framing errors below mean a writer bug; they are still reported.
-  size_t pos = kHeaderSize;
-  const size_t end = data.size() - kTrailerSize;
-  auto read_bytes = [&](std::string_view* out) -> bool {
-    if (end - pos < 4) return false;
-    uint64_t len = ReadLE(data.data() + pos, 4);
-    pos += 4;
-    if (end - pos < len) return false;
-    *out = std::string_view(data.data() + pos, len);
-    pos += len;
-    return true;
-  };
+  ChunkedReader in(path, file, kHeaderSize, size - kTrailerSize);
+  std::string key_scratch, value_scratch, len_scratch;
   uint64_t seen = 0;
-  while (pos < end) {
-    uint8_t op = static_cast<uint8_t>(data[pos++]);
-    std::string_view key, value;
-    if (!read_bytes(&key)) return corrupt("record ", seen, " overruns the file");
+  // Reads a u32 length and that many bytes; false when they overrun the records section.
+  auto read_bytes = [&](std::string* scratch, std::string_view* out) -> Result<bool> {
+    std::string_view len;
+    ARROW_ASSIGN_OR_RAISE(bool ok, in.Take(4, &len_scratch, &len));
+    if (!ok) return false;
+    return in.Take(ReadLE(len.data(), 4), scratch, out);
+  };
+  while (!in.AtEnd()) {
+    in.BeginRecord();
+    std::string_view op_byte, key, value;
+    ARROW_ASSIGN_OR_RAISE(bool ok, in.Take(1, &len_scratch, &op_byte));  // !AtEnd(): a byte is left
+    const uint8_t op = ok ? static_cast<uint8_t>(op_byte[0]) : 0;
+    ARROW_ASSIGN_OR_RAISE(ok, read_bytes(&key_scratch, &key));
+    if (!ok) return corrupt("record ", seen, " overruns the file");
     if (op == kOpPut) {
-      if (!read_bytes(&value)) return corrupt("record ", seen, " overruns the file");
+      ARROW_ASSIGN_OR_RAISE(ok, read_bytes(&value_scratch, &value));
+      if (!ok) return corrupt("record ", seen, " overruns the file");
       fn(key, &value);
     } else if (op == kOpRemove && kind == StateFileKind::kDelta) {
       fn(key, nullptr);

@@ -1,9 +1,12 @@
 // The binary format of a state store's <V>.delta and <V>.snapshot files (docs/state-store.md):
 // a fixed header (magic, format version, kind, store version), length-framed records, and a
 // trailer with the record count, the records' length, a CRC-32C and an end magic. A torn,
-// truncated or corrupt file is always detected and reported with its path; it is never
-// partially applied by the reader's callers, which load into a fresh map.
+// truncated or corrupt file is always detected and reported with its path, before any of its
+// records reaches the caller. Both directions can stream, so a snapshot may be larger than
+// memory (the RocksDB provider's).
 #pragma once
+
+#include <arrow/io/interfaces.h>
 
 #include <cstdint>
 #include <functional>
@@ -19,18 +22,26 @@ enum class StateFileKind : uint8_t { kDelta = 1, kSnapshot = 2 };
 /// The highest format version this sluice writes and reads.
 inline constexpr uint16_t kStateFileFormatVersion = 1;
 
-/// Builds one file in memory. Snapshots hold only puts; deltas hold puts and removals.
+/// Builds one file. Snapshots hold only puts; deltas hold puts and removals.
 class StateFileWriter {
  public:
   StateFileWriter(StateFileKind kind, int64_t store_version);
   void Put(std::string_view key, std::string_view value);
   void Remove(std::string_view key);
-  /// The complete file content (header, records, trailer). Call once.
+  /// Bytes added since the start or the last TakeBuffered().
+  size_t buffered_bytes() const { return buf_.size(); }
+  /// Hands out the file's next bytes (everything added since the last call), so a large
+  /// file can be written out piece by piece; Finish() then returns only the rest.
+  std::string TakeBuffered();
+  /// The rest of the file content (the whole file when nothing was taken), trailer included.
+  /// Call once.
   std::string Finish();
 
  private:
   std::string buf_;
   uint64_t records_ = 0;
+  uint64_t taken_ = 0;   // bytes handed out by TakeBuffered()
+  uint32_t crc_ = 0;     // CRC-32C of those bytes
 };
 
 /// Called per record in file order; `value` is null for a removal.
@@ -40,8 +51,15 @@ using StateRecordFn = std::function<void(std::string_view key, const std::string
 /// names `store_version` — before calling `fn` for each record. Errors name `path`.
 Status ReadStateFile(const std::string& path, const std::string& data, StateFileKind kind,
                      int64_t store_version, const StateRecordFn& fn);
+/// The same checks and calls, reading `file` in bounded chunks (memory does not grow with the
+/// file): one pass verifies the checksum, a second one calls `fn`. The views passed to `fn`
+/// are valid during the call only.
+Status ReadStateFile(const std::string& path, arrow::io::RandomAccessFile* file, StateFileKind kind,
+                     int64_t store_version, const StateRecordFn& fn);
 
 /// CRC-32C (Castagnoli, reflected, init and final xor 0xFFFFFFFF) — fixed forever by the format.
 uint32_t Crc32c(std::string_view data);
+/// The CRC-32C of a + b, given crc = Crc32c(a). Crc32cExtend(0, b) == Crc32c(b).
+uint32_t Crc32cExtend(uint32_t crc, std::string_view b);
 
 }  // namespace sluice::state

@@ -10,7 +10,9 @@
 //
 // Layout: <checkpoint>/state/<operatorId>/<partitionId>/ holds <V>.delta and <V>.snapshot files
 // (format: docs/state-store.md); state/<operatorId>/_metadata/metadata describes the operator
-// (operator_metadata.h). All I/O goes through io::FileSystem.
+// (operator_metadata.h). All checkpoint I/O goes through io::FileSystem. Both providers (the
+// in-memory "file" one and "rocksdb") write the same files, so either reads the other's
+// checkpoint.
 //
 // Thread-safety: a provider and its stores are thread-compatible: one batch at a time per
 // (operator, partition); different partitions' providers are independent and may run in
@@ -47,9 +49,13 @@ struct StateStoreOptions {
   /// Write <V>.snapshot during maintenance once this many deltas follow the last snapshot
   /// (Spark's minDeltasForSnapshot).
   int snapshot_interval = 10;
-  /// Loaded or committed versions kept in memory so the next batch does not reread files
-  /// (Spark's maxBatchesToRetainInMemory). The highest versions are kept.
+  /// File provider: loaded or committed versions kept in memory so the next batch does not
+  /// reread files (Spark's maxBatchesToRetainInMemory). The highest versions are kept.
   int versions_in_memory = 2;
+  /// RocksDB provider: the directory under which each provider creates its working directory
+  /// sluice-rocksdb-<uuid> (the live database; removed when the provider is destroyed).
+  /// Empty = std::filesystem::temp_directory_path(). Local disk, never the checkpoint.
+  std::string local_dir;
 };
 
 /// Numbers for progress reports, about the version being written.
@@ -95,15 +101,17 @@ class StateStoreProvider {
 
   virtual const StateStoreId& id() const = 0;
 
-  /// The store at `version`: from memory if cached, else the newest snapshot <= version plus
-  /// the deltas after it. Fails naming the file if one is missing or corrupt.
+  /// The store at `version`: from memory (file) or the local database (rocksdb) if it holds
+  /// that version, else the newest snapshot <= version plus the deltas after it. Fails naming
+  /// the file if one is missing or corrupt.
   virtual Result<std::unique_ptr<StateStore>> Load(int64_t version) = 0;
 
   /// The highest version with a delta or snapshot file, or 0 when there is none.
   virtual Result<int64_t> LatestVersion() = 0;
 
-  /// Writes a snapshot of the latest version if it is in memory and snapshot_interval deltas
-  /// follow the last snapshot; then deletes the files not needed to load any version
+  /// Writes a snapshot of the latest version if the provider holds it without reading files
+  /// (file: in memory; rocksdb: its local database is at that version) and snapshot_interval
+  /// deltas follow the last snapshot; then deletes the files not needed to load any version
   /// >= latest - min_versions_to_retain. Called after a batch's commit, between batches.
   virtual Status DoMaintenance(int64_t min_versions_to_retain) = 0;
 };
@@ -112,5 +120,28 @@ class StateStoreProvider {
 Result<std::unique_ptr<StateStoreProvider>> OpenFileStateStoreProvider(std::shared_ptr<io::FileSystem> fs,
                                                                        StateStoreId id,
                                                                        StateStoreOptions options = {});
+
+/// State larger than memory: the live state in a local RocksDB database (options.local_dir),
+/// persisted as the same delta and snapshot files; a version not in the local database is
+/// rebuilt from them. Loading a version other than the local one's is O(state).
+Result<std::unique_ptr<StateStoreProvider>> OpenRocksDBStateStoreProvider(std::shared_ptr<io::FileSystem> fs,
+                                                                          StateStoreId id,
+                                                                          StateStoreOptions options = {});
+
+/// The conf key that selects the provider (Spark's name).
+inline constexpr const char* kStateStoreProviderConf = "spark.sql.streaming.stateStore.providerClass";
+
+/// "file" or "rocksdb" for a provider kind: those names (any case) or Spark's class names
+/// org.apache.spark.sql.execution.streaming.state.{HDFSBackedStateStoreProvider → file,
+/// RocksDBStateStoreProvider → rocksdb}. Anything else is Invalid, naming the value, the
+/// valid ones and the conf key. The runtime validates the conf with it before the first
+/// batch and persists the normalised name.
+Result<std::string> NormalizeStateStoreProvider(const std::string& kind);
+
+/// The provider of `kind` (as NormalizeStateStoreProvider accepts) for `id`.
+Result<std::unique_ptr<StateStoreProvider>> OpenStateStoreProvider(const std::string& kind,
+                                                                   std::shared_ptr<io::FileSystem> fs,
+                                                                   StateStoreId id,
+                                                                   StateStoreOptions options = {});
 
 }  // namespace sluice::state

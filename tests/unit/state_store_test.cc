@@ -1,11 +1,14 @@
 // The versioned state store: versions, reload from disk, redo, snapshots, retention, and
-// detection of missing, corrupt and half-written files.
+// detection of missing, corrupt and half-written files. The contract tests run for every
+// provider ("file", "rocksdb"); provider-specific properties follow them.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <random>
+#include <set>
 
 #include "io/fault_injection.h"
 #include "state/state_store.h"
@@ -20,9 +23,11 @@ using Contents = std::map<std::string, std::string>;
 
 StateStoreId IdIn(const TempDir& d, int64_t op = 0, int part = 0) { return StateStoreId{d.path(), op, part}; }
 
-std::unique_ptr<StateStoreProvider> Open(const StateStoreId& id, StateStoreOptions options = {},
-                                         std::shared_ptr<io::FileSystem> fs = io::LocalFileSystem()) {
-  return OpenFileStateStoreProvider(std::move(fs), id, options).ValueOrDie();
+// The names in a directory.
+std::set<std::string> NamesIn(const std::string& dir) {
+  std::set<std::string> names;
+  for (const auto& e : fs::directory_iterator(dir)) names.insert(e.path().filename().string());
+  return names;
 }
 
 Contents Read(const StateStore& store) {
@@ -76,7 +81,21 @@ std::vector<Contents> RandomHistory(StateStoreProvider* p, int n, uint32_t seed,
   return expected;
 }
 
-TEST(StateStore, PutGetRemoveAcrossVersions) {
+// Runs each contract test once per provider kind, through OpenStateStoreProvider.
+class StateStoreContract : public ::testing::TestWithParam<std::string> {
+ protected:
+  std::unique_ptr<StateStoreProvider> Open(const StateStoreId& id, StateStoreOptions options = {},
+                                           std::shared_ptr<io::FileSystem> fs = io::LocalFileSystem()) {
+    if (options.local_dir.empty()) options.local_dir = local_.path();
+    return OpenStateStoreProvider(GetParam(), std::move(fs), id, options).ValueOrDie();
+  }
+  std::string OtherKind() const { return GetParam() == "file" ? "rocksdb" : "file"; }
+
+  TempDir local_;  // the RocksDB provider's working directories
+};
+using StateStoreContractDeathTest = StateStoreContract;
+
+TEST_P(StateStoreContract, PutGetRemoveAcrossVersions) {
   TempDir d;
   auto p = Open(IdIn(d));
   EXPECT_TRUE(Load(p.get(), 0).empty());
@@ -104,7 +123,7 @@ TEST(StateStore, PutGetRemoveAcrossVersions) {
   EXPECT_TRUE(fs::exists(d.Sub("state/0/0/2.delta")));
 }
 
-TEST(StateStore, IteratesInBytewiseKeyOrder) {
+TEST_P(StateStoreContract, IteratesInBytewiseKeyOrder) {
   TempDir d;
   auto p = Open(IdIn(d));
   CommitBatch(p.get(), 0, {{"b", "x"}, {"\xff", "x"}, {"a", "x"}, {std::string("\x01", 1), "x"}, {"ab", "x"}});
@@ -116,7 +135,7 @@ TEST(StateStore, IteratesInBytewiseKeyOrder) {
   EXPECT_EQ(keys, (std::vector<std::string>{"\x01", "a", "ab", "b", "\xff"}));
 }
 
-TEST(StateStore, CommittedOrAbortedStoreRefusesWritesAndAbortDropsChanges) {
+TEST_P(StateStoreContract, CommittedOrAbortedStoreRefusesWritesAndAbortDropsChanges) {
   TempDir d;
   auto p = Open(IdIn(d));
   CommitBatch(p.get(), 0, {{"a", "1"}});
@@ -137,7 +156,7 @@ TEST(StateStore, CommittedOrAbortedStoreRefusesWritesAndAbortDropsChanges) {
   EXPECT_FALSE(s2->Commit().ok());
 }
 
-TEST(StateStore, FreshProviderReloadsExactlyWhatWasCommitted) {
+TEST_P(StateStoreContract, FreshProviderReloadsExactlyWhatWasCommitted) {
   TempDir d;
   auto p = Open(IdIn(d, 3, 1));
   auto expected = RandomHistory(p.get(), 12, 7);
@@ -147,7 +166,7 @@ TEST(StateStore, FreshProviderReloadsExactlyWhatWasCommitted) {
   EXPECT_TRUE(fs::exists(d.Sub("state/3/1/12.delta")));
 }
 
-TEST(StateStore, NamedStoreLivesInItsOwnDirectory) {
+TEST_P(StateStoreContract, NamedStoreLivesInItsOwnDirectory) {
   TempDir d;
   StateStoreId id{d.path(), 2, 0, "left"};
   auto p = Open(id);
@@ -156,7 +175,7 @@ TEST(StateStore, NamedStoreLivesInItsOwnDirectory) {
   EXPECT_TRUE(Load(Open(IdIn(d, 2, 0)).get(), 0).empty());
 }
 
-TEST(StateStore, RedoOfAVersionOverwritesItsDelta) {
+TEST_P(StateStoreContract, RedoOfAVersionOverwritesItsDelta) {
   TempDir d;
   auto p = Open(IdIn(d));
   CommitBatch(p.get(), 0, {{"a", "1"}});
@@ -171,20 +190,7 @@ TEST(StateStore, RedoOfAVersionOverwritesItsDelta) {
   EXPECT_EQ(files, 1);
 }
 
-TEST(StateStore, RecentVersionsAreServedFromMemory) {
-  TempDir d;
-  auto p = Open(IdIn(d));
-  CommitBatch(p.get(), 0, {{"a", "1"}});
-  CommitBatch(p.get(), 1, {{"a", "2"}});
-  CommitBatch(p.get(), 2, {{"a", "3"}});
-  fs::remove_all(d.Sub("state/0/0"));
-  // The last two versions (2 and 3) need no file; version 1 does.
-  EXPECT_EQ(Load(p.get(), 3), (Contents{{"a", "3"}}));
-  EXPECT_EQ(Load(p.get(), 2), (Contents{{"a", "2"}}));
-  EXPECT_FALSE(p->Load(1).ok());
-}
-
-TEST(StateStore, LoadsFromTheNewestSnapshotPlusLaterDeltas) {
+TEST_P(StateStoreContract, LoadsFromTheNewestSnapshotPlusLaterDeltas) {
   TempDir d;
   StateStoreOptions options = SnapshotEvery(3);
   auto p = Open(IdIn(d), options);
@@ -200,15 +206,13 @@ TEST(StateStore, LoadsFromTheNewestSnapshotPlusLaterDeltas) {
   EXPECT_FALSE(Open(IdIn(d), options)->Load(5).ok());
 }
 
-TEST(StateStore, MaintenanceDeletesOldFilesButKeepsEveryRetainedVersionLoadable) {
+TEST_P(StateStoreContract, MaintenanceDeletesOldFilesButKeepsEveryRetainedVersionLoadable) {
   TempDir d;
   StateStoreOptions options = SnapshotEvery(4);
   auto p = Open(IdIn(d), options);
   auto expected = RandomHistory(p.get(), 20, 5, [&](int64_t) { ASSERT_TRUE(p->DoMaintenance(5).ok()); });
   // latest 20, retain 5 -> versions 15..20 must load; the newest snapshot <= 15 is 12.
-  std::set<std::string> names;
-  for (const auto& e : fs::directory_iterator(d.Sub("state/0/0"))) names.insert(e.path().filename().string());
-  EXPECT_EQ(names, (std::set<std::string>{"12.snapshot", "13.delta", "14.delta", "15.delta", "16.delta",
+  EXPECT_EQ(NamesIn(d.Sub("state/0/0")), (std::set<std::string>{"12.snapshot", "13.delta", "14.delta", "15.delta", "16.delta",
                                           "16.snapshot", "17.delta", "18.delta", "19.delta", "20.delta",
                                           "20.snapshot"}));
   for (int64_t v = 15; v <= 20; ++v) EXPECT_EQ(Load(Open(IdIn(d), options).get(), v), expected[v]) << v;
@@ -218,7 +222,7 @@ TEST(StateStore, MaintenanceDeletesOldFilesButKeepsEveryRetainedVersionLoadable)
   EXPECT_FALSE(p->DoMaintenance(-1).ok());
 }
 
-TEST(StateStore, MissingDeltaIsReportedWithTheFileAndTheVersion) {
+TEST_P(StateStoreContract, MissingDeltaIsReportedWithTheFileAndTheVersion) {
   TempDir d;
   auto p = Open(IdIn(d, 4, 2));
   RandomHistory(p.get(), 3, 1);
@@ -235,7 +239,7 @@ TEST(StateStore, MissingDeltaIsReportedWithTheFileAndTheVersion) {
   EXPECT_NE(msg.find(d.Sub("state/4/2/2.delta")), std::string::npos) << msg;
 }
 
-TEST(StateStore, CorruptOrTruncatedDeltaIsDetectedNamingTheFile) {
+TEST_P(StateStoreContract, CorruptOrTruncatedDeltaIsDetectedNamingTheFile) {
   TempDir d;
   auto p = Open(IdIn(d));
   RandomHistory(p.get(), 3, 2);
@@ -259,7 +263,7 @@ TEST(StateStore, CorruptOrTruncatedDeltaIsDetectedNamingTheFile) {
   EXPECT_FALSE(Open(IdIn(d))->Load(1).ok());
 }
 
-TEST(StateStore, SwappedDeltaFilesAreRefused) {
+TEST_P(StateStoreContract, SwappedDeltaFilesAreRefused) {
   TempDir d;
   auto p = Open(IdIn(d));
   RandomHistory(p.get(), 2, 3);
@@ -269,7 +273,7 @@ TEST(StateStore, SwappedDeltaFilesAreRefused) {
   EXPECT_NE(r.status().message().find("holds version 1, expected 2"), std::string::npos) << r.status().ToString();
 }
 
-TEST(StateStore, FailedCommitLeavesThePreviousVersionLoadable) {
+TEST_P(StateStoreContract, FailedCommitLeavesThePreviousVersionLoadable) {
   TempDir d;
   io::FaultSpec spec = io::FaultSpec::Parse("write=.delta,hits=3,action=fail").ValueOrDie();
   auto faulty = std::make_shared<io::FaultInjectingFileSystem>(io::LocalFileSystem(), spec);
@@ -292,7 +296,7 @@ TEST(StateStore, FailedCommitLeavesThePreviousVersionLoadable) {
   EXPECT_EQ(Load(Open(IdIn(d)).get(), 3), (Contents{{"a", "1"}, {"b", "2"}, {"c", "3"}}));
 }
 
-TEST(StateStoreDeathTest, CrashDuringCommitLeavesThePreviousVersionLoadable) {
+TEST_P(StateStoreContractDeathTest, CrashDuringCommitLeavesThePreviousVersionLoadable) {
   TempDir d;
   CommitBatch(Open(IdIn(d)).get(), 0, {{"a", "1"}});
   EXPECT_EXIT(
@@ -308,6 +312,259 @@ TEST(StateStoreDeathTest, CrashDuringCommitLeavesThePreviousVersionLoadable) {
   for (const auto& e : fs::directory_iterator(d.Sub("state/0/0"))) {
     EXPECT_NE(e.path().filename(), "2.delta");
   }
+}
+
+TEST_P(StateStoreContract, ReadsSeeTheStoresOwnChangesInKeyOrder) {
+  TempDir d;
+  auto p = Open(IdIn(d));
+  CommitBatch(p.get(), 0, {{"b", "1"}, {"d", "1"}, {"f", "1"}});
+  auto s = p->Load(1).ValueOrDie();
+  ASSERT_TRUE(s->Put("a", "new").ok());
+  ASSERT_TRUE(s->Put("d", "changed").ok());
+  ASSERT_TRUE(s->Remove("f").ok());
+  ASSERT_TRUE(s->Put("g", "new").ok());
+  ASSERT_TRUE(s->Remove("g").ok());
+  EXPECT_EQ(*s->Get("d").ValueOrDie(), "changed");
+  EXPECT_FALSE(s->Get("f").ValueOrDie().has_value());
+  EXPECT_FALSE(s->Get("g").ValueOrDie().has_value());
+  EXPECT_EQ(Read(*s), (Contents{{"a", "new"}, {"b", "1"}, {"d", "changed"}}));
+  StateStoreMetrics m = s->metrics();
+  EXPECT_EQ(m.num_keys, 3);
+  EXPECT_EQ(m.num_rows_updated, 2);  // a, d
+  EXPECT_EQ(m.num_rows_removed, 2);  // f, and g whose last change is a removal
+  // Nothing reaches version 1 before the commit.
+  EXPECT_EQ(Load(Open(IdIn(d)).get(), 1), (Contents{{"b", "1"}, {"d", "1"}, {"f", "1"}}));
+}
+
+TEST_P(StateStoreContract, KeyCountIsExactAfterReloadingFromFiles) {
+  TempDir d;
+  auto p = Open(IdIn(d), SnapshotEvery(2));
+  auto expected = RandomHistory(p.get(), 9, 13, [&](int64_t) { ASSERT_TRUE(p->DoMaintenance(3).ok()); });
+  auto fresh = Open(IdIn(d), SnapshotEvery(2));
+  for (int64_t v : {6, 9, 7}) {
+    EXPECT_EQ(fresh->Load(v).ValueOrDie()->metrics().num_keys, static_cast<int64_t>(expected[v].size())) << v;
+  }
+}
+
+TEST_P(StateStoreContract, RedoInTheSameProviderReplacesTheVersion) {
+  TempDir d;
+  auto p = Open(IdIn(d));
+  CommitBatch(p.get(), 0, {{"a", "1"}, {"b", "1"}});
+  CommitBatch(p.get(), 1, {{"a", "first attempt"}, {"b", std::nullopt}});
+  // The batch fails after its state commit and is re-run in the same process.
+  CommitBatch(p.get(), 1, {{"c", "second attempt"}});
+  const Contents redone{{"a", "1"}, {"b", "1"}, {"c", "second attempt"}};
+  EXPECT_EQ(Load(p.get(), 2), redone);
+  EXPECT_EQ(Load(p.get(), 1), (Contents{{"a", "1"}, {"b", "1"}}));
+  EXPECT_EQ(Load(Open(IdIn(d)).get(), 2), redone);
+  EXPECT_EQ(p->LatestVersion().ValueOrDie(), 2);
+}
+
+TEST_P(StateStoreContract, CheckpointIsReadableByTheOtherProvider) {
+  TempDir d;
+  auto p = Open(IdIn(d), SnapshotEvery(3));
+  auto expected = RandomHistory(p.get(), 8, 17, [&](int64_t) { ASSERT_TRUE(p->DoMaintenance(10).ok()); });
+  ASSERT_TRUE(fs::exists(d.Sub("state/0/0/6.snapshot")));
+  StateStoreOptions options;
+  options.local_dir = local_.path();
+  auto other = OpenStateStoreProvider(OtherKind(), io::LocalFileSystem(), IdIn(d), options).ValueOrDie();
+  for (int64_t v = 0; v <= 8; ++v) EXPECT_EQ(Load(other.get(), v), expected[v]) << OtherKind() << " version " << v;
+  // And the other provider's commit continues the history for this one.
+  CommitBatch(other.get(), 8, {{"k1", "from the other provider"}});
+  expected[8]["k1"] = "from the other provider";
+  EXPECT_EQ(Load(Open(IdIn(d)).get(), 9), expected[8]);
+}
+
+TEST_P(StateStoreContract, FailedSnapshotLeavesNoFileAndLosesNothing) {
+  TempDir d;
+  io::FaultSpec spec = io::FaultSpec::Parse("write=.snapshot,action=fail").ValueOrDie();
+  auto faulty = std::make_shared<io::FaultInjectingFileSystem>(io::LocalFileSystem(), spec);
+  auto p = Open(IdIn(d), SnapshotEvery(2), faulty);
+  auto expected = RandomHistory(p.get(), 2, 19);
+  ASSERT_FALSE(p->DoMaintenance(0).ok());
+  EXPECT_TRUE(faulty->triggered());
+  // No snapshot and no temp file; the deltas still give every version.
+  EXPECT_EQ(NamesIn(d.Sub("state/0/0")), (std::set<std::string>{"1.delta", "2.delta"}));
+  EXPECT_EQ(Load(Open(IdIn(d)).get(), 2), expected[2]);
+  ASSERT_TRUE(p->DoMaintenance(0).ok());  // the fault fires once
+  EXPECT_EQ(NamesIn(d.Sub("state/0/0")), (std::set<std::string>{"2.snapshot"}));
+  EXPECT_EQ(Load(Open(IdIn(d)).get(), 2), expected[2]);
+}
+
+TEST_P(StateStoreContract, LargeStoreIteratesInBytewiseOrderAfterReloadFromSnapshot) {
+  // 200k keys of varying length, written in random order over 4 batches: the snapshot spans
+  // many read chunks and records straddle chunk boundaries.
+  constexpr int kKeys = 200000;
+  TempDir d;
+  std::vector<int> ids(kKeys);
+  for (int i = 0; i < kKeys; ++i) ids[i] = i;
+  std::shuffle(ids.begin(), ids.end(), std::mt19937(23));
+  auto key = [](int i) { return "key-" + std::to_string(i); };
+  auto value = [](int i) { return std::string(static_cast<size_t>(i % 50), 'v') + std::to_string(i); };
+  auto p = Open(IdIn(d), SnapshotEvery(3));
+  for (int64_t batch = 0; batch < 4; ++batch) {
+    auto s = p->Load(batch).ValueOrDie();
+    for (int j = 0; j < kKeys / 4; ++j) {
+      int i = ids[static_cast<size_t>(batch * (kKeys / 4) + j)];
+      ASSERT_TRUE(s->Put(key(i), value(i)).ok());
+    }
+    ASSERT_EQ(s->Commit().ValueOrDie(), batch + 1);
+    ASSERT_TRUE(p->DoMaintenance(1).ok());
+  }
+  ASSERT_TRUE(fs::exists(d.Sub("state/0/0/3.snapshot")));
+  EXPECT_GT(fs::file_size(d.Sub("state/0/0/3.snapshot")), 4u << 20);
+  ASSERT_FALSE(fs::exists(d.Sub("state/0/0/3.delta")));  // so version 4 needs the snapshot
+
+  std::vector<std::string> sorted;
+  for (int i = 0; i < kKeys; ++i) sorted.push_back(key(i));
+  std::sort(sorted.begin(), sorted.end());
+  auto fresh = Open(IdIn(d));
+  auto s = fresh->Load(4).ValueOrDie();
+  EXPECT_EQ(s->metrics().num_keys, kKeys);
+  size_t n = 0;
+  bool in_order = true, values_right = true;
+  ASSERT_TRUE(s->ForEach([&](std::string_view k, std::string_view v) {
+                 in_order = in_order && n < sorted.size() && k == sorted[n];
+                 values_right = values_right && v == value(std::stoi(std::string(k.substr(4))));
+                 ++n;
+                 return Status::OK();
+               }).ok());
+  EXPECT_EQ(n, sorted.size());
+  EXPECT_TRUE(in_order);
+  EXPECT_TRUE(values_right);
+}
+
+INSTANTIATE_TEST_SUITE_P(Providers, StateStoreContract, ::testing::Values("file", "rocksdb"),
+                         [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
+INSTANTIATE_TEST_SUITE_P(Providers, StateStoreContractDeathTest, ::testing::Values("file", "rocksdb"),
+                         [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
+
+// ----- file provider -----
+
+TEST(FileStateStore, RecentVersionsAreServedFromMemory) {
+  TempDir d;
+  auto p = OpenFileStateStoreProvider(io::LocalFileSystem(), IdIn(d)).ValueOrDie();
+  CommitBatch(p.get(), 0, {{"a", "1"}});
+  CommitBatch(p.get(), 1, {{"a", "2"}});
+  CommitBatch(p.get(), 2, {{"a", "3"}});
+  fs::remove_all(d.Sub("state/0/0"));
+  // The last two versions (2 and 3) need no file; version 1 does.
+  EXPECT_EQ(Load(p.get(), 3), (Contents{{"a", "3"}}));
+  EXPECT_EQ(Load(p.get(), 2), (Contents{{"a", "2"}}));
+  EXPECT_FALSE(p->Load(1).ok());
+}
+
+// ----- RocksDB provider -----
+
+std::unique_ptr<StateStoreProvider> OpenRocksDB(const StateStoreId& id, const std::string& local_dir,
+                                                StateStoreOptions options = {}) {
+  options.local_dir = local_dir;
+  return OpenStateStoreProvider("rocksdb", io::LocalFileSystem(), id, options).ValueOrDie();
+}
+
+TEST(RocksDBStateStore, RestartLoadsTheLastVersionFromCheckpointFilesAlone) {
+  TempDir d, local;
+  std::vector<Contents> expected;
+  {
+    auto p = OpenRocksDB(IdIn(d), local.path(), SnapshotEvery(4));
+    expected = RandomHistory(p.get(), 10, 29, [&](int64_t) { ASSERT_TRUE(p->DoMaintenance(3).ok()); });
+    // The live database is in the provider's own working directory, not in the checkpoint.
+    auto work = NamesIn(local.path());
+    ASSERT_EQ(work.size(), 1u);
+    EXPECT_EQ(work.begin()->rfind("sluice-rocksdb-", 0), 0u) << *work.begin();
+    EXPECT_TRUE(fs::exists(local.Sub(*work.begin() + "/db/CURRENT")));
+    for (const auto& name : NamesIn(d.Sub("state/0/0"))) {
+      EXPECT_TRUE(name.ends_with(".delta") || name.ends_with(".snapshot")) << name;
+    }
+  }
+  EXPECT_TRUE(NamesIn(local.path()).empty()) << "the destroyed provider left its working directory";
+  auto q = OpenRocksDB(IdIn(d), local.path(), SnapshotEvery(4));
+  EXPECT_EQ(q->LatestVersion().ValueOrDie(), 10);
+  EXPECT_EQ(Load(q.get(), 10), expected[10]);
+  EXPECT_EQ(Load(q.get(), 7), expected[7]);
+  CommitBatch(q.get(), 10, {{"after", "restart"}});
+  expected[10]["after"] = "restart";
+  EXPECT_EQ(Load(OpenRocksDB(IdIn(d), local.path()).get(), 11), expected[10]);
+}
+
+TEST(RocksDBStateStore, AbortLeavesTheLocalDatabaseAtTheLoadedVersion) {
+  TempDir d, local;
+  auto p = OpenRocksDB(IdIn(d), local.path());
+  CommitBatch(p.get(), 0, {{"a", "1"}, {"b", "2"}});
+  {
+    auto s = p->Load(1).ValueOrDie();
+    for (int i = 0; i < 1000; ++i) ASSERT_TRUE(s->Put("x" + std::to_string(i), "v").ok());
+    ASSERT_TRUE(s->Remove("a").ok());
+    EXPECT_EQ(s->metrics().num_keys, 1001);
+    s->Abort();
+  }
+  auto again = p->Load(1).ValueOrDie();
+  EXPECT_EQ(again->metrics().num_keys, 2);
+  EXPECT_EQ(Read(*again), (Contents{{"a", "1"}, {"b", "2"}}));
+  EXPECT_EQ(p->LatestVersion().ValueOrDie(), 1);
+}
+
+TEST(RocksDBStateStore, StoreIsRefusedOnceItsProviderMovedToAnotherVersion) {
+  TempDir d, local;
+  auto p = OpenRocksDB(IdIn(d), local.path());
+  CommitBatch(p.get(), 0, {{"a", "1"}});
+  auto first = p->Load(1).ValueOrDie();
+  ASSERT_TRUE(first->Put("b", "from first").ok());
+  CommitBatch(p.get(), 1, {{"c", "from second"}});
+  // The database now holds version 2: `first` would read and commit on the wrong version.
+  auto read = first->Get("a");
+  ASSERT_FALSE(read.ok());
+  EXPECT_NE(read.status().message().find("stale"), std::string::npos) << read.status().ToString();
+  EXPECT_FALSE(first->Commit().ok());
+  EXPECT_EQ(Load(p.get(), 2), (Contents{{"a", "1"}, {"c", "from second"}}));
+  EXPECT_EQ(Load(OpenRocksDB(IdIn(d), local.path()).get(), 2), (Contents{{"a", "1"}, {"c", "from second"}}));
+}
+
+TEST(RocksDBStateStore, LocalDatabaseAtTheRequestedVersionNeedsNoFiles) {
+  TempDir d, local;
+  auto p = OpenRocksDB(IdIn(d), local.path());
+  CommitBatch(p.get(), 0, {{"a", "1"}});
+  CommitBatch(p.get(), 1, {{"a", "2"}});
+  fs::remove_all(d.Sub("state/0/0"));
+  EXPECT_EQ(Load(p.get(), 2), (Contents{{"a", "2"}}));
+  auto older = p->Load(1);
+  ASSERT_FALSE(older.ok());
+  EXPECT_NE(older.status().message().find("1.delta' is missing"), std::string::npos) << older.status().ToString();
+}
+
+TEST(StateStoreProviderKind, NamesAndSparkClassNamesSelectAProvider) {
+  EXPECT_EQ(NormalizeStateStoreProvider("file").ValueOrDie(), "file");
+  EXPECT_EQ(NormalizeStateStoreProvider("RocksDB").ValueOrDie(), "rocksdb");
+  EXPECT_EQ(NormalizeStateStoreProvider("FILE").ValueOrDie(), "file");
+  EXPECT_EQ(
+      NormalizeStateStoreProvider("org.apache.spark.sql.execution.streaming.state.HDFSBackedStateStoreProvider")
+          .ValueOrDie(),
+      "file");
+  EXPECT_EQ(
+      NormalizeStateStoreProvider("org.apache.spark.sql.execution.streaming.state.RocksDBStateStoreProvider")
+          .ValueOrDie(),
+      "rocksdb");
+  TempDir d;
+  auto p = OpenStateStoreProvider("ROCKSDB", io::LocalFileSystem(), IdIn(d)).ValueOrDie();
+  CommitBatch(p.get(), 0, {{"k", "v"}});
+  EXPECT_EQ(Load(p.get(), 1), (Contents{{"k", "v"}}));
+}
+
+TEST(StateStoreProviderKind, UnknownKindIsRefusedNamingItTheValidOnesAndTheConf) {
+  TempDir d;
+  for (const std::string bad : {"hdfs", "", "rocks db", "org.apache.spark.sql.execution.streaming.state.Other"}) {
+    auto r = OpenStateStoreProvider(bad, io::LocalFileSystem(), IdIn(d));
+    ASSERT_FALSE(r.ok()) << bad;
+    ASSERT_TRUE(r.status().IsInvalid());
+    const std::string& msg = r.status().message();
+    EXPECT_NE(msg.find("'" + bad + "'"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("spark.sql.streaming.stateStore.providerClass"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("'file'"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("'rocksdb'"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("RocksDBStateStoreProvider"), std::string::npos) << msg;
+    EXPECT_EQ(NormalizeStateStoreProvider(bad).status().message(), msg);
+  }
+  EXPECT_FALSE(fs::exists(d.Sub("state")));
 }
 
 }  // namespace

@@ -1,0 +1,409 @@
+// The RocksDB state store provider, for state larger than memory (Spark's
+// RocksDBStateStoreProvider with changelog checkpointing, in sluice's file format).
+//
+// The live state is a local RocksDB database in a working directory of the provider's own
+// (options.local_dir/sluice-rocksdb-<uuid>/db: local disk, never the checkpoint, removed with
+// the provider). It holds one version at a time, `local_version_`. The checkpoint holds exactly
+// what the file provider writes (store_files.h): each commit writes <V>.delta, maintenance
+// writes <V>.snapshot by iterating the database, so either provider reads the other's
+// checkpoint. Load(V) reuses the database when it is at V, rolls it forward over the deltas
+// when it is below V, and otherwise rebuilds it from the newest snapshot <= V plus the later
+// deltas. Every file is streamed, so nothing here grows with the state but RocksDB's own
+// bounded caches; only one batch's changes are held in memory.
+//
+// A store's changes go into a WriteBatchWithIndex (its reads see them) and reach the database
+// only after the delta is durable, so Abort and a failed commit leave the database at the
+// loaded version. RocksDB's own write-ahead log is off: the database is a cache of the
+// checkpoint, rebuilt from its files after a restart.
+#include <rocksdb/cache.h>
+#include <rocksdb/db.h>
+#include <rocksdb/filter_policy.h>
+#include <rocksdb/table.h>
+#include <rocksdb/utilities/write_batch_with_index.h>
+
+#include <filesystem>
+
+#include "io/uuid.h"
+#include "state/state_file.h"
+#include "state/state_store.h"
+#include "state/store_files.h"
+
+namespace sluice::state {
+namespace {
+
+// Rebuilding writes to the database in batches of about this many bytes.
+constexpr size_t kRebuildWriteChunk = 4 << 20;
+
+rocksdb::Slice ToSlice(std::string_view s) { return rocksdb::Slice(s.data(), s.size()); }
+std::string_view ToView(const rocksdb::Slice& s) { return std::string_view(s.data(), s.size()); }
+
+Status FromRocks(const rocksdb::Status& st, const std::string& what) {
+  if (st.ok()) return Status::OK();
+  return Status::IOError(what, ": ", st.ToString());
+}
+
+// One block cache for every provider of the process, so many partitions' databases share one
+// memory bound instead of each having its own.
+std::shared_ptr<rocksdb::Cache> SharedBlockCache() {
+  static const std::shared_ptr<rocksdb::Cache> cache = rocksdb::NewLRUCache(64 << 20);
+  return cache;
+}
+
+rocksdb::Options DatabaseOptions() {
+  rocksdb::Options options;
+  options.create_if_missing = true;
+  options.error_if_exists = true;  // always opened on a freshly emptied directory
+  options.avoid_flush_during_shutdown = true;  // a closed database is deleted, never reopened
+  options.write_buffer_size = 16 << 20;
+  options.max_open_files = 256;
+  options.info_log_level = rocksdb::InfoLogLevel::WARN_LEVEL;
+  rocksdb::BlockBasedTableOptions table;
+  table.block_cache = SharedBlockCache();
+  table.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));  // most Gets of new keys miss
+  options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
+  return options;
+}
+
+rocksdb::WriteOptions LocalWrite() {
+  rocksdb::WriteOptions w;
+  w.disableWAL = true;
+  return w;
+}
+
+// Key found in the batch or the database; NotFound is false, not an error.
+Result<bool> Contains(rocksdb::WriteBatchWithIndex* batch, rocksdb::DB* db, std::string_view key) {
+  rocksdb::PinnableSlice value;
+  rocksdb::Status st = batch->GetFromBatchAndDB(db, rocksdb::ReadOptions(), ToSlice(key), &value);
+  if (st.IsNotFound()) return false;
+  ARROW_RETURN_NOT_OK(FromRocks(st, "RocksDB state store read"));
+  return true;
+}
+
+class RocksDBStateStoreProvider;
+
+class RocksDBStateStore final : public StateStore {
+ public:
+  RocksDBStateStore(RocksDBStateStoreProvider* provider, int64_t version, int64_t num_keys, uint64_t generation)
+      : provider_(provider),
+        version_(version),
+        num_keys_(num_keys),
+        generation_(generation),
+        batch_(rocksdb::BytewiseComparator(), 0, /*overwrite_key=*/true) {}
+
+  int64_t version() const override { return version_; }
+  Result<std::optional<std::string>> Get(std::string_view key) const override;
+  Status Put(std::string_view key, std::string_view value) override;
+  Status Remove(std::string_view key) override;
+  Status ForEach(const std::function<Status(std::string_view, std::string_view)>& fn) const override;
+  Result<int64_t> Commit() override;
+  void Abort() override {
+    if (phase_ == Phase::kOpen) phase_ = Phase::kAborted;
+  }
+  bool committed() const override { return phase_ == Phase::kCommitted; }
+  StateStoreMetrics metrics() const override;
+
+ private:
+  enum class Phase { kOpen, kCommitted, kAborted };
+
+  Status CheckOpen(const char* what) const;
+  Status CheckReadable() const;
+  // The database still holds version_ (no other store committed, no other version loaded).
+  Status CheckCurrent() const;
+  rocksdb::DB* db() const;
+
+  RocksDBStateStoreProvider* provider_;
+  int64_t version_;
+  int64_t num_keys_;      // keys in version_ plus this store's changes
+  uint64_t generation_;   // the provider's database generation this store was loaded at
+  // The last change per key (overwrite_key); mutable because RocksDB's read calls are not const.
+  mutable rocksdb::WriteBatchWithIndex batch_;
+  Phase phase_ = Phase::kOpen;
+  StateStoreMetrics committed_metrics_;
+};
+
+class RocksDBStateStoreProvider final : public StateStoreProvider {
+ public:
+  RocksDBStateStoreProvider(std::shared_ptr<io::FileSystem> fs, StateStoreId id, StateStoreOptions options)
+      : fs_(std::move(fs)), id_(std::move(id)), options_(std::move(options)), dir_(id_.Dir()) {}
+
+  ~RocksDBStateStoreProvider() override {
+    db_.reset();
+    std::error_code ec;
+    if (!work_dir_.empty()) std::filesystem::remove_all(work_dir_, ec);  // nothing to report it to
+  }
+
+  const StateStoreId& id() const override { return id_; }
+
+  Result<std::unique_ptr<StateStore>> Load(int64_t version) override {
+    if (version < 0) return Status::Invalid("Cannot load state version ", version, " of ", id_.Describe());
+    ARROW_RETURN_NOT_OK(MoveTo(version));
+    return std::make_unique<RocksDBStateStore>(this, version, local_num_keys_, generation_);
+  }
+
+  Result<int64_t> LatestVersion() override {
+    ARROW_ASSIGN_OR_RAISE(auto files, ListStoreFiles(fs_.get(), dir_));
+    return files.Latest();
+  }
+
+  Status DoMaintenance(int64_t min_versions_to_retain) override;
+
+  rocksdb::DB* db() const { return db_.get(); }
+  uint64_t generation() const { return generation_; }
+  // RocksDB's memory for this database: memtables and table readers (the block cache is shared).
+  int64_t MemoryUsage() const;
+
+  // Makes `version` durable from the store's delta bytes, then applies the store's batch to
+  // the database. On error nothing changes.
+  Status CommitVersion(int64_t version, const std::string& delta, rocksdb::WriteBatch* batch, int64_t num_keys);
+
+ private:
+  // Brings the database to `version` (see the file comment).
+  Status MoveTo(int64_t version);
+  // Replaces the database by an empty one.
+  Status ResetDatabase();
+  // Applies a delta, or a snapshot to the empty database, streamed from the checkpoint.
+  Status ApplyFile(const std::string& path, StateFileKind kind, int64_t version);
+
+  std::shared_ptr<io::FileSystem> fs_;
+  StateStoreId id_;
+  StateStoreOptions options_;
+  std::string dir_;
+  std::string work_dir_;                     // created on first use
+  std::unique_ptr<rocksdb::DB> db_;
+  std::optional<int64_t> local_version_;     // the version db_ holds; none = unknown (rebuild)
+  int64_t local_num_keys_ = 0;               // keys in db_
+  uint64_t generation_ = 0;                  // changes whenever db_'s content changes
+};
+
+// ----- store -----
+
+rocksdb::DB* RocksDBStateStore::db() const { return provider_->db(); }
+
+Status RocksDBStateStore::CheckOpen(const char* what) const {
+  if (phase_ != Phase::kOpen) {
+    return Status::Invalid("Cannot ", what, " in the state store of ", provider_->id().Describe(), " at version ",
+                           version_, ": it is already ", phase_ == Phase::kCommitted ? "committed" : "aborted");
+  }
+  return CheckCurrent();
+}
+
+Status RocksDBStateStore::CheckReadable() const {
+  if (phase_ == Phase::kCommitted) {
+    return Status::Invalid("The state store of ", provider_->id().Describe(), " at version ", version_,
+                           " is committed; load version ", version_ + 1, " to read it");
+  }
+  return CheckCurrent();
+}
+
+Status RocksDBStateStore::CheckCurrent() const {
+  if (provider_->generation() == generation_) return Status::OK();
+  return Status::Invalid("The state store of ", provider_->id().Describe(), " at version ", version_,
+                         " is stale: its provider has since loaded or committed another version (the RocksDB "
+                         "provider holds one version at a time)");
+}
+
+Result<std::optional<std::string>> RocksDBStateStore::Get(std::string_view key) const {
+  ARROW_RETURN_NOT_OK(CheckReadable());
+  std::string value;
+  rocksdb::Status st = batch_.GetFromBatchAndDB(db(), rocksdb::ReadOptions(), ToSlice(key), &value);
+  if (st.IsNotFound()) return std::optional<std::string>{};
+  ARROW_RETURN_NOT_OK(FromRocks(st, "RocksDB state store read"));
+  return std::optional<std::string>(std::move(value));
+}
+
+Status RocksDBStateStore::Put(std::string_view key, std::string_view value) {
+  ARROW_RETURN_NOT_OK(CheckOpen("put"));
+  ARROW_ASSIGN_OR_RAISE(bool existed, Contains(&batch_, db(), key));
+  ARROW_RETURN_NOT_OK(FromRocks(batch_.Put(ToSlice(key), ToSlice(value)), "RocksDB state store write"));
+  if (!existed) ++num_keys_;
+  return Status::OK();
+}
+
+Status RocksDBStateStore::Remove(std::string_view key) {
+  ARROW_RETURN_NOT_OK(CheckOpen("remove"));
+  ARROW_ASSIGN_OR_RAISE(bool existed, Contains(&batch_, db(), key));
+  if (!existed) return Status::OK();
+  ARROW_RETURN_NOT_OK(FromRocks(batch_.Delete(ToSlice(key)), "RocksDB state store write"));
+  --num_keys_;
+  return Status::OK();
+}
+
+Status RocksDBStateStore::ForEach(const std::function<Status(std::string_view, std::string_view)>& fn) const {
+  ARROW_RETURN_NOT_OK(CheckReadable());
+  std::unique_ptr<rocksdb::Iterator> it(batch_.NewIteratorWithBase(db()->NewIterator(rocksdb::ReadOptions())));
+  for (it->SeekToFirst(); it->Valid(); it->Next()) ARROW_RETURN_NOT_OK(fn(ToView(it->key()), ToView(it->value())));
+  return FromRocks(it->status(), "RocksDB state store iteration");
+}
+
+StateStoreMetrics RocksDBStateStore::metrics() const {
+  if (phase_ == Phase::kCommitted) return committed_metrics_;
+  StateStoreMetrics m;
+  m.num_keys = num_keys_;
+  m.memory_used_bytes = provider_->MemoryUsage() + static_cast<int64_t>(batch_.GetDataSize());
+  std::unique_ptr<rocksdb::WBWIIterator> it(batch_.NewIterator());
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    (it->Entry().type == rocksdb::kPutRecord ? m.num_rows_updated : m.num_rows_removed) += 1;
+  }
+  return m;
+}
+
+Result<int64_t> RocksDBStateStore::Commit() {
+  ARROW_RETURN_NOT_OK(CheckOpen("commit"));
+  StateFileWriter writer(StateFileKind::kDelta, version_ + 1);
+  std::unique_ptr<rocksdb::WBWIIterator> it(batch_.NewIterator());
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    rocksdb::WriteEntry e = it->Entry();
+    if (e.type == rocksdb::kPutRecord) {
+      writer.Put(ToView(e.key), ToView(e.value));
+    } else {
+      writer.Remove(ToView(e.key));  // the batch holds only puts and deletes
+    }
+  }
+  StateStoreMetrics m = metrics();
+  ARROW_RETURN_NOT_OK(provider_->CommitVersion(version_ + 1, writer.Finish(), batch_.GetWriteBatch(), num_keys_));
+  committed_metrics_ = m;
+  batch_.Clear();
+  phase_ = Phase::kCommitted;
+  return version_ + 1;
+}
+
+// ----- provider -----
+
+int64_t RocksDBStateStoreProvider::MemoryUsage() const {
+  if (!db_) return 0;
+  uint64_t memtables = 0, readers = 0;
+  db_->GetIntProperty(rocksdb::DB::Properties::kCurSizeAllMemTables, &memtables);
+  db_->GetIntProperty(rocksdb::DB::Properties::kEstimateTableReadersMem, &readers);
+  return static_cast<int64_t>(memtables + readers);
+}
+
+Status RocksDBStateStoreProvider::ResetDatabase() {
+  db_.reset();
+  local_version_.reset();
+  local_num_keys_ = 0;
+  ++generation_;
+  std::error_code ec;
+  if (work_dir_.empty()) {
+    std::filesystem::path base =
+        options_.local_dir.empty() ? std::filesystem::temp_directory_path(ec) : std::filesystem::path(options_.local_dir);
+    if (ec) return Status::IOError("No local directory for the RocksDB state store of ", id_.Describe(), ": ", ec.message());
+    work_dir_ = (base / ("sluice-rocksdb-" + io::RandomUuid())).string();
+  }
+  const std::string path = work_dir_ + "/db";
+  std::filesystem::remove_all(path, ec);
+  if (!ec) std::filesystem::create_directories(work_dir_, ec);
+  if (ec) return Status::IOError("Cannot prepare '", path, "' for the RocksDB state store of ", id_.Describe(), ": ",
+                                 ec.message());
+  rocksdb::DB* db = nullptr;
+  ARROW_RETURN_NOT_OK(FromRocks(rocksdb::DB::Open(DatabaseOptions(), path, &db),
+                                "Cannot open the local RocksDB database of " + id_.Describe() + " at '" + path + "'"));
+  db_.reset(db);
+  local_version_ = 0;
+  return Status::OK();
+}
+
+Status RocksDBStateStoreProvider::ApplyFile(const std::string& path, StateFileKind kind, int64_t version) {
+  ARROW_ASSIGN_OR_RAISE(auto file, fs_->OpenInputFile(path));
+  const std::string what = "Cannot apply state file '" + path + "' to the local RocksDB database";
+  rocksdb::WriteBatchWithIndex batch(rocksdb::BytewiseComparator(), 0, /*overwrite_key=*/true);
+  int64_t keys = local_num_keys_;
+  Status apply = Status::OK();
+  auto flush = [&]() {
+    apply = FromRocks(db_->Write(LocalWrite(), batch.GetWriteBatch()), what);
+    batch.Clear();
+  };
+  // A snapshot goes into the empty database and holds each key once: no lookups needed.
+  const bool into_empty = kind == StateFileKind::kSnapshot;
+  auto apply_record = [&](std::string_view key, const std::string_view* value) -> Status {
+    bool existed = false;
+    if (!into_empty) {
+      ARROW_ASSIGN_OR_RAISE(existed, Contains(&batch, db_.get(), key));
+    }
+    if (value != nullptr) {
+      ARROW_RETURN_NOT_OK(FromRocks(batch.Put(ToSlice(key), ToSlice(*value)), what));
+      keys += existed ? 0 : 1;
+    } else if (existed) {
+      ARROW_RETURN_NOT_OK(FromRocks(batch.Delete(ToSlice(key)), what));
+      keys -= 1;
+    }
+    if (batch.GetDataSize() >= kRebuildWriteChunk) flush();
+    return apply;
+  };
+  ARROW_RETURN_NOT_OK(ReadStateFile(path, file.get(), kind, version,
+                                    [&](std::string_view key, const std::string_view* value) {
+                                      if (apply.ok()) apply = apply_record(key, value);
+                                    }));
+  ARROW_RETURN_NOT_OK(apply);
+  flush();
+  ARROW_RETURN_NOT_OK(apply);
+  local_num_keys_ = keys;
+  return Status::OK();
+}
+
+Status RocksDBStateStoreProvider::MoveTo(int64_t version) {
+  if (db_ && local_version_ == version) return Status::OK();
+  ARROW_ASSIGN_OR_RAISE(StoreFiles files, ListStoreFiles(fs_.get(), dir_));
+  int64_t base = 0;
+  if (db_ && local_version_ && *local_version_ < version &&
+      CheckDeltasPresent(id_, files, *local_version_, version).ok()) {
+    base = *local_version_;  // roll forward: O(changes), not O(state)
+  } else {
+    base = files.SnapshotAtOrBelow(version);
+    // Everything needed must be there before the database is emptied.
+    ARROW_RETURN_NOT_OK(CheckDeltasPresent(id_, files, base, version));
+    ARROW_RETURN_NOT_OK(ResetDatabase());
+    if (base > 0) {
+      local_version_.reset();
+      ARROW_RETURN_NOT_OK(ApplyFile(SnapshotPath(dir_, base), StateFileKind::kSnapshot, base));
+    }
+  }
+  // Until the last delta is applied the database holds no known version.
+  local_version_.reset();
+  ++generation_;
+  for (int64_t v = base + 1; v <= version; ++v) {
+    ARROW_RETURN_NOT_OK(ApplyFile(DeltaPath(dir_, v), StateFileKind::kDelta, v));
+  }
+  local_version_ = version;
+  return Status::OK();
+}
+
+Status RocksDBStateStoreProvider::CommitVersion(int64_t version, const std::string& delta, rocksdb::WriteBatch* batch,
+                                                int64_t num_keys) {
+  ARROW_RETURN_NOT_OK(WriteDeltaFile(fs_.get(), dir_, version, delta));
+  // The version is durable now, so the commit has succeeded. Should the local database fail
+  // to take the batch, it holds no known version any more and the next Load rebuilds it from
+  // the files (where a broken local disk will then be reported).
+  ++generation_;
+  if (!db_->Write(LocalWrite(), batch).ok()) {
+    local_version_.reset();
+    return Status::OK();
+  }
+  local_version_ = version;
+  local_num_keys_ = num_keys;
+  return Status::OK();
+}
+
+Status RocksDBStateStoreProvider::DoMaintenance(int64_t min_versions_to_retain) {
+  return MaintainStoreFiles(fs_.get(), id_, options_, min_versions_to_retain, [&](int64_t latest) -> Result<bool> {
+    if (!db_ || local_version_ != latest) return false;
+    ARROW_RETURN_NOT_OK(WriteSnapshotFile(fs_.get(), dir_, latest, [&](const SnapshotPutFn& put) {
+      rocksdb::ReadOptions scan;
+      scan.fill_cache = false;  // a full scan would only evict the batch's working set
+      std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(scan));
+      for (it->SeekToFirst(); it->Valid(); it->Next()) ARROW_RETURN_NOT_OK(put(ToView(it->key()), ToView(it->value())));
+      return FromRocks(it->status(), "Cannot read the local RocksDB database of " + id_.Describe());
+    }));
+    return true;
+  });
+}
+
+}  // namespace
+
+Result<std::unique_ptr<StateStoreProvider>> OpenRocksDBStateStoreProvider(std::shared_ptr<io::FileSystem> fs,
+                                                                          StateStoreId id,
+                                                                          StateStoreOptions options) {
+  ARROW_RETURN_NOT_OK(CheckProviderArgs("OpenRocksDBStateStoreProvider", fs.get(), id));
+  return std::make_unique<RocksDBStateStoreProvider>(std::move(fs), std::move(id), std::move(options));
+}
+
+}  // namespace sluice::state

@@ -1,0 +1,49 @@
+// StateStoreId and the choice of provider by name.
+#include "state/state_store.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace sluice::state {
+
+std::string StateStoreId::Dir() const {
+  std::string dir = io::JoinPath(io::JoinPath(io::JoinPath(checkpoint_dir, "state"), std::to_string(operator_id)),
+                                 std::to_string(partition_id));
+  return store_name == "default" ? dir : io::JoinPath(dir, store_name);
+}
+
+std::string StateStoreId::Describe() const {
+  std::string s = "operator " + std::to_string(operator_id) + " partition " + std::to_string(partition_id);
+  return store_name == "default" ? s : s + " store '" + store_name + "'";
+}
+
+namespace {
+
+constexpr const char* kSparkFileProvider = "org.apache.spark.sql.execution.streaming.state.HDFSBackedStateStoreProvider";
+constexpr const char* kSparkRocksDBProvider = "org.apache.spark.sql.execution.streaming.state.RocksDBStateStoreProvider";
+
+std::string Lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return s;
+}
+
+}  // namespace
+
+Result<std::string> NormalizeStateStoreProvider(const std::string& kind) {
+  const std::string lower = Lower(kind);
+  if (lower == "file" || kind == kSparkFileProvider) return std::string("file");
+  if (lower == "rocksdb" || kind == kSparkRocksDBProvider) return std::string("rocksdb");
+  return Status::Invalid("Unknown state store provider '", kind, "' (", kStateStoreProviderConf,
+                         "): valid values are 'file', 'rocksdb', '", kSparkFileProvider, "' and '",
+                         kSparkRocksDBProvider, "'");
+}
+
+Result<std::unique_ptr<StateStoreProvider>> OpenStateStoreProvider(const std::string& kind,
+                                                                   std::shared_ptr<io::FileSystem> fs,
+                                                                   StateStoreId id, StateStoreOptions options) {
+  ARROW_ASSIGN_OR_RAISE(std::string normalized, NormalizeStateStoreProvider(kind));
+  if (normalized == "rocksdb") return OpenRocksDBStateStoreProvider(std::move(fs), std::move(id), std::move(options));
+  return OpenFileStateStoreProvider(std::move(fs), std::move(id), std::move(options));
+}
+
+}  // namespace sluice::state
