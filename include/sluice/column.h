@@ -105,4 +105,23 @@ Column minute(const Column& c);
 Column second(const Column& c);
 Column dayofweek(const Column& c);
 
+// Aggregate functions, for groupBy(...).agg(...). count(col("*")) counts rows (named "count(1)").
+Column count(const Column& c);
+Column countDistinct(const Column& c);
+Column sum(const Column& c);
+Column avg(const Column& c);
+Column min(const Column& c);
+Column max(const Column& c);
+/// The first / last value in arrival order (nulls included), as Spark's first()/last().
+Column first(const Column& c);
+Column last(const Column& c);
+
+// Event-time windows, as grouping expressions of groupBy(). They contribute the columns
+// window_start and window_end (timestamps) to the result. Durations: "10 minutes", "30 seconds".
+/// Tumbling window (slide == duration) or, with a slide, sliding windows.
+Column window(const Column& time, const std::string& duration);
+Column window(const Column& time, const std::string& duration, const std::string& slide);
+/// Session windows per key: a session closes after `gap` without events.
+Column session_window(const Column& time, const std::string& gap);
+
 }  // namespace sluice

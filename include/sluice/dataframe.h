@@ -27,6 +27,7 @@ struct LogicalPlan;
 class Session;
 class DataStreamWriter;
 class DataFrameWriter;
+class GroupedData;
 
 class DataFrame {
  public:
@@ -49,6 +50,22 @@ class DataFrame {
   DataFrame withColumnRenamed(const std::string& existing, const std::string& name) const;
   DataFrame drop(const std::vector<std::string>& names) const;
 
+  /// Groups by columns or expressions, at most one of them a window()/session_window();
+  /// finish with agg(...) or count(). No columns = a global aggregate.
+  GroupedData groupBy(std::vector<Column> columns) const;
+  GroupedData groupBy(const std::vector<std::string>& names) const;
+  /// Declares `event_time` (a timestamp column) as event time, `delay` ("10 seconds") as how
+  /// late its rows may be. Stateful operators below it then drop rows older than the
+  /// watermark (max event time seen - delay) and close windows the watermark passed.
+  DataFrame withWatermark(const std::string& event_time, const std::string& delay) const;
+  /// Keeps the first row of each distinct value of `columns` (all columns when empty). With a
+  /// watermark, state is dropped once the event-time column (which must be one of `columns`)
+  /// is older than the watermark; without one it grows with the number of distinct keys.
+  DataFrame dropDuplicates(const std::vector<std::string>& columns = {}) const;
+  /// dropDuplicates whose state of each key lives until the watermark passes the key's first
+  /// event time + delay; `columns` need not include the event time. Needs withWatermark.
+  DataFrame dropDuplicatesWithinWatermark(const std::vector<std::string>& columns = {}) const;
+
   /// Batch DataFrames only: runs the plan over everything the sources hold now.
   Result<std::shared_ptr<arrow::Table>> collect() const;
   /// Streaming DataFrames only.
@@ -68,6 +85,21 @@ class DataFrame {
   std::shared_ptr<Session> session_;
   std::shared_ptr<const plan::LogicalPlan> plan_;
   Status status_;
+};
+
+/// df.groupBy(...): the grouping of an aggregation.
+class GroupedData {
+ public:
+  GroupedData(DataFrame df, std::vector<Column> keys) : df_(std::move(df)), keys_(std::move(keys)) {}
+  /// One result row per group: the grouping columns (window -> window_start, window_end), then
+  /// the aggregates, e.g. agg({count(col("*")).alias("n"), sum(col("price"))}).
+  DataFrame agg(std::vector<Column> aggregates) const;
+  /// agg({count(col("*")).alias("count")}).
+  DataFrame count() const;
+
+ private:
+  DataFrame df_;
+  std::vector<Column> keys_;
 };
 
 /// df.writeStream(): format, output mode, options, trigger, then start().

@@ -63,6 +63,52 @@ DataFrame DataFrame::filter(const Column& condition) const {
   return Derive(LogicalPlan::Filter(plan_, condition.expr()));
 }
 
+GroupedData DataFrame::groupBy(std::vector<Column> columns) const { return GroupedData(*this, std::move(columns)); }
+
+GroupedData DataFrame::groupBy(const std::vector<std::string>& names) const {
+  std::vector<Column> cols;
+  for (const auto& n : names) cols.push_back(col(n));
+  return groupBy(std::move(cols));
+}
+
+DataFrame GroupedData::agg(std::vector<Column> aggregates) const {
+  if (!df_.ok()) return df_;
+  std::vector<ExprPtr> keys;
+  std::vector<ExprPtr> select;
+  for (const auto& k : keys_) {
+    keys.push_back(k.expr());
+    const Expr* inner = k.expr().get();
+    if (inner->kind == Expr::Kind::kAlias && !inner->args.empty()) inner = inner->args[0].get();
+    if (inner->kind == Expr::Kind::kCall && plan::IsWindowFunction(inner->name)) {
+      select.push_back(Expr::Column("window_start"));
+      select.push_back(Expr::Column("window_end"));
+    } else {
+      select.push_back(Expr::Column(plan::OutputName(*k.expr())));
+    }
+  }
+  for (const auto& a : aggregates) select.push_back(a.expr());
+  auto plan = plan::PlanAggregation(df_.plan(), keys, select);
+  if (!plan.ok()) return DataFrame(df_.session(), plan.status());
+  return DataFrame(df_.session(), *plan);
+}
+
+DataFrame GroupedData::count() const { return agg({sluice::count(col("*")).alias("count")}); }
+
+DataFrame DataFrame::withWatermark(const std::string& event_time, const std::string& delay) const {
+  if (!status_.ok()) return *this;
+  return Derive(LogicalPlan::Watermark(plan_, event_time, delay));
+}
+
+DataFrame DataFrame::dropDuplicates(const std::vector<std::string>& columns) const {
+  if (!status_.ok()) return *this;
+  return Derive(LogicalPlan::Deduplicate(plan_, columns, false));
+}
+
+DataFrame DataFrame::dropDuplicatesWithinWatermark(const std::vector<std::string>& columns) const {
+  if (!status_.ok()) return *this;
+  return Derive(LogicalPlan::Deduplicate(plan_, columns, true));
+}
+
 DataFrame DataFrame::withColumn(const std::string& name, const Column& value) const {
   if (!status_.ok()) return *this;
   std::vector<ExprPtr> exprs;

@@ -8,6 +8,7 @@
 #include "io/file_system.h"
 #include "plan/logical_plan.h"
 #include "plan/output_mode.h"
+#include "state/state_store.h"
 #include "runtime/query_execution.h"
 #include "sink/iceberg_sink.h"
 #include "sink/sink.h"
@@ -100,6 +101,20 @@ Result<StreamingQuery> DataStreamWriter::start() {
   cfg.min_batches_to_retain = static_cast<int>(retain);
   cfg.num_recent_progress = static_cast<int>(recent);
   cfg.registry = session->registry();
+  {
+    // State partitions and provider (Spark's keys); kept by the checkpoint after its first batch.
+    const std::string parts = session->conf("spark.sql.shuffle.partitions", session->conf("sluice.sql.shuffle.partitions"));
+    if (!parts.empty()) {
+      char* end = nullptr;
+      long long n = std::strtoll(parts.c_str(), &end, 10);
+      if (*end != '\0' || n <= 0 || n > 4096) {
+        return Status::Invalid("Invalid value '", parts, "' for spark.sql.shuffle.partitions: must be an integer in 1..4096");
+      }
+      cfg.shuffle_partitions = static_cast<int>(n);
+    }
+    const std::string provider = session->conf(state::kStateStoreProviderConf, "file");
+    ARROW_ASSIGN_OR_RAISE(cfg.state_store_provider, state::NormalizeStateStoreProvider(provider));
+  }
   if (cfg.trigger.kind == Trigger::Kind::kProcessingTime && cfg.trigger.interval_ms < 0) {
     return Status::Invalid("ProcessingTime trigger interval must be >= 0 ms, got ", cfg.trigger.interval_ms);
   }

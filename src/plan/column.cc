@@ -129,4 +129,23 @@ Column minute(const Column& c) { return Call("minute", {c.expr()}); }
 Column second(const Column& c) { return Call("second", {c.expr()}); }
 Column dayofweek(const Column& c) { return Call("dayofweek", {c.expr()}); }
 
+Column count(const Column& c) { return Call("count", {plan::IsStar(*c.expr()) ? lit(int64_t{1}).expr() : c.expr()}); }
+Column countDistinct(const Column& c) { return Call("count_distinct", {c.expr()}); }
+Column sum(const Column& c) { return Call("sum", {c.expr()}); }
+Column avg(const Column& c) { return Call("avg", {c.expr()}); }
+Column min(const Column& c) { return Call("min", {c.expr()}); }
+Column max(const Column& c) { return Call("max", {c.expr()}); }
+Column first(const Column& c) { return Call("first", {c.expr()}); }
+Column last(const Column& c) { return Call("last", {c.expr()}); }
+
+Column window(const Column& time, const std::string& duration) {
+  return Call("window", {time.expr(), lit(duration).expr()});
+}
+Column window(const Column& time, const std::string& duration, const std::string& slide) {
+  return Call("window", {time.expr(), lit(duration).expr(), lit(slide).expr()});
+}
+Column session_window(const Column& time, const std::string& gap) {
+  return Call("session_window", {time.expr(), lit(gap).expr()});
+}
+
 }  // namespace sluice

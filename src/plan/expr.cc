@@ -15,7 +15,10 @@ const std::vector<std::string> kFunctionNames = {
     "<",       "<=",       ">",         ">=",         "and",        "or",       "not",        "isnull",
     "isnotnull", "in",     "like",      "coalesce",   "casewhen",   "upper",    "lower",      "length",
     "trim",    "concat",   "substring", "to_timestamp", "date_trunc", "year",   "month",      "dayofmonth",
-    "hour",    "minute",   "second",    "dayofweek",  "__error__"};
+    "hour",    "minute",   "second",    "dayofweek",  "__error__",
+    // Aggregate functions (only inside an aggregation) and window functions (only in GROUP BY).
+    "count",   "count_distinct", "sum",  "avg",       "min",        "max",      "first",      "last",
+    "window",  "session_window"};
 
 namespace {
 
@@ -91,6 +94,7 @@ std::string CallText(const Expr& e) {
   if (fn == "isnotnull" && a.size() == 1) return "(" + a[0]->ToString() + " IS NOT NULL)";
   if (fn == "in" && !a.empty()) return "(" + a[0]->ToString() + " IN (" + JoinArgs(a, 1) + "))";
   if (fn == "like" && a.size() == 2) return a[0]->ToString() + " LIKE " + a[1]->ToString();
+  if (fn == "count_distinct") return "count(DISTINCT " + JoinArgs(a) + ")";
   if (fn == "casewhen") {
     std::string out = "CASE";
     size_t i = 0;

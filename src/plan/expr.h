@@ -54,6 +54,10 @@ struct Expr {
 ///               "substring" [s, pos (int literal, 1-based), len (int literal)]
 ///   time        "to_timestamp" [s, (format literal)], "date_trunc" [unit literal, ts],
 ///               "year" "month" "dayofmonth" "hour" "minute" "second" "dayofweek"
+///   aggregates  "count" "count_distinct" "sum" "avg" "min" "max" "first" "last" [x]: only in an
+///               Aggregate node (plan/aggregate.h); count(*) is count(1)
+///   windows     "window" [ts, size (string literal)[, slide]], "session_window" [ts, gap]: only as
+///               grouping expressions
 ///   "__error__" [message literal]: a Column built from bad input (e.g. an unknown cast type);
 ///               ResolveExpr reports the message.
 extern const std::vector<std::string> kFunctionNames;

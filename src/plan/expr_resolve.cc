@@ -1,6 +1,8 @@
 // Resolution: names -> fields, types of every node, errors before execution.
 #include "plan/expr_resolve.h"
 
+#include "plan/aggregate.h"
+
 #include <arrow/api.h>
 #include <arrow/compute/cast.h>
 
@@ -387,6 +389,16 @@ Result<std::shared_ptr<arrow::Field>> ResolveExpr(const Expr& e, const arrow::Sc
       return arrow::field(OutputName(e), e.type, nullable);
     }
     case Expr::Kind::kCall: {
+      if (IsAggregateFunction(e.name)) {
+        return Status::Invalid("Aggregate function ", e.ToString(),
+                               " is not allowed here; use it in groupBy(...).agg(...) or in the SELECT list or "
+                               "HAVING clause of an aggregation query");
+      }
+      if (IsWindowFunction(e.name)) {
+        return Status::Invalid(e.name, "() can only be used as a grouping expression (groupBy(window(...)) or "
+                               "GROUP BY tumble/hop/session); then select window_start and window_end: ",
+                               e.ToString());
+      }
       arrow::FieldVector args;
       for (const auto& a : e.args) {
         ARROW_ASSIGN_OR_RAISE(auto f, ResolveExpr(*a, input));

@@ -3,9 +3,11 @@
 #include <arrow/api.h>
 
 #include <algorithm>
+#include <set>
 #include <sstream>
 
 #include "io/file_system.h"
+#include "plan/expr_resolve.h"
 
 namespace sluice::plan {
 namespace {
@@ -104,9 +106,131 @@ std::string LogicalPlan::ToString(int indent, bool with_options) const {
     case Kind::kFilter:
       os << "Filter " << predicate->ToString();
       break;
+    case Kind::kWatermark:
+      // The delay is an option (it may change between runs), the column is not.
+      os << "WithWatermark " << event_time_column;
+      if (with_options) os << ", " << delay_text;
+      break;
+    case Kind::kAggregate: {
+      os << "Aggregate [";
+      for (size_t i = 0; i < group_exprs.size(); ++i) {
+        os << (i ? ", " : "");
+        if (window && window->group_index == static_cast<int>(i)) {
+          os << window->ToString();
+        } else {
+          os << group_exprs[i]->ToString();
+        }
+      }
+      os << "] [";
+      for (size_t i = 0; i < aggs.size(); ++i) os << (i ? ", " : "") << aggs[i].ToString();
+      os << "]";
+      break;
+    }
+    case Kind::kDeduplicate: {
+      os << (within_watermark ? "DeduplicateWithinWatermark [" : "Deduplicate [");
+      for (size_t i = 0; i < key_columns.size(); ++i) os << (i ? ", " : "") << key_columns[i];
+      os << "]";
+      break;
+    }
   }
   if (input) os << "\n" << input->ToString(indent + 1, with_options);
   return os.str();
+}
+
+std::vector<const LogicalPlan*> LogicalPlan::StatefulNodes() const {
+  std::vector<const LogicalPlan*> out;
+  for (const LogicalPlan* node = this; node; node = node->input.get()) {
+    if (node->IsStateful()) out.push_back(node);
+  }
+  std::reverse(out.begin(), out.end());
+  return out;
+}
+
+std::vector<const LogicalPlan*> LogicalPlan::WatermarkNodes() const {
+  std::vector<const LogicalPlan*> out;
+  for (const LogicalPlan* node = this; node; node = node->input.get()) {
+    if (node->kind == Kind::kWatermark) out.push_back(node);
+  }
+  std::reverse(out.begin(), out.end());
+  return out;
+}
+
+std::map<std::string, int64_t> LogicalPlan::WatermarkedColumns() const {
+  if (!input) return {};
+  std::map<std::string, int64_t> in = input->WatermarkedColumns();
+  switch (kind) {
+    case Kind::kScan: return {};
+    case Kind::kFilter:
+    case Kind::kDeduplicate: return in;
+    case Kind::kWatermark: in[event_time_column] = delay_ms; return in;
+    case Kind::kProject: {
+      std::map<std::string, int64_t> out;
+      for (const auto& e : exprs) {
+        const Expr* inner = e.get();
+        if (inner->kind == Expr::Kind::kAlias && !inner->args.empty()) inner = inner->args[0].get();
+        if (inner->kind != Expr::Kind::kColumn) continue;
+        auto it = in.find(inner->name);
+        if (it != in.end()) out[OutputName(*e)] = it->second;
+      }
+      return out;
+    }
+    case Kind::kAggregate: {
+      std::map<std::string, int64_t> out;
+      for (size_t i = 0; i < group_exprs.size(); ++i) {
+        if (window && window->group_index == static_cast<int>(i)) {
+          if (window->time->kind != Expr::Kind::kColumn) continue;
+          auto it = in.find(window->time->name);
+          if (it == in.end()) continue;
+          out["window_start"] = it->second;
+          out["window_end"] = it->second;
+          continue;
+        }
+        const Expr* g = group_exprs[i].get();
+        if (g->kind == Expr::Kind::kAlias && !g->args.empty()) g = g->args[0].get();
+        if (g->kind != Expr::Kind::kColumn) continue;
+        auto it = in.find(g->name);
+        if (it != in.end()) out[OutputName(*group_exprs[i])] = it->second;
+      }
+      return out;
+    }
+  }
+  return {};
+}
+
+Result<PlanPtr> LogicalPlan::Watermark(PlanPtr input, const std::string& event_time, const std::string& delay) {
+  ARROW_ASSIGN_OR_RAISE(auto field, FindColumn(event_time, *input->schema));
+  if (field->type()->id() != arrow::Type::TIMESTAMP) {
+    return Status::TypeError("withWatermark: the event-time column '", event_time, "' must be a timestamp, but it is ",
+                             TypeName(*field->type()), "; convert it first, e.g. with to_timestamp()");
+  }
+  ARROW_ASSIGN_OR_RAISE(int64_t delay_ms, ParseIntervalMs("withWatermark delay", delay));
+  if (delay_ms < 0) return Status::Invalid("withWatermark: the delay must not be negative: '", delay, "'");
+  auto node = std::make_shared<LogicalPlan>();
+  node->kind = Kind::kWatermark;
+  node->schema = input->schema;
+  node->input = std::move(input);
+  node->event_time_column = event_time;
+  node->delay_ms = delay_ms;
+  node->delay_text = delay;
+  return PlanPtr(node);
+}
+
+Result<PlanPtr> LogicalPlan::Deduplicate(PlanPtr input, std::vector<std::string> columns, bool within_watermark) {
+  if (columns.empty()) {
+    for (const auto& f : input->schema->fields()) columns.push_back(f->name());
+  }
+  std::set<std::string> seen;
+  for (const auto& c : columns) {
+    ARROW_RETURN_NOT_OK(FindColumn(c, *input->schema).status());
+    if (!seen.insert(c).second) return Status::Invalid("dropDuplicates: column '", c, "' is listed twice");
+  }
+  auto node = std::make_shared<LogicalPlan>();
+  node->kind = Kind::kDeduplicate;
+  node->schema = input->schema;
+  node->input = std::move(input);
+  node->key_columns = std::move(columns);
+  node->within_watermark = within_watermark;
+  return PlanPtr(node);
 }
 
 Result<PlanPtr> LogicalPlan::Scan(std::shared_ptr<const SourceSpec> source, std::shared_ptr<arrow::Schema> schema) {

@@ -7,9 +7,11 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "plan/aggregate.h"
 #include "plan/expr.h"
 
 namespace sluice::source {
@@ -52,7 +54,8 @@ struct LogicalPlan;
 using PlanPtr = std::shared_ptr<const LogicalPlan>;
 
 struct LogicalPlan {
-  enum class Kind { kScan, kProject, kFilter };
+  /// kWatermark, kAggregate and kDeduplicate are the event-time and stateful nodes.
+  enum class Kind { kScan, kProject, kFilter, kWatermark, kAggregate, kDeduplicate };
 
   Kind kind;
   PlanPtr input;                          // null for kScan
@@ -61,7 +64,33 @@ struct LogicalPlan {
   std::shared_ptr<const SourceSpec> source;  // kScan
   std::shared_ptr<arrow::Schema> schema;  // output schema, resolved
 
+  // kWatermark: rows pass unchanged; the column's max event time minus the delay becomes the
+  // watermark (withWatermark).
+  std::string event_time_column;
+  int64_t delay_ms = 0;
+  std::string delay_text;
+
+  // kAggregate: output = grouping columns (a window contributes window_start, window_end) then
+  // one column per aggregate call.
+  std::vector<ExprPtr> group_exprs;
+  std::vector<AggCall> aggs;
+  std::optional<WindowSpec> window;
+
+  // kDeduplicate: the key columns (all columns when the user named none).
+  std::vector<std::string> key_columns;
+  bool within_watermark = false;
+
   bool IsStreaming() const;
+  /// True for the nodes that keep state across micro-batches.
+  bool IsStateful() const { return kind == Kind::kAggregate || kind == Kind::kDeduplicate; }
+  /// The stateful nodes, bottom-up: operator id i is the i-th one (state/<i>/ in checkpoints).
+  std::vector<const LogicalPlan*> StatefulNodes() const;
+  /// The watermark nodes, bottom-up.
+  std::vector<const LogicalPlan*> WatermarkNodes() const;
+  /// The output columns that carry an event-time watermark: the withWatermark column while it
+  /// passes through unchanged (also renamed), and window_start/window_end of a window over it.
+  /// Maps column name -> the delay in ms of the watermark it carries.
+  std::map<std::string, int64_t> WatermarkedColumns() const;
   /// Scan nodes in plan order (source index i = position here).
   std::vector<const LogicalPlan*> Scans() const;
   /// Canonical multi-line text ("Project [...]\n  Filter (...)\n    Scan json ..."), used by
@@ -73,6 +102,13 @@ struct LogicalPlan {
   static Result<PlanPtr> Scan(std::shared_ptr<const SourceSpec> source, std::shared_ptr<arrow::Schema> schema);
   static Result<PlanPtr> Project(PlanPtr input, std::vector<ExprPtr> exprs);
   static Result<PlanPtr> Filter(PlanPtr input, ExprPtr predicate);
+  /// `event_time` must be a timestamp column of `input`; `delay` an interval ("10 seconds").
+  static Result<PlanPtr> Watermark(PlanPtr input, const std::string& event_time, const std::string& delay);
+  /// Grouping expressions (at most one window/session_window call) and aggregate calls, each a
+  /// bare aggregate function call, optionally aliased. Most callers want PlanAggregation.
+  static Result<PlanPtr> Aggregate(PlanPtr input, std::vector<ExprPtr> group_exprs, std::vector<ExprPtr> agg_exprs);
+  /// `columns` empty = all columns. within_watermark: dropDuplicatesWithinWatermark.
+  static Result<PlanPtr> Deduplicate(PlanPtr input, std::vector<std::string> columns, bool within_watermark);
 };
 
 }  // namespace sluice::plan

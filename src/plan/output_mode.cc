@@ -1,16 +1,87 @@
+// Spark's output-mode rules (UnsupportedOperationChecker, spark-checkpoint-facts.md §4), checked
+// before any batch runs. Each refusal names the operator and the fix.
 #include "plan/output_mode.h"
 
+#include <arrow/api.h>
+
 namespace sluice::plan {
+namespace {
+
+bool GroupsOnWatermark(const LogicalPlan& agg) {
+  const auto marked = agg.input->WatermarkedColumns();
+  for (size_t i = 0; i < agg.group_exprs.size(); ++i) {
+    const Expr* g = agg.group_exprs[i].get();
+    if (agg.window && agg.window->group_index == static_cast<int>(i)) g = agg.window->time.get();
+    if (g->kind == Expr::Kind::kAlias && !g->args.empty()) g = g->args[0].get();
+    if (g->kind == Expr::Kind::kColumn && marked.count(g->name)) return true;
+  }
+  return false;
+}
+
+std::string FirstLine(const LogicalPlan& node) {
+  std::string text = node.ToString(0, false);
+  return text.substr(0, text.find('\n'));
+}
+
+}  // namespace
 
 Status CheckOutputMode(const LogicalPlan& plan, const std::string& mode) {
-  // Plans are stateless (project/filter) until streaming aggregations exist.
-  if (mode == "append" || mode == "update") return Status::OK();
-  if (mode == "complete") {
+  if (mode != "append" && mode != "update" && mode != "complete") {
+    return Status::Invalid("Unknown output mode '", mode, "'. Valid modes: append, complete, update");
+  }
+  const auto stateful = plan.StatefulNodes();
+  const LogicalPlan* first_agg = nullptr;
+  for (const auto* node : stateful) {
+    if (node->kind != LogicalPlan::Kind::kAggregate) continue;
+    if (first_agg) {
+      return Status::NotImplemented("Multiple streaming aggregations in one query are not supported: ",
+                                    FirstLine(*node), " aggregates the result of ", FirstLine(*first_agg),
+                                    ". Write the first aggregation to a sink and read it as a new stream.");
+    }
+    first_agg = node;
+  }
+  if (mode == "complete" && !first_agg) {
     return Status::Invalid(
         "Complete output mode not supported when there are no streaming aggregations on streaming DataFrames. "
         "Use outputMode(\"append\") for a query without aggregation.");
   }
-  return Status::Invalid("Unknown output mode '", mode, "'. Valid modes: append, complete, update");
+  bool after_agg = false;
+  for (const auto* node : stateful) {
+    if (after_agg && mode != "append") {
+      return Status::Invalid("Detected a stateful operator after a streaming aggregation in ", mode,
+                             " output mode: ", FirstLine(*node),
+                             " would see rows the aggregation may still change (possible correctness issue). "
+                             "Use outputMode(\"append\") or move the operator before the aggregation.");
+    }
+    if (node->kind == LogicalPlan::Kind::kDeduplicate && node->within_watermark &&
+        node->input->WatermarkedColumns().empty()) {
+      return Status::Invalid("dropDuplicatesWithinWatermark is not supported on streaming DataFrames without a "
+                             "watermark: call withWatermark(eventTimeColumn, delay) before it (SQL: the source "
+                             "options event_time and watermark)");
+    }
+    if (node->kind != LogicalPlan::Kind::kAggregate) continue;
+    after_agg = true;
+    const bool session = node->window && node->window->kind == WindowSpec::Kind::kSession;
+    if (session && node->group_exprs.size() < 2) {
+      return Status::Invalid("A session window needs at least one grouping column besides session_window(): ",
+                             FirstLine(*node), ". Group by a key as well, e.g. groupBy(col(\"user\"), "
+                             "session_window(...)).");
+    }
+    if (session && mode == "update") {
+      return Status::Invalid("Update output mode not supported for session window on streaming DataFrames: ",
+                             FirstLine(*node), ". Use outputMode(\"append\") (sessions are emitted once the "
+                             "watermark closes them) or outputMode(\"complete\").");
+    }
+    if (mode == "append" && !GroupsOnWatermark(*node)) {
+      return Status::Invalid(
+          "Append output mode not supported when there are streaming aggregations on streaming DataFrames without "
+          "watermark: ", FirstLine(*node), " does not group on a watermarked event-time column, so no result row "
+          "is ever final. Add withWatermark(\"<time column>\", \"<delay>\") and group by window(<time column>, ...) "
+          "(SQL: source options event_time and watermark, GROUP BY tumble/hop/session), or use "
+          "outputMode(\"update\") or outputMode(\"complete\").");
+    }
+  }
+  return Status::OK();
 }
 
 }  // namespace sluice::plan

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "checkpoint/checkpoint.h"
+#include "exec/stateful.h"
 #include "runtime/query_config.h"
 #include "sink/sink.h"
 #include "source/source.h"
@@ -34,11 +35,15 @@ class MicroBatchExecution {
   Status PrepareForAvailableNow();
   /// One trigger: re-runs the uncommitted batch if there is one, otherwise constructs and runs
   /// the next batch if any source has new data. `limited` = false lifts read limits (Once).
-  Result<BatchReport> RunOneTrigger(bool limited);
+  /// allow_new_data = false runs only a no-data batch, if the watermark needs one.
+  Result<BatchReport> RunOneTrigger(bool limited, bool allow_new_data = true);
+  /// True when the watermark moved past what the last batch used, so a batch without new
+  /// data would emit or evict state (Spark's noDataMicroBatches).
+  bool WantsNoDataBatch() const;
   bool has_pending_redo() const { return pending_redo_.has_value(); }
 
  private:
-  MicroBatchExecution(const QueryConfig& config, std::string run_id) : config_(config), run_id_(std::move(run_id)) {}
+  MicroBatchExecution(const QueryConfig& config, std::string run_id);
   Status Recover();
   Result<BatchReport> RunBatch(int64_t batch_id, const checkpoint::OffsetSeq& seq, int64_t trigger_start_ms,
                                nlohmann::json durations);
@@ -58,6 +63,23 @@ class MicroBatchExecution {
   /// Set on restart when offsets/N exists without commits/N: N is re-run with exactly offsets/N.
   std::optional<checkpoint::OffsetSeq> pending_redo_;
   int64_t last_trigger_start_ms_ = 0;
+
+  // Stateful queries.
+  class Stores;
+  Status OpenState();
+  Status CheckStateMetadata(bool write);
+  Status UpdateWatermark(const exec::ExecContext& ctx);
+  std::vector<const plan::LogicalPlan*> stateful_;
+  std::vector<const plan::LogicalPlan*> watermark_nodes_;
+  int num_partitions_ = 1;
+  std::string provider_kind_ = "file";
+  std::unique_ptr<Stores> stores_;
+  /// The global watermark the next batch uses (never decreases).
+  int64_t watermark_ms_ = 0;
+  /// The watermark the last batch that ran used (the next batch's late-row watermark).
+  std::optional<int64_t> last_batch_watermark_ms_;
+  /// Per withWatermark node: max event time - delay seen by this run.
+  std::vector<std::optional<int64_t>> node_watermarks_;
 };
 
 }  // namespace sluice::runtime

@@ -27,6 +27,11 @@ struct QueryConfig {
   bool temporary_checkpoint = false;
   std::string name;
   int min_batches_to_retain = 100;
+  /// State partitions of stateful operators (spark.sql.shuffle.partitions); 0 = the number of
+  /// cores. A checkpoint keeps the value it started with.
+  int shuffle_partitions = 0;
+  /// State store provider: file | rocksdb (spark.sql.streaming.stateStore.providerClass).
+  std::string state_store_provider = "file";
   std::shared_ptr<io::FileSystem> fs;
   sink::MemoryTables* memory_tables = nullptr;
   std::ostream* console = nullptr;

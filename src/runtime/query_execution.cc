@@ -40,6 +40,8 @@ void QueryExecution::RunLoop() { Finish(RunTriggers()); }
 sluice::Status QueryExecution::RunTriggers() {
   const Trigger trigger = config_.trigger;
   if (trigger.kind == Trigger::Kind::kAvailableNow) ARROW_RETURN_NOT_OK(execution_->PrepareForAvailableNow());
+  // Once: after its batch, only the no-data batches the final watermark needs.
+  bool no_data_only = false;
   while (true) {
     int64_t seq;
     {
@@ -50,7 +52,7 @@ sluice::Status QueryExecution::RunTriggers() {
     SetStatus("Getting offsets and processing new data", true);
     const int64_t start = config_.clock_ms();
     const bool limited = trigger.kind != Trigger::Kind::kOnce;
-    ARROW_ASSIGN_OR_RAISE(BatchReport report, execution_->RunOneTrigger(limited));
+    ARROW_ASSIGN_OR_RAISE(BatchReport report, execution_->RunOneTrigger(limited, /*allow_new_data=*/!no_data_only));
     bool post_idle = false;
     {
       std::lock_guard<std::mutex> lock(mu_);
@@ -77,8 +79,11 @@ sluice::Status QueryExecution::RunTriggers() {
     cv_.notify_all();
     switch (trigger.kind) {
       case Trigger::Kind::kOnce:
-        // A restart's re-run of an uncommitted batch is the one batch.
-        return sluice::Status::OK();
+        // A restart's re-run of an uncommitted batch is the one batch. Then the windows the
+        // final watermark closes are emitted by no-data batches.
+        if (!report.ran || !execution_->WantsNoDataBatch()) return sluice::Status::OK();
+        no_data_only = true;
+        break;
       case Trigger::Kind::kAvailableNow:
         if (!report.ran && !execution_->has_pending_redo()) return sluice::Status::OK();
         break;

@@ -1,0 +1,257 @@
+#include "exec/accumulators.h"
+
+#include <arrow/api.h>
+
+#include <cstring>
+
+#include "exec/row_codec.h"
+
+namespace sluice::exec {
+namespace {
+
+bool IsFloating(const arrow::DataType& t) { return t.id() == arrow::Type::FLOAT || t.id() == arrow::Type::DOUBLE; }
+
+int64_t IntAt(const arrow::Array& a, int64_t row) {
+  switch (a.type_id()) {
+    case arrow::Type::INT8: return static_cast<const arrow::Int8Array&>(a).Value(row);
+    case arrow::Type::INT16: return static_cast<const arrow::Int16Array&>(a).Value(row);
+    case arrow::Type::INT32: return static_cast<const arrow::Int32Array&>(a).Value(row);
+    case arrow::Type::INT64: return static_cast<const arrow::Int64Array&>(a).Value(row);
+    case arrow::Type::UINT8: return static_cast<const arrow::UInt8Array&>(a).Value(row);
+    case arrow::Type::UINT16: return static_cast<const arrow::UInt16Array&>(a).Value(row);
+    case arrow::Type::UINT32: return static_cast<const arrow::UInt32Array&>(a).Value(row);
+    case arrow::Type::UINT64: return static_cast<int64_t>(static_cast<const arrow::UInt64Array&>(a).Value(row));
+    default: return 0;
+  }
+}
+
+double DoubleAt(const arrow::Array& a, int64_t row) {
+  switch (a.type_id()) {
+    case arrow::Type::FLOAT: return static_cast<const arrow::FloatArray&>(a).Value(row);
+    case arrow::Type::DOUBLE: return static_cast<const arrow::DoubleArray&>(a).Value(row);
+    case arrow::Type::DECIMAL128: {
+      const auto& t = static_cast<const arrow::Decimal128Type&>(*a.type());
+      return arrow::Decimal128(static_cast<const arrow::Decimal128Array&>(a).GetValue(row)).ToDouble(t.scale());
+    }
+    default: return static_cast<double>(IntAt(a, row));
+  }
+}
+
+__int128 DecimalAt(const arrow::Array& a, int64_t row) {
+  arrow::Decimal128 d(static_cast<const arrow::Decimal128Array&>(a).GetValue(row));
+  return (static_cast<__int128>(d.high_bits()) << 64) | static_cast<__int128>(d.low_bits());
+}
+
+void PutDouble(double d, std::string* out) {
+  uint64_t bits;
+  std::memcpy(&bits, &d, 8);
+  PutFixed64(bits, out);
+}
+
+Result<double> GetDouble(std::string_view b, size_t* pos) {
+  ARROW_ASSIGN_OR_RAISE(uint64_t bits, GetFixed64(b, pos));
+  double d;
+  std::memcpy(&d, &bits, 8);
+  return d;
+}
+
+Result<bool> GetFlag(std::string_view b, size_t* pos) {
+  if (*pos >= b.size()) return Status::IOError("state value truncated at ", *pos);
+  return b[(*pos)++] != 0;
+}
+
+}  // namespace
+
+void AccumulatorSet::Update(std::vector<Acc>* accs, const std::vector<std::shared_ptr<arrow::Array>>& args,
+                            int64_t row) const {
+  for (size_t i = 0; i < aggs_->size(); ++i) {
+    const plan::AggCall& call = (*aggs_)[i];
+    const arrow::Array& a = *args[i];
+    Acc& acc = (*accs)[i];
+    const bool null = a.IsNull(row);
+    const std::string& fn = call.fn;
+    if (fn == "count") {
+      if (!null) ++acc.count;
+    } else if (fn == "first") {
+      if (!acc.has) {
+        acc.has = true;
+        EncodeValue(a, row, &acc.v);
+      }
+    } else if (fn == "last") {
+      acc.has = true;
+      acc.v.clear();
+      EncodeValue(a, row, &acc.v);
+    } else if (null) {
+      continue;
+    } else if (fn == "sum") {
+      acc.has = true;
+      if (a.type_id() == arrow::Type::DECIMAL128) {
+        acc.dec += DecimalAt(a, row);
+      } else if (IsFloating(*a.type())) {
+        acc.d += DoubleAt(a, row);
+      } else {
+        acc.i += IntAt(a, row);
+      }
+    } else if (fn == "avg") {
+      ++acc.count;
+      acc.d += DoubleAt(a, row);
+    } else if (fn == "min" || fn == "max") {
+      std::string enc;
+      EncodeValue(a, row, &enc);
+      if (!acc.has || (fn == "min" ? enc < acc.v : enc > acc.v)) acc.v = std::move(enc);
+      acc.has = true;
+    } else if (fn == "count_distinct") {
+      std::string enc;
+      EncodeValue(a, row, &enc);
+      acc.distinct.insert(std::move(enc));
+    }
+  }
+}
+
+void AccumulatorSet::Merge(std::vector<Acc>* earlier, const std::vector<Acc>& later) const {
+  for (size_t i = 0; i < aggs_->size(); ++i) {
+    Acc& a = (*earlier)[i];
+    const Acc& b = later[i];
+    const std::string& fn = (*aggs_)[i].fn;
+    if (fn == "count") {
+      a.count += b.count;
+    } else if (fn == "first") {
+      if (!a.has && b.has) {
+        a.has = true;
+        a.v = b.v;
+      }
+    } else if (fn == "last") {
+      if (b.has) {
+        a.has = true;
+        a.v = b.v;
+      }
+    } else if (fn == "sum") {
+      a.has = a.has || b.has;
+      a.i += b.i;
+      a.d += b.d;
+      a.dec += b.dec;
+    } else if (fn == "avg") {
+      a.count += b.count;
+      a.d += b.d;
+    } else if (fn == "min" || fn == "max") {
+      if (b.has && (!a.has || (fn == "min" ? b.v < a.v : b.v > a.v))) a.v = b.v;
+      a.has = a.has || b.has;
+    } else if (fn == "count_distinct") {
+      a.distinct.insert(b.distinct.begin(), b.distinct.end());
+    }
+  }
+}
+
+void AccumulatorSet::Encode(const std::vector<Acc>& accs, std::string* out) const {
+  for (size_t i = 0; i < aggs_->size(); ++i) {
+    const Acc& a = accs[i];
+    const std::string& fn = (*aggs_)[i].fn;
+    if (fn == "count") {
+      PutFixed64(static_cast<uint64_t>(a.count), out);
+    } else if (fn == "avg") {
+      PutFixed64(static_cast<uint64_t>(a.count), out);
+      PutDouble(a.d, out);
+    } else if (fn == "sum") {
+      out->push_back(a.has ? 1 : 0);
+      const auto& t = *(*aggs_)[i].arg_type;
+      if (t.id() == arrow::Type::DECIMAL128) {
+        PutFixed64(static_cast<uint64_t>(static_cast<unsigned __int128>(a.dec) >> 64), out);
+        PutFixed64(static_cast<uint64_t>(a.dec), out);
+      } else if (IsFloating(t)) {
+        PutDouble(a.d, out);
+      } else {
+        PutFixed64(static_cast<uint64_t>(a.i), out);
+      }
+    } else if (fn == "count_distinct") {
+      PutFixed64(a.distinct.size(), out);
+      for (const auto& v : a.distinct) PutBytes(v, out);
+    } else {  // min, max, first, last
+      out->push_back(a.has ? 1 : 0);
+      PutBytes(a.v, out);
+    }
+  }
+}
+
+Status AccumulatorSet::Decode(std::string_view b, size_t* pos, std::vector<Acc>* accs) const {
+  accs->assign(aggs_->size(), Acc{});
+  for (size_t i = 0; i < aggs_->size(); ++i) {
+    Acc& a = (*accs)[i];
+    const std::string& fn = (*aggs_)[i].fn;
+    if (fn == "count") {
+      ARROW_ASSIGN_OR_RAISE(uint64_t c, GetFixed64(b, pos));
+      a.count = static_cast<int64_t>(c);
+    } else if (fn == "avg") {
+      ARROW_ASSIGN_OR_RAISE(uint64_t c, GetFixed64(b, pos));
+      a.count = static_cast<int64_t>(c);
+      ARROW_ASSIGN_OR_RAISE(a.d, GetDouble(b, pos));
+    } else if (fn == "sum") {
+      ARROW_ASSIGN_OR_RAISE(a.has, GetFlag(b, pos));
+      const auto& t = *(*aggs_)[i].arg_type;
+      if (t.id() == arrow::Type::DECIMAL128) {
+        ARROW_ASSIGN_OR_RAISE(uint64_t hi, GetFixed64(b, pos));
+        ARROW_ASSIGN_OR_RAISE(uint64_t lo, GetFixed64(b, pos));
+        a.dec = static_cast<__int128>((static_cast<unsigned __int128>(hi) << 64) | lo);
+      } else if (IsFloating(t)) {
+        ARROW_ASSIGN_OR_RAISE(a.d, GetDouble(b, pos));
+      } else {
+        ARROW_ASSIGN_OR_RAISE(uint64_t v, GetFixed64(b, pos));
+        a.i = static_cast<int64_t>(v);
+      }
+    } else if (fn == "count_distinct") {
+      ARROW_ASSIGN_OR_RAISE(uint64_t n, GetFixed64(b, pos));
+      for (uint64_t k = 0; k < n; ++k) {
+        ARROW_ASSIGN_OR_RAISE(auto v, GetBytes(b, pos));
+        a.distinct.emplace_hint(a.distinct.end(), v);
+      }
+    } else {
+      ARROW_ASSIGN_OR_RAISE(a.has, GetFlag(b, pos));
+      ARROW_ASSIGN_OR_RAISE(auto v, GetBytes(b, pos));
+      a.v.assign(v.data(), v.size());
+    }
+  }
+  return Status::OK();
+}
+
+Status AccumulatorSet::Finish(const std::vector<Acc>& accs,
+                              const std::vector<std::unique_ptr<arrow::ArrayBuilder>>& builders,
+                              size_t first_builder) const {
+  for (size_t i = 0; i < aggs_->size(); ++i) {
+    const Acc& a = accs[i];
+    const plan::AggCall& call = (*aggs_)[i];
+    arrow::ArrayBuilder* b = builders[first_builder + i].get();
+    const std::string& fn = call.fn;
+    if (fn == "count") {
+      ARROW_RETURN_NOT_OK(static_cast<arrow::Int64Builder*>(b)->Append(a.count));
+    } else if (fn == "count_distinct") {
+      ARROW_RETURN_NOT_OK(static_cast<arrow::Int64Builder*>(b)->Append(static_cast<int64_t>(a.distinct.size())));
+    } else if (fn == "avg") {
+      if (a.count == 0) {
+        ARROW_RETURN_NOT_OK(b->AppendNull());
+      } else {
+        ARROW_RETURN_NOT_OK(static_cast<arrow::DoubleBuilder*>(b)->Append(a.d / static_cast<double>(a.count)));
+      }
+    } else if (fn == "sum") {
+      if (!a.has) {
+        ARROW_RETURN_NOT_OK(b->AppendNull());
+      } else if (call.out_type->id() == arrow::Type::DECIMAL128) {
+        arrow::Decimal128 d(static_cast<int64_t>(static_cast<unsigned __int128>(a.dec) >> 64),
+                            static_cast<uint64_t>(a.dec));
+        ARROW_RETURN_NOT_OK(static_cast<arrow::Decimal128Builder*>(b)->Append(d));
+      } else if (call.out_type->id() == arrow::Type::DOUBLE) {
+        ARROW_RETURN_NOT_OK(static_cast<arrow::DoubleBuilder*>(b)->Append(a.d));
+      } else {
+        ARROW_RETURN_NOT_OK(static_cast<arrow::Int64Builder*>(b)->Append(a.i));
+      }
+    } else {
+      if (!a.has) {
+        ARROW_RETURN_NOT_OK(b->AppendNull());
+      } else {
+        size_t pos = 0;
+        ARROW_RETURN_NOT_OK(DecodeValue(a.v, &pos, *call.out_type, b));
+      }
+    }
+  }
+  return Status::OK();
+}
+
+}  // namespace sluice::exec

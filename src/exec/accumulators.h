@@ -1,0 +1,47 @@
+// Partial aggregates ("buffers") of the aggregate functions, their merge and their byte form
+// in state. One Accumulators object per group key holds one Acc per aggregate call.
+#pragma once
+
+#include <arrow/type_fwd.h>
+
+#include <cstdint>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "plan/aggregate.h"
+
+namespace sluice::exec {
+
+struct Acc {
+  bool has = false;       // sum/min/max/first/last: a value was seen
+  int64_t count = 0;      // count, avg's count
+  int64_t i = 0;          // integer sum
+  double d = 0;           // floating sum, avg's sum
+  __int128 dec = 0;       // decimal sum (unscaled)
+  std::string v;          // min/max/first/last: the value in row_codec encoding
+  std::set<std::string> distinct;  // count(DISTINCT): encoded values
+};
+
+/// How to read one aggregate call's argument column and fold rows into its Acc.
+class AccumulatorSet {
+ public:
+  explicit AccumulatorSet(const std::vector<plan::AggCall>& aggs) : aggs_(&aggs) {}
+
+  size_t size() const { return aggs_->size(); }
+  /// Folds row `row` of the argument arrays (one per aggregate call) into `accs`.
+  void Update(std::vector<Acc>* accs, const std::vector<std::shared_ptr<arrow::Array>>& args, int64_t row) const;
+  /// Folds `later` (rows that arrived after) into `earlier`.
+  void Merge(std::vector<Acc>* earlier, const std::vector<Acc>& later) const;
+  void Encode(const std::vector<Acc>& accs, std::string* out) const;
+  Status Decode(std::string_view bytes, size_t* pos, std::vector<Acc>* accs) const;
+  /// Appends each aggregate's final value to builders[i].
+  Status Finish(const std::vector<Acc>& accs, const std::vector<std::unique_ptr<arrow::ArrayBuilder>>& builders,
+                size_t first_builder) const;
+
+ private:
+  const std::vector<plan::AggCall>* aggs_;
+};
+
+}  // namespace sluice::exec

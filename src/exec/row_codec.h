@@ -1,0 +1,44 @@
+// Byte encodings of values for state keys and aggregate buffers.
+//
+// Encoded values sort bytewise (memcmp) in the order of the values themselves: a null byte
+// (0x00, sorts first) or 0x01 followed by
+//   integers, dates, timestamps: 8 bytes big-endian with the sign bit flipped;
+//   float/double: as double, 8 bytes big-endian, negatives bit-inverted, positives sign-flipped;
+//   boolean: 1 byte; decimal128: 16 bytes big-endian with the sign bit flipped;
+//   strings/binary: the bytes with 0x00 written as 0x00 0xFF, ended by 0x00 0x00.
+// So a key made of several encoded values sorts like the tuple, which the stateful operators
+// use: window end first means state iterates in window-end order, and eviction stops early.
+// The format is part of the checkpoint (docs/state-store.md): never change it.
+#pragma once
+
+#include <arrow/type_fwd.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "sluice/status.h"
+
+namespace sluice::exec {
+
+/// Appends the encoding of `array[row]` to `out`.
+void EncodeValue(const arrow::Array& array, int64_t row, std::string* out);
+/// Appends an encoded non-null int64 (timestamps in micros, counts).
+void EncodeInt64(int64_t v, std::string* out);
+/// Reads one encoded value of `type` at `*pos` (advancing it) and appends it to `builder`.
+Status DecodeValue(std::string_view bytes, size_t* pos, const arrow::DataType& type, arrow::ArrayBuilder* builder);
+/// Reads an encoded non-null int64 at `*pos`.
+Result<int64_t> DecodeInt64(std::string_view bytes, size_t* pos);
+/// Skips one encoded value of `type`.
+Status SkipValue(std::string_view bytes, size_t* pos, const arrow::DataType& type);
+/// True when the encoded value at `pos` is null.
+inline bool EncodedIsNull(std::string_view bytes, size_t pos) { return pos < bytes.size() && bytes[pos] == 0; }
+
+/// Plain (not order-preserving) little helpers for buffers.
+void PutFixed64(uint64_t v, std::string* out);
+Result<uint64_t> GetFixed64(std::string_view bytes, size_t* pos);
+void PutBytes(std::string_view v, std::string* out);  // varint-free: fixed 4-byte length + bytes
+Result<std::string_view> GetBytes(std::string_view bytes, size_t* pos);
+
+}  // namespace sluice::exec

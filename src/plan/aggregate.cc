@@ -1,0 +1,340 @@
+#include "plan/aggregate.h"
+
+#include <arrow/api.h>
+
+#include <algorithm>
+#include <set>
+
+#include "plan/expr_resolve.h"
+#include "plan/logical_plan.h"
+#include "source/file_source_options.h"
+
+namespace sluice::plan {
+namespace {
+
+const std::vector<std::string> kAggregateFunctions = {"count", "count_distinct", "sum",   "avg",
+                                                      "min",   "max",            "first", "last"};
+
+std::string Lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+  return s;
+}
+
+std::string Trim(const std::string& s) {
+  size_t b = s.find_first_not_of(" \t\n");
+  if (b == std::string::npos) return "";
+  size_t e = s.find_last_not_of(" \t\n");
+  return s.substr(b, e - b + 1);
+}
+
+const Expr& Unalias(const Expr& e) { return e.kind == Expr::Kind::kAlias && !e.args.empty() ? Unalias(*e.args[0]) : e; }
+
+bool IsAggCall(const Expr& e) { return e.kind == Expr::Kind::kCall && IsAggregateFunction(e.name); }
+
+bool IsWindowCall(const Expr& e) { return e.kind == Expr::Kind::kCall && IsWindowFunction(e.name); }
+
+Result<std::string> StringLiteralArg(const Expr& call, size_t i, const std::string& what) {
+  if (i >= call.args.size() || call.args[i]->kind != Expr::Kind::kLiteral || !call.args[i]->value ||
+      !call.args[i]->value->is_valid) {
+    return Status::Invalid(call.name, "(): the ", what, " must be an interval literal such as '10 minutes', in ",
+                           call.ToString());
+  }
+  const auto& v = *call.args[i]->value;
+  if (v.type->id() == arrow::Type::STRING) return static_cast<const arrow::StringScalar&>(v).ToString();
+  return Status::Invalid(call.name, "(): the ", what, " must be an interval such as '10 minutes', not ",
+                         call.args[i]->ToString(), " (in ", call.ToString(), ")");
+}
+
+Result<WindowSpec> ResolveWindow(const Expr& call, const arrow::Schema& input, int group_index) {
+  WindowSpec w;
+  w.group_index = group_index;
+  const bool session = call.name == "session_window";
+  const size_t max_args = session ? 2 : 3;
+  if (call.args.size() < 2 || call.args.size() > max_args) {
+    return Status::Invalid(session ? "session_window(time, gap)" : "window(time, size[, slide])",
+                           " takes ", session ? "2" : "2 or 3", " arguments: ", call.ToString());
+  }
+  w.time = call.args[0];
+  ARROW_ASSIGN_OR_RAISE(auto tf, ResolveExpr(*w.time, input));
+  if (tf->type()->id() != arrow::Type::TIMESTAMP) {
+    return Status::TypeError(call.name, "() needs a timestamp time column, but ", w.time->ToString(), " is ",
+                             TypeName(*tf->type()), " (in ", call.ToString(), ")");
+  }
+  ARROW_ASSIGN_OR_RAISE(auto size_text, StringLiteralArg(call, 1, session ? "gap" : "window duration"));
+  ARROW_ASSIGN_OR_RAISE(int64_t size_ms, ParseIntervalMs(call.name + "() " + (session ? "gap" : "duration"), size_text));
+  if (size_ms <= 0) return Status::Invalid(call.name, "(): the duration must be positive in ", call.ToString());
+  w.size_us = size_ms * 1000;
+  w.slide_us = w.size_us;
+  if (session) {
+    w.kind = WindowSpec::Kind::kSession;
+  } else if (call.args.size() == 3) {
+    ARROW_ASSIGN_OR_RAISE(auto slide_text, StringLiteralArg(call, 2, "slide duration"));
+    ARROW_ASSIGN_OR_RAISE(int64_t slide_ms, ParseIntervalMs("window() slide", slide_text));
+    if (slide_ms <= 0 || slide_ms > size_ms) {
+      return Status::Invalid("window(): the slide duration must be positive and at most the window duration, in ",
+                             call.ToString());
+    }
+    w.slide_us = slide_ms * 1000;
+    w.kind = w.slide_us == w.size_us ? WindowSpec::Kind::kTumbling : WindowSpec::Kind::kSliding;
+  }
+  return w;
+}
+
+Result<AggCall> ResolveAgg(const Expr& e, const arrow::Schema& input) {
+  const Expr& call = Unalias(e);
+  AggCall a;
+  a.fn = call.name;
+  a.name = OutputName(e);
+  const std::string text = call.ToString();
+  if (call.args.size() != 1) {
+    return Status::Invalid(a.fn == "count_distinct" ? "count(DISTINCT ...)" : a.fn + "()",
+                           " takes exactly one argument: ", text);
+  }
+  a.arg = call.args[0];
+  if (IsStar(*a.arg)) {
+    if (a.fn != "count") return Status::Invalid(a.fn, "(*) is not allowed; only count(*) takes *");
+    a.arg = Expr::Literal(std::make_shared<arrow::Int64Scalar>(1));
+  }
+  if (ContainsAggregate(*a.arg)) {
+    return Status::Invalid("Aggregate functions cannot be nested: ", text);
+  }
+  ARROW_ASSIGN_OR_RAISE(auto f, ResolveExpr(*a.arg, input));
+  a.arg_type = f->type();
+  const auto& t = *a.arg_type;
+  auto type_error = [&](const std::string& need) {
+    return Status::TypeError(a.fn, "() needs ", need, ", but ", a.arg->ToString(), " is ", TypeName(t), " (in ", text,
+                             ")");
+  };
+  if (a.fn == "count" || a.fn == "count_distinct") {
+    a.out_type = arrow::int64();
+    a.nullable = false;
+  } else if (a.fn == "sum") {
+    if (IsIntegerType(t)) {
+      a.out_type = arrow::int64();
+    } else if (t.id() == arrow::Type::FLOAT || t.id() == arrow::Type::DOUBLE) {
+      a.out_type = arrow::float64();
+    } else if (t.id() == arrow::Type::DECIMAL128) {
+      const auto& d = static_cast<const arrow::Decimal128Type&>(t);
+      a.out_type = arrow::decimal128(std::min(38, d.precision() + 10), d.scale());
+    } else {
+      return type_error("a numeric argument");
+    }
+  } else if (a.fn == "avg") {
+    if (!IsNumericType(t)) return type_error("a numeric argument");
+    a.out_type = arrow::float64();
+  } else if (a.fn == "min" || a.fn == "max") {
+    if (!(IsNumericType(t) || IsStringType(t) || IsTemporalType(t) || t.id() == arrow::Type::BOOL)) {
+      return type_error("an orderable argument (number, string, date, timestamp, boolean)");
+    }
+    a.out_type = a.arg_type;
+  } else {  // first, last
+    if (t.id() == arrow::Type::NA) return type_error("a typed argument");
+    a.out_type = a.arg_type;
+  }
+  return a;
+}
+
+// What an Aggregate node outputs, for rewriting expressions over it.
+struct AggOutput {
+  std::vector<std::pair<std::string, std::string>> group_text_to_name;  // grouping expr text -> column
+  std::set<std::string> names;                                          // every output column
+  const arrow::Schema* input = nullptr;
+};
+
+Result<ExprPtr> Rewrite(const ExprPtr& e, const AggOutput& out, const std::vector<std::pair<std::string, std::string>>& aggs) {
+  const std::string text = e->ToString();
+  for (const auto& [gtext, name] : out.group_text_to_name) {
+    if (gtext == text) return Expr::Column(name);
+  }
+  if (IsAggCall(*e)) {
+    for (const auto& [atext, name] : aggs) {
+      if (atext == text) return Expr::Column(name);
+    }
+    return Status::Invalid("internal: aggregate ", text, " was not collected");
+  }
+  if (IsWindowCall(*e)) {
+    return Status::Invalid(e->name, "() can only be used as a grouping expression; select window_start and window_end "
+                           "to get the window's bounds: ", text);
+  }
+  switch (e->kind) {
+    case Expr::Kind::kColumn:
+      if (IsStar(*e)) return Status::Invalid("SELECT * cannot be used with GROUP BY or aggregate functions");
+      if (out.names.count(e->name)) return e;
+      if (out.input && out.input->GetFieldByName(e->name)) {
+        return Status::Invalid("Column '", e->name, "' must appear in the GROUP BY clause or be used in an aggregate "
+                               "function");
+      }
+      return Status::Invalid("Column '", e->name, "' does not exist after the aggregation");
+    case Expr::Kind::kLiteral: return e;
+    case Expr::Kind::kAlias: {
+      ARROW_ASSIGN_OR_RAISE(auto inner, Rewrite(e->args[0], out, aggs));
+      return Expr::Alias(inner, e->name);
+    }
+    case Expr::Kind::kCast: {
+      ARROW_ASSIGN_OR_RAISE(auto inner, Rewrite(e->args[0], out, aggs));
+      return Expr::Cast(inner, e->type);
+    }
+    case Expr::Kind::kCall: {
+      std::vector<ExprPtr> args;
+      for (const auto& a : e->args) {
+        ARROW_ASSIGN_OR_RAISE(auto r, Rewrite(a, out, aggs));
+        args.push_back(std::move(r));
+      }
+      return Expr::Call(e->name, std::move(args));
+    }
+  }
+  return e;
+}
+
+void CollectAggCalls(const ExprPtr& e, std::vector<ExprPtr>* calls) {
+  if (IsAggCall(*e)) {
+    calls->push_back(e);
+    return;
+  }
+  for (const auto& a : e->args) CollectAggCalls(a, calls);
+}
+
+}  // namespace
+
+bool IsAggregateFunction(const std::string& fn) {
+  return std::find(kAggregateFunctions.begin(), kAggregateFunctions.end(), fn) != kAggregateFunctions.end();
+}
+
+bool IsWindowFunction(const std::string& fn) { return fn == "window" || fn == "session_window"; }
+
+bool ContainsAggregate(const Expr& e) {
+  if (IsAggCall(e)) return true;
+  return std::any_of(e.args.begin(), e.args.end(), [](const ExprPtr& a) { return ContainsAggregate(*a); });
+}
+
+std::string AggCall::ToString() const {
+  std::string call = fn == "count_distinct" ? "count(DISTINCT " + arg->ToString() + ")" : fn + "(" + arg->ToString() + ")";
+  return call == name ? call : call + " AS " + name;
+}
+
+std::string WindowSpec::ToString() const {
+  auto dur = [](int64_t us) { return std::to_string(us / 1000) + " ms"; };
+  switch (kind) {
+    case Kind::kTumbling: return "tumbling window(" + time->ToString() + ", " + dur(size_us) + ")";
+    case Kind::kSliding: return "sliding window(" + time->ToString() + ", " + dur(size_us) + ", slide " + dur(slide_us) + ")";
+    case Kind::kSession: return "session window(" + time->ToString() + ", gap " + dur(size_us) + ")";
+  }
+  return "?";
+}
+
+Result<int64_t> ParseIntervalMs(const std::string& what, const std::string& text) {
+  std::string t = Trim(text);
+  if (Lower(t).rfind("interval", 0) == 0) t = Trim(t.substr(8));
+  if (t.size() >= 2 && (t.front() == '\'' || t.front() == '"') && t.back() == t.front()) t = Trim(t.substr(1, t.size() - 2));
+  return source::ParseDurationMs(what, t);
+}
+
+Result<PlanPtr> LogicalPlan::Aggregate(PlanPtr input, std::vector<ExprPtr> group_exprs, std::vector<ExprPtr> agg_exprs) {
+  auto node = std::make_shared<LogicalPlan>();
+  node->kind = Kind::kAggregate;
+  arrow::FieldVector fields;
+  std::set<std::string> names;
+  auto add_field = [&](std::shared_ptr<arrow::Field> f) -> Status {
+    if (!names.insert(f->name()).second) {
+      return Status::Invalid("The aggregation would output two columns named '", f->name(),
+                             "'; give one of them another name with alias()/AS");
+    }
+    fields.push_back(std::move(f));
+    return Status::OK();
+  };
+  for (size_t i = 0; i < group_exprs.size(); ++i) {
+    const auto& g = group_exprs[i];
+    if (ContainsAggregate(*g)) {
+      return Status::Invalid("Aggregate functions are not allowed in GROUP BY: ", g->ToString());
+    }
+    if (IsWindowCall(Unalias(*g))) {
+      if (node->window) return Status::Invalid("Only one window()/session_window() per aggregation: ", g->ToString());
+      ARROW_ASSIGN_OR_RAISE(auto w, ResolveWindow(Unalias(*g), *input->schema, static_cast<int>(i)));
+      node->window = std::move(w);
+      ARROW_RETURN_NOT_OK(add_field(arrow::field("window_start", DefaultTimestampType(), false)));
+      ARROW_RETURN_NOT_OK(add_field(arrow::field("window_end", DefaultTimestampType(), false)));
+      continue;
+    }
+    if (IsStar(*g)) return Status::Invalid("GROUP BY * is not supported; name the grouping columns");
+    ARROW_ASSIGN_OR_RAISE(auto f, ResolveExpr(*g, *input->schema));
+    ARROW_RETURN_NOT_OK(add_field(f));
+  }
+  for (const auto& e : agg_exprs) {
+    if (!IsAggCall(Unalias(*e))) {
+      return Status::Invalid("Expected an aggregate function call (count, sum, avg, min, max, first, last), got ",
+                             e->ToString());
+    }
+    ARROW_ASSIGN_OR_RAISE(auto a, ResolveAgg(*e, *input->schema));
+    ARROW_RETURN_NOT_OK(add_field(arrow::field(a.name, a.out_type, a.nullable)));
+    node->aggs.push_back(std::move(a));
+  }
+  node->group_exprs = std::move(group_exprs);
+  node->schema = arrow::schema(std::move(fields));
+  node->input = std::move(input);
+  return PlanPtr(node);
+}
+
+Result<PlanPtr> PlanAggregation(PlanPtr input, const std::vector<ExprPtr>& group_exprs,
+                                const std::vector<ExprPtr>& select_exprs, ExprPtr having) {
+  // 1. The aggregate calls, named: a top-level (aliased) call gets the select item's name;
+  //    others their text. The same call text is computed once.
+  std::vector<std::pair<std::string, std::string>> aggs;  // call text -> column name
+  std::vector<ExprPtr> agg_exprs;
+  std::set<std::string> used;
+  for (const auto& g : group_exprs) {
+    if (!IsWindowCall(Unalias(*g))) used.insert(OutputName(*g));
+  }
+  auto add = [&](const ExprPtr& call, const std::string& wanted) {
+    const std::string text = call->ToString();
+    for (const auto& a : aggs) {
+      if (a.first == text) return;
+    }
+    std::string name = used.count(wanted) ? text : wanted;
+    used.insert(name);
+    aggs.emplace_back(text, name);
+    agg_exprs.push_back(name == text ? call : Expr::Alias(call, name));
+  };
+  for (const auto& s : select_exprs) {
+    if (IsAggCall(Unalias(*s))) {
+      add(std::make_shared<Expr>(Unalias(*s)), OutputName(*s));
+      continue;
+    }
+    std::vector<ExprPtr> calls;
+    CollectAggCalls(s, &calls);
+    for (const auto& c : calls) add(c, c->ToString());
+  }
+  if (having) {
+    std::vector<ExprPtr> calls;
+    CollectAggCalls(having, &calls);
+    for (const auto& c : calls) add(c, c->ToString());
+  }
+  ARROW_ASSIGN_OR_RAISE(auto agg, LogicalPlan::Aggregate(input, group_exprs, agg_exprs));
+
+  // 2. Rewrite select items and HAVING over the aggregate's output columns.
+  AggOutput out;
+  out.input = input->schema.get();
+  for (const auto& f : agg->schema->fields()) out.names.insert(f->name());
+  for (const auto& g : group_exprs) {
+    if (!IsWindowCall(Unalias(*g))) out.group_text_to_name.emplace_back(Unalias(*g).ToString(), OutputName(*g));
+  }
+  PlanPtr plan = agg;
+  if (having) {
+    ARROW_ASSIGN_OR_RAISE(auto pred, Rewrite(having, out, aggs));
+    ARROW_ASSIGN_OR_RAISE(plan, LogicalPlan::Filter(plan, pred));
+  }
+  std::vector<ExprPtr> projected;
+  for (const auto& s : select_exprs) {
+    ARROW_ASSIGN_OR_RAISE(auto r, Rewrite(s, out, aggs));
+    // Keep the item's own output name (e.g. "k" for k, "sum(x)" for sum(x)).
+    if (OutputName(*r) != OutputName(*s)) r = Expr::Alias(r, OutputName(*s));
+    projected.push_back(std::move(r));
+  }
+  bool identity = projected.size() == static_cast<size_t>(agg->schema->num_fields()) && plan == agg;
+  for (size_t i = 0; identity && i < projected.size(); ++i) {
+    identity = projected[i]->kind == Expr::Kind::kColumn && projected[i]->name == agg->schema->field(static_cast<int>(i))->name();
+  }
+  if (identity) return plan;
+  return LogicalPlan::Project(plan, std::move(projected));
+}
+
+}  // namespace sluice::plan
