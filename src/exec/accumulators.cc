@@ -62,6 +62,20 @@ Result<bool> GetFlag(std::string_view b, size_t* pos) {
 
 }  // namespace
 
+AccumulatorSet::AccumulatorSet(const std::vector<plan::AggCall>& aggs) : aggs_(&aggs) {
+  for (const auto& a : aggs) {
+    const std::string& f = a.fn;
+    fns_.push_back(f == "count"            ? Fn::kCount
+                   : f == "count_distinct" ? Fn::kCountDistinct
+                   : f == "sum"            ? Fn::kSum
+                   : f == "avg"            ? Fn::kAvg
+                   : f == "min"            ? Fn::kMin
+                   : f == "max"            ? Fn::kMax
+                   : f == "first"          ? Fn::kFirst
+                                           : Fn::kLast);
+  }
+}
+
 void AccumulatorSet::Update(std::vector<Acc>* accs, const std::vector<std::shared_ptr<arrow::Array>>& args,
                             int64_t row) const {
   for (size_t i = 0; i < aggs_->size(); ++i) {
@@ -69,21 +83,22 @@ void AccumulatorSet::Update(std::vector<Acc>* accs, const std::vector<std::share
     const arrow::Array& a = *args[i];
     Acc& acc = (*accs)[i];
     const bool null = a.IsNull(row);
-    const std::string& fn = call.fn;
-    if (fn == "count") {
+    const Fn fn = fns_[i];
+    (void)call;
+    if (fn == Fn::kCount) {
       if (!null) ++acc.count;
-    } else if (fn == "first") {
+    } else if (fn == Fn::kFirst) {
       if (!acc.has) {
         acc.has = true;
         EncodeValue(a, row, &acc.v);
       }
-    } else if (fn == "last") {
+    } else if (fn == Fn::kLast) {
       acc.has = true;
       acc.v.clear();
       EncodeValue(a, row, &acc.v);
     } else if (null) {
       continue;
-    } else if (fn == "sum") {
+    } else if (fn == Fn::kSum) {
       acc.has = true;
       if (a.type_id() == arrow::Type::DECIMAL128) {
         acc.dec += DecimalAt(a, row);
@@ -92,15 +107,15 @@ void AccumulatorSet::Update(std::vector<Acc>* accs, const std::vector<std::share
       } else {
         acc.i += IntAt(a, row);
       }
-    } else if (fn == "avg") {
+    } else if (fn == Fn::kAvg) {
       ++acc.count;
       acc.d += DoubleAt(a, row);
-    } else if (fn == "min" || fn == "max") {
+    } else if (fn == Fn::kMin || fn == Fn::kMax) {
       std::string enc;
       EncodeValue(a, row, &enc);
-      if (!acc.has || (fn == "min" ? enc < acc.v : enc > acc.v)) acc.v = std::move(enc);
+      if (!acc.has || (fn == Fn::kMin ? enc < acc.v : enc > acc.v)) acc.v = std::move(enc);
       acc.has = true;
-    } else if (fn == "count_distinct") {
+    } else if (fn == Fn::kCountDistinct) {
       std::string enc;
       EncodeValue(a, row, &enc);
       acc.distinct.insert(std::move(enc));

@@ -27,7 +27,7 @@ struct Acc {
 /// How to read one aggregate call's argument column and fold rows into its Acc.
 class AccumulatorSet {
  public:
-  explicit AccumulatorSet(const std::vector<plan::AggCall>& aggs) : aggs_(&aggs) {}
+  explicit AccumulatorSet(const std::vector<plan::AggCall>& aggs);
 
   size_t size() const { return aggs_->size(); }
   /// Folds row `row` of the argument arrays (one per aggregate call) into `accs`.
@@ -41,7 +41,9 @@ class AccumulatorSet {
                 size_t first_builder) const;
 
  private:
+  enum class Fn { kCount, kCountDistinct, kSum, kAvg, kMin, kMax, kFirst, kLast };
   const std::vector<plan::AggCall>* aggs_;
+  std::vector<Fn> fns_;  // aggs_[i].fn, resolved once (Update runs per row)
 };
 
 }  // namespace sluice::exec

@@ -274,6 +274,7 @@ Result<std::shared_ptr<arrow::Table>> RunGrouped(const LogicalPlan& node, int op
   ARROW_RETURN_NOT_OK(ParallelFor(ranges, T, [&](int r) -> Status {
     const int64_t begin = in.num_rows * r / ranges, end = in.num_rows * (r + 1) / ranges;
     auto& maps = partials[static_cast<size_t>(r)];
+    for (auto& m : maps) m.reserve(static_cast<size_t>((end - begin) / P / 4 + 16));
     std::string key;
     auto fold = [&](int64_t row) {
       auto& slot = maps[static_cast<size_t>(state::PartitionOf(key, P))][key];
