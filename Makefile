@@ -4,7 +4,7 @@ BUILD_DIR ?= build
 JOBS ?= $(shell nproc)
 CTEST_ARGS ?=
 
-.PHONY: all setup build test demo clean bench
+.PHONY: all setup build test demo clean bench bench-quick
 
 all: build
 
@@ -23,6 +23,17 @@ test: build
 
 demo: build
 	./examples/demo.sh $(BUILD_DIR)/bin
+
+# Benchmarks against Spark, Flink, DuckDB and Arrow's JSON reader (bench/README.md). bench/setup.sh
+# builds and installs the benchmark-only packages; `make test` never installs them.
+BENCH_ARGS ?=
+bench:
+	./bench/setup.sh
+	./bench/run $(BENCH_ARGS)
+
+bench-quick:
+	./bench/setup.sh
+	./bench/run --quick $(BENCH_ARGS)
 
 clean:
 	rm -rf $(BUILD_DIR)

@@ -1,0 +1,85 @@
+"""PyFlink (Table API, streaming mode, local mini-cluster) as a peer: harness side of flink_job.py.
+
+It runs where the workload maps onto Flink: P1 (filesystem JSON source -> filesystem Parquet
+sink) and P2 (the same with a watermark and a TUMBLE window). Not P3 (Flink has no micro-batches)
+nor P4 (its recovery is from a Flink checkpoint / savepoint, a different protocol).
+
+At the end of a bounded input Flink's watermark jumps to +infinity, so P2 emits *every* window,
+including the last ones that Spark and sluice keep open (their watermark stops at the input's
+max event time minus the delay); Flink's row count is therefore higher, and its rows/s is still
+input rows per second.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from . import workloads as wl
+from .context import Context, failed, not_applicable, parquet_rows, write_spec
+from .measure import run_process, summary
+
+# bench/setup.sh puts them in .venv-flink/jars: the Parquet format and the Hadoop classes it needs
+JARS = ("flink-sql-parquet-2.3.0.jar", "hadoop-client-api-3.3.6.jar",
+        "hadoop-client-runtime-3.3.6.jar")
+# Everything given to Flink, and why (the report prints this).
+CONF = {
+    # Flink's local execution docs: the parallelism of a local run; 2 = cores (as local[2]).
+    "parallelism.default": "2",
+    # Correctness: zone-less timestamps are UTC as in every other engine.
+    "table.local-time-zone": "UTC",
+    # The filesystem sink commits files on checkpoints in streaming mode (filesystem connector
+    # docs); a bounded job also commits at its end. 10 s = a commit every 10 s as Spark's batches.
+    "execution.checkpointing.interval": "10 s",
+}
+SOURCE_OPTIONS = {"format": "json", "json.timestamp-format.standard": "ISO-8601"}
+SINK_OPTIONS = {"format": "parquet", "parquet.compression": "SNAPPY"}
+CONF_NOTES = dict(
+    CONF, mode="streaming (EnvironmentSettings.in_streaming_mode)",
+    source="filesystem, format json, json.timestamp-format.standard=ISO-8601 (our data's format)",
+    sink="filesystem, format parquet, parquet.compression=SNAPPY (as sluice's and Spark's)",
+    other="defaults: mini-cluster memory, HashMap state backend",
+    **{"pipeline.jars": f"{', '.join(JARS)} (the Parquet format and the Hadoop classes it "
+                        "needs, added as Flink's docs describe)"})
+
+
+
+
+def _jars(ctx: Context) -> list[Path]:
+    return [ctx.flink_python.parent.parent / "jars" / j for j in JARS]
+
+
+def available(ctx: Context) -> bool:
+    return ctx.flink_python.exists() and all(j.exists() for j in _jars(ctx))
+
+
+def throughput(ctx: Context, queries: list[wl.Query], input_dir: Path, workload: str, rows_in: int,
+               *, watermark_s: int | None = None) -> dict[str, dict]:
+    if not available(ctx):
+        return {q.id: not_applicable("PyFlink venv or its Parquet jar missing: run bench/setup.sh")
+                for q in queries}
+    d = ctx.fresh_dir(workload, "flink")
+    jars = ";".join(j.as_uri() for j in _jars(ctx))
+    spec = {"conf": dict(CONF, **{"pipeline.jars": jars}),
+            "source_options": SOURCE_OPTIONS, "sink_options": SINK_OPTIONS,
+            "schema": wl.bid_schema("flink"), "input": str(input_dir), "reps": ctx.reps,
+            "watermark_s": watermark_s,
+            "queries": [{"id": q.id, "select": q.text("flink"), "sink_schema": q.flink_sink,
+                         "out_dir": str(d / q.id)} for q in queries]}
+    cmd = [str(ctx.flink_python), str(ctx.job_script("flink_job.py")),
+           str(write_spec(d / "spec.json", spec))]
+    run = run_process(cmd, cwd=d, timeout_s=ctx.timeout_s, log_dir=d)
+    result = run.job_result()
+    if not run.ok or result is None:
+        return {q.id: failed(run.error_text()) for q in queries}
+    out = {}
+    for q in queries:
+        runs = result["queries"][q.id]
+        seconds = [r["seconds"] for r in runs]
+        out[q.id] = {
+            "status": "ok", "seconds": summary(seconds),
+            "rows_per_s": summary([rows_in / s for s in seconds]),
+            "process_wall_s": summary([run.wall_s]), "peak_rss_bytes": run.peak_rss_bytes,
+            "rows_in": rows_in, "rows_out": parquet_rows(runs[-1]["out_dir"]),
+            "settings": CONF_NOTES, "query": q.text("flink"),
+            "rss_scope": f"one process for {', '.join(x.id for x in queries)}",
+            "versions": result["versions"]}
+    return out

@@ -1,0 +1,143 @@
+"""Running one engine process and measuring it: wall time and peak RSS of its whole process tree.
+
+Peak RSS is sampled every 50 ms as the sum of the resident set sizes of the process and all its
+descendants (PySpark's python and its JVM; PyFlink's python, its JVM and any Python workers). The
+sum counts pages shared between processes more than once; a sample can miss a peak shorter than
+50 ms. Both apply to every engine alike.
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import signal
+import statistics
+import subprocess
+import time
+from pathlib import Path
+from typing import Callable
+
+import psutil
+
+POLL_S = 0.05
+RESULT_PREFIX = "BENCH_RESULT "   # job scripts print their measurements on one line after it
+
+
+@dataclasses.dataclass
+class ProcessRun:
+    cmd: list[str]
+    returncode: int | None = None
+    wall_s: float = 0.0
+    peak_rss_bytes: int = 0
+    stdout: str = ""
+    stderr: str = ""
+    killed: bool = False
+    timed_out: bool = False
+    start_epoch: float = 0.0        # time.time() just before the process was spawned
+    stop_s: float | None = None     # seconds from spawn until stop_when() first returned true
+
+    @property
+    def ok(self) -> bool:
+        return self.returncode == 0 and not self.timed_out
+
+    def job_result(self) -> dict | None:
+        """The JSON a job script printed after RESULT_PREFIX (its last such line)."""
+        for line in reversed(self.stdout.splitlines()):
+            if line.startswith(RESULT_PREFIX):
+                return json.loads(line[len(RESULT_PREFIX):])
+        return None
+
+    def error_text(self, limit: int = 2000) -> str:
+        if self.timed_out:
+            return f"timed out after {self.wall_s:.0f} s"
+        text = (self.stderr.strip() or self.stdout.strip())
+        # the interesting part of a Java / Python error is usually at the end
+        return f"exit status {self.returncode}: " + text[-limit:]
+
+
+def tree_rss(proc: psutil.Process) -> int:
+    total = 0
+    try:
+        procs = [proc] + proc.children(recursive=True)
+    except psutil.Error:
+        return 0
+    for p in procs:
+        try:
+            total += p.memory_info().rss
+        except psutil.Error:
+            pass
+    return total
+
+
+def kill_tree(proc: psutil.Process, sig: int = signal.SIGKILL) -> None:
+    """Sends sig to the process and every descendant (children first collected, then signalled)."""
+    try:
+        procs = proc.children(recursive=True) + [proc]
+    except psutil.Error:
+        procs = [proc]
+    for p in procs:
+        try:
+            p.send_signal(sig)
+        except psutil.Error:
+            pass
+
+
+def run_process(cmd: list[str], *, cwd: Path | None = None, env: dict | None = None,
+                timeout_s: float = 1800, stop_when: Callable[[], bool] | None = None,
+                on_stop: int = signal.SIGKILL, log_dir: Path | None = None,
+                poll_s: float = POLL_S) -> ProcessRun:
+    """Runs cmd to completion (or until stop_when() is true, then sends on_stop to the whole tree),
+    sampling the tree's RSS. stdout/stderr go to files (no pipe can fill up and stall the child)."""
+    log_dir = log_dir or Path("/tmp")
+    log_dir.mkdir(parents=True, exist_ok=True)
+    out_path, err_path = log_dir / "stdout.log", log_dir / "stderr.log"
+    run = ProcessRun(cmd=[str(c) for c in cmd])
+    with open(out_path, "wb") as out, open(err_path, "wb") as err:
+        run.start_epoch = time.time()
+        t0 = time.perf_counter()
+        popen = subprocess.Popen(run.cmd, cwd=cwd, env=env, stdout=out, stderr=err,
+                                 stdin=subprocess.DEVNULL, start_new_session=True)
+        proc = psutil.Process(popen.pid)
+        while True:
+            run.peak_rss_bytes = max(run.peak_rss_bytes, tree_rss(proc))
+            if popen.poll() is not None:
+                break
+            if stop_when is not None and stop_when():
+                run.stop_s = time.perf_counter() - t0
+                run.killed = on_stop == signal.SIGKILL
+                kill_tree(proc, on_stop)
+                popen.wait()
+                break
+            if time.perf_counter() - t0 > timeout_s:
+                run.timed_out = True
+                kill_tree(proc)
+                popen.wait()
+                break
+            time.sleep(poll_s)
+        run.wall_s = time.perf_counter() - t0
+        # reap what the kill left behind in the session (a JVM started by a killed python)
+        try:
+            os.killpg(popen.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+    run.returncode = popen.returncode
+    run.stdout = out_path.read_text(errors="replace")
+    run.stderr = err_path.read_text(errors="replace")
+    return run
+
+
+def summary(values: list[float]) -> dict:
+    """median, min, max and the values themselves (None when there are none)."""
+    if not values:
+        return {"median": None, "min": None, "max": None, "n": 0, "values": []}
+    return {"median": statistics.median(values), "min": min(values), "max": max(values),
+            "n": len(values), "values": values}
+
+
+def percentile(values: list[float], p: float) -> float | None:
+    """Nearest-rank percentile (p in 0..100)."""
+    if not values:
+        return None
+    ordered = sorted(values)
+    rank = max(1, int(-(-p * len(ordered) // 100)))
+    return ordered[min(rank, len(ordered)) - 1]

@@ -1,0 +1,120 @@
+"""sluice's side: every workload through the CLI (`sluice run PIPELINE.sql ...`), one process per
+run. Times are the CLI process's wall time (process start, SQL parse, checkpoint, every batch,
+exit), so nothing of sluice's own start-up is left out."""
+from __future__ import annotations
+
+import json
+import signal
+from pathlib import Path
+
+from . import workloads as wl
+from .context import Context, failed, parquet_rows
+from .measure import percentile, run_process, summary
+
+SETTINGS_NOTE = "defaults; the CLI flags and the pipeline text below are all it is given"
+
+
+def _source_table(input_dir: Path, files_per_trigger: int | None, event_time: bool) -> str:
+    options = [f"connector = 'files'", "format = 'json'", f"path = '{input_dir}'"]
+    if files_per_trigger:
+        options.append(f"max_files_per_trigger = {files_per_trigger}")
+    if event_time:
+        options += ["event_time = 'date_time'", f"watermark = '{wl.WATERMARK}'"]
+    return f"CREATE TABLE bids ({wl.bid_schema('sluice')})\n  WITH ({', '.join(options)});\n"
+
+
+def pipeline(query: wl.Query, input_dir: Path, sink: str, files_per_trigger: int | None,
+             event_time: bool = False) -> str:
+    return (_source_table(input_dir, files_per_trigger, event_time)
+            + f"CREATE TABLE out () WITH ({sink});\n"
+            + f"INSERT INTO out {query.text('sluice')};\n")
+
+
+def parquet_sink(out: Path) -> str:
+    return f"connector = 'files', format = 'parquet', path = '{out}'"
+
+
+def _progress(path: Path) -> list[dict]:
+    if not path.exists():
+        return []
+    lines = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    return [p for p in lines if "batchId" in p]
+
+
+def _run_cmd(ctx: Context, sql: Path, ckpt: Path, trigger: str, progress: Path,
+             output_mode: str | None) -> list[str]:
+    cmd = [ctx.sluice_bin, "run", sql, "--checkpoint", ckpt, "--trigger", trigger,
+           "--progress", progress]
+    if output_mode:
+        cmd += ["--output-mode", output_mode]
+    return [str(c) for c in cmd]
+
+
+def throughput(ctx: Context, query: wl.Query, input_dir: Path, *, event_time: bool = False,
+               output_mode: str | None = None) -> dict:
+    """P1 / P2: availableNow over the whole input into a fresh Parquet sink, ctx.reps times."""
+    seconds, rss, rows_in, rows_out, walls = [], [], None, None, []
+    text = None
+    for rep in range(ctx.reps):
+        d = ctx.fresh_dir(query.id, "sluice", f"rep{rep}")
+        text = pipeline(query, input_dir, parquet_sink(d / "out"), ctx.files_per_trigger,
+                        event_time)
+        (d / "pipeline.sql").write_text(text)
+        cmd = _run_cmd(ctx, d / "pipeline.sql", d / "ckpt", "available-now", d / "progress.jsonl",
+                       output_mode)
+        run = run_process(cmd, cwd=d, timeout_s=ctx.timeout_s, log_dir=d)
+        if not run.ok:
+            return failed(run.error_text(), pipeline=text, command=" ".join(cmd))
+        progress = _progress(d / "progress.jsonl")
+        rows_in = sum(p["numInputRows"] for p in progress)
+        rows_out = parquet_rows(d / "out")
+        seconds.append(run.wall_s)
+        walls.append(run.wall_s)
+        rss.append(run.peak_rss_bytes)
+    return {"status": "ok", "seconds": summary(seconds),
+            "rows_per_s": summary([rows_in / s for s in seconds]),
+            "process_wall_s": summary(walls), "peak_rss_bytes": max(rss), "rows_in": rows_in,
+            "rows_out": rows_out, "settings": {"note": SETTINGS_NOTE,
+                                               "output_mode": output_mode or "append"},
+            "pipeline": text, "command": " ".join(cmd)}
+
+
+def small_batches(ctx: Context, query: wl.Query, input_dir: Path, batches: int,
+                  trigger_ms: int) -> dict:
+    """P3: one 100-row file per batch under processing-time=<trigger_ms>ms; the run is stopped
+    with SIGTERM once `batches` batches are in its --progress file."""
+    p50s, p99s, rss, all_ms, text = [], [], [], [], None
+    for rep in range(ctx.reps):
+        d = ctx.fresh_dir(query.id, "sluice", f"rep{rep}")
+        text = pipeline(query, input_dir, parquet_sink(d / "out"), 1)
+        (d / "pipeline.sql").write_text(text)
+        progress_path = d / "progress.jsonl"
+        cmd = _run_cmd(ctx, d / "pipeline.sql", d / "ckpt", f"processing-time={trigger_ms}ms",
+                       progress_path, None)
+
+        def enough() -> bool:
+            return sum(1 for p in _progress(progress_path) if p["numInputRows"] > 0) >= batches
+
+        run = run_process(cmd, cwd=d, timeout_s=ctx.timeout_s, stop_when=enough,
+                          on_stop=signal.SIGTERM, log_dir=d)
+        progress = [p for p in _progress(progress_path) if p["numInputRows"] > 0]
+        if len(progress) < batches:
+            return failed(run.error_text(), pipeline=text, command=" ".join(cmd))
+        ms = [p["durationMs"]["triggerExecution"] for p in progress[1:batches]]  # batch 0: warm-up
+        all_ms.append(ms)
+        p50s.append(percentile(ms, 50))
+        p99s.append(percentile(ms, 99))
+        rss.append(run.peak_rss_bytes)
+    return {"status": "ok", "batch_ms_p50": summary(p50s), "batch_ms_p99": summary(p99s),
+            "peak_rss_bytes": max(rss), "batches_per_run": batches, "batch_ms": all_ms,
+            "settings": {"note": SETTINGS_NOTE, "trigger": f"processing-time={trigger_ms}ms"},
+            "pipeline": text, "command": " ".join(cmd)}
+
+
+def keyed_state_command(ctx: Context, query: wl.Query, input_dir: Path, d: Path):
+    """P4: the pipeline (console sink, one row shown) and command; its commits directory."""
+    text = pipeline(query, input_dir, "connector = 'console', num_rows = 1", 1)
+    (d / "pipeline.sql").write_text(text)
+    cmd = _run_cmd(ctx, d / "pipeline.sql", d / "ckpt", "processing-time", d / "progress.jsonl",
+                   "update")
+    return text, cmd, d / "ckpt" / "out" / "commits"

@@ -1,0 +1,83 @@
+"""The workloads: what each one measures and the query text every engine runs.
+
+The SELECT text is shared by all engines where their SQL dialects agree; only the table
+declarations (and Spark's window() / Flink's TUMBLE() for P2) differ. Engine modules build their
+pipelines from these definitions, and the report prints them.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+# Column types of the bid table in each engine's DDL.
+BID_COLUMNS = ("auction", "bidder", "price", "channel", "url", "date_time", "extra")
+TYPES = {
+    "sluice": dict(auction="BIGINT", bidder="BIGINT", price="BIGINT", channel="TEXT", url="TEXT",
+                   date_time="TIMESTAMP", extra="TEXT"),
+    "spark": dict(auction="BIGINT", bidder="BIGINT", price="BIGINT", channel="STRING",
+                  url="STRING", date_time="TIMESTAMP", extra="STRING"),
+    "flink": dict(auction="BIGINT", bidder="BIGINT", price="BIGINT", channel="STRING",
+                  url="STRING", date_time="TIMESTAMP(3)", extra="STRING"),
+    "duckdb": dict(auction="BIGINT", bidder="BIGINT", price="BIGINT", channel="VARCHAR",
+                   url="VARCHAR", date_time="TIMESTAMP", extra="VARCHAR"),
+}
+
+
+def bid_schema(engine: str) -> str:
+    return ", ".join(f"{c} {TYPES[engine][c]}" for c in BID_COLUMNS)
+
+
+@dataclasses.dataclass(frozen=True)
+class Query:
+    id: str                      # stable key in the JSON, e.g. "P1_q1"
+    title: str
+    select: str                  # sluice's SELECT (also Spark's and DuckDB's unless overridden)
+    flink_sink: str | None       # Flink sink columns (Flink needs them declared); None: no Flink
+    spark_select: str | None = None
+    flink_select: str | None = None
+    duckdb_select: str | None = None
+
+    def text(self, engine: str) -> str:
+        return {"spark": self.spark_select, "flink": self.flink_select,
+                "duckdb": self.duckdb_select}.get(engine) or self.select
+
+
+P1 = [
+    Query("P1_q0", "Nexmark q0: pass-through, JSON lines -> Parquet",
+          "SELECT * FROM bids",
+          flink_sink=bid_schema("flink")),
+    Query("P1_q1", "Nexmark q1: currency conversion, JSON lines -> Parquet",
+          "SELECT auction, bidder, CAST(price AS DOUBLE) * 0.908 AS price, date_time, extra "
+          "FROM bids",
+          flink_sink="auction BIGINT, bidder BIGINT, price DOUBLE, date_time TIMESTAMP(3), "
+                     "extra STRING"),
+    Query("P1_q2", "Nexmark q2: selection (auction % 123 = 0), JSON lines -> Parquet",
+          "SELECT auction, price FROM bids WHERE auction % 123 = 0",
+          flink_sink="auction BIGINT, price BIGINT"),
+]
+
+WINDOW = "10 seconds"
+WATERMARK = "10 seconds"
+P2 = Query(
+    "P2_window",
+    f"Tumbling-window ({WINDOW}) count of bids per auction, watermark {WATERMARK}, append mode",
+    "SELECT auction, window_start, window_end, count(*) AS bids "
+    "FROM bids GROUP BY auction, tumble(date_time, INTERVAL '10 seconds')",
+    flink_sink="auction BIGINT, window_start TIMESTAMP(3), window_end TIMESTAMP(3), bids BIGINT",
+    spark_select="SELECT auction, window.start AS window_start, window.end AS window_end, "
+                 "count(*) AS bids FROM bids GROUP BY auction, window(date_time, '10 seconds')",
+    flink_select="SELECT auction, window_start, window_end, COUNT(*) AS bids "
+                 "FROM TABLE(TUMBLE(TABLE bids, DESCRIPTOR(date_time), INTERVAL '10' SECOND)) "
+                 "GROUP BY auction, window_start, window_end",
+    duckdb_select="SELECT auction, time_bucket(INTERVAL '10 seconds', date_time) AS window_start, "
+                  "time_bucket(INTERVAL '10 seconds', date_time) + INTERVAL '10 seconds' "
+                  "AS window_end, count(*) AS bids FROM bids GROUP BY ALL",
+)
+
+P3 = Query("P3_small_batch",
+           "Fixed cost of a small batch: 100-row files, one per batch, processingTime trigger, "
+           "pass-through to Parquet, local checkpoint",
+           "SELECT * FROM bids", flink_sink=None)
+
+P4 = Query("P4_restart",
+           "Restart after kill -9 with keyed state: count(*) GROUP BY bidder, update mode",
+           "SELECT bidder, count(*) AS bids FROM bids GROUP BY bidder", flink_sink=None)
