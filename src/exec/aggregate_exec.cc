@@ -262,9 +262,12 @@ Result<std::shared_ptr<arrow::Table>> RunGrouped(const LogicalPlan& node, int op
   const int P = ctx->stores->num_partitions();
   const int T = OperatorThreads(P);
   const bool streaming = ctx->streaming;
-  const int64_t late_us = streaming && l.evictable ? WatermarkUs(ctx->late_watermark_ms) : kMin;
-  const int64_t evict_us = streaming && l.evictable ? WatermarkUs(ctx->eviction_watermark_ms) : kMin;
   const std::string mode = streaming ? ctx->output_mode : "complete";
+  // Complete mode keeps every group, so a watermark neither drops rows nor evicts (Spark: it
+  // "has no effect in complete mode"); its result then equals the batch query's.
+  const bool use_watermark = streaming && l.evictable && mode != "complete";
+  const int64_t late_us = use_watermark ? WatermarkUs(ctx->late_watermark_ms) : kMin;
+  const int64_t evict_us = use_watermark ? WatermarkUs(ctx->eviction_watermark_ms) : kMin;
 
   // (A) rows -> per-thread, per-partition partial aggregates.
   const int ranges = in.num_rows >= 4096 ? T : 1;
@@ -463,9 +466,12 @@ Result<std::shared_ptr<arrow::Table>> RunSession(const LogicalPlan& node, int op
   const int P = ctx->stores->num_partitions();
   const int T = OperatorThreads(P);
   const bool streaming = ctx->streaming;
-  const int64_t late_us = streaming && l.evictable ? WatermarkUs(ctx->late_watermark_ms) : kMin;
-  const int64_t evict_us = streaming && l.evictable ? WatermarkUs(ctx->eviction_watermark_ms) : kMin;
   const std::string mode = streaming ? ctx->output_mode : "complete";
+  // Complete mode keeps every group, so a watermark neither drops rows nor evicts (Spark: it
+  // "has no effect in complete mode"); its result then equals the batch query's.
+  const bool use_watermark = streaming && l.evictable && mode != "complete";
+  const int64_t late_us = use_watermark ? WatermarkUs(ctx->late_watermark_ms) : kMin;
+  const int64_t evict_us = use_watermark ? WatermarkUs(ctx->eviction_watermark_ms) : kMin;
   const int64_t gap = node.window->size_us;
 
   // (A) rows -> per partition: key -> events (time, row), in row order.

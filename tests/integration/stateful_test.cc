@@ -8,6 +8,7 @@
 #include <fstream>
 #include <map>
 
+#include "integration/stateful_events.h"
 #include "integration/test_util.h"
 #include <nlohmann/json.hpp>
 
@@ -32,30 +33,9 @@ std::string Events(const std::vector<std::string>& events) {
   return out + "]";
 }
 
-constexpr int64_t kMidnightUs = 1767225600LL * 1000000;  // 2026-01-01T00:00:00Z
+constexpr int64_t kMidnightUs = kBaseSecs * 1000000;  // 2026-01-01T00:00:00Z
 
-// Rows of a table as sorted text lines "c1|c2|..." (timestamps as seconds after midnight).
-std::vector<std::string> Lines(const std::shared_ptr<arrow::Table>& t) {
-  std::vector<std::string> out;
-  auto combined = t->CombineChunksToBatch().ValueOrDie();
-  for (int64_t r = 0; r < combined->num_rows(); ++r) {
-    std::string line;
-    for (int c = 0; c < combined->num_columns(); ++c) {
-      auto a = combined->column(c);
-      if (c) line += "|";
-      if (a->IsNull(r)) {
-        line += "null";
-      } else if (a->type_id() == arrow::Type::TIMESTAMP) {
-        line += std::to_string((static_cast<const arrow::TimestampArray&>(*a).Value(r) - kMidnightUs) / 1000000);
-      } else {
-        line += a->GetScalar(r).ValueOrDie()->ToString();
-      }
-    }
-    out.push_back(line);
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
+std::vector<std::string> Lines(const std::shared_ptr<arrow::Table>& t) { return RowLines(t); }
 
 struct Fixture {
   TempDir dir;

@@ -1,0 +1,120 @@
+// A stateful streaming job for the stateful crash tests: JSON-lines event files in ->
+// withWatermark -> one stateful operator -> sink, through the public C++ API. With --fault it
+// runs on a fault-injecting filesystem that ends the process (_exit) at a named point of the
+// batch protocol.
+//
+//   stateful_stream --query Q --input IN --checkpoint CKPT --output OUT
+//                   [--partitions N] [--provider file|rocksdb] [--max-files-per-trigger N]
+//                   [--delay "5 seconds"] [--fault SPEC]
+//
+// Input rows: {"id": 1, "k": "a", "v": 3, "ts": "2026-01-01T00:00:07"}.
+// Queries (append mode -> parquet file sink at OUT, unless noted):
+//   tumbling      groupBy(window(ts, 10 s), k).agg(count, sum(v))
+//   sliding       groupBy(window(ts, 10 s, 5 s), k).agg(count, sum(v))
+//   session       groupBy(k, session_window(ts, 4 s)).agg(count, sum(v))
+//   dedup         dropDuplicates(id, ts)
+//   dedup_within  dropDuplicatesWithinWatermark(id)
+//   complete      groupBy(window(ts, 10 s), k).agg(count, sum(v)) without a watermark, complete
+//                 mode, into a foreachBatch that writes
+//                 every batch to OUT/batch-<id>.jsonl, replacing the file of a redone batch.
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <string>
+
+#include <arrow/api.h>
+
+#include "io/fault_injection.h"
+#include "sluice/sluice.h"
+
+using namespace sluice;
+
+namespace {
+
+// Writes `rows` as JSON lines to `path` (via a temp file and rename, so a redone batch
+// replaces its earlier file whole).
+Status WriteBatchFile(const std::string& path, const std::shared_ptr<arrow::Table>& rows) {
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::trunc);
+    ARROW_ASSIGN_OR_RAISE(auto batch, rows->CombineChunksToBatch());
+    for (int64_t r = 0; r < batch->num_rows(); ++r) {
+      out << "{";
+      for (int c = 0; c < batch->num_columns(); ++c) {
+        ARROW_ASSIGN_OR_RAISE(auto v, batch->column(c)->GetScalar(r));
+        out << (c ? "," : "") << "\"" << batch->schema()->field(c)->name() << "\":\"" << v->ToString() << "\"";
+      }
+      out << "}\n";
+    }
+    out.flush();
+    if (!out) return Status::IOError("cannot write ", tmp);
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  return ec ? Status::IOError("cannot rename ", tmp, ": ", ec.message()) : Status::OK();
+}
+
+int Fail(const Status& st) {
+  std::cerr << "stateful_stream: " << st.ToString() << std::endl;
+  return 1;
+}
+
+Result<DataFrame> BuildQuery(const std::string& query, const DataFrame& events, const std::string& delay) {
+  DataFrame marked = events.withWatermark("ts", delay);
+  const std::vector<Column> aggs = {count(col("*")).alias("n"), sum(col("v")).alias("total")};
+  if (query == "tumbling") return marked.groupBy({window(col("ts"), "10 seconds"), col("k")}).agg(aggs);
+  if (query == "sliding") return marked.groupBy({window(col("ts"), "10 seconds", "5 seconds"), col("k")}).agg(aggs);
+  if (query == "session") return marked.groupBy({col("k"), session_window(col("ts"), "4 seconds")}).agg(aggs);
+  if (query == "dedup") return marked.dropDuplicates({"id", "ts"});
+  if (query == "dedup_within") return marked.dropDuplicatesWithinWatermark({"id"});
+  if (query == "complete") return events.groupBy({window(col("ts"), "10 seconds"), col("k")}).agg(aggs);
+  return Status::Invalid("unknown --query '", query, "'");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::map<std::string, std::string> args = {{"--partitions", "2"}, {"--provider", "file"}, {"--delay", "5 seconds"}};
+  for (int i = 1; i + 1 < argc; i += 2) args[argv[i]] = argv[i + 1];
+  for (const char* required : {"--query", "--input", "--checkpoint", "--output"}) {
+    if (!args.count(required)) {
+      std::cerr << "stateful_stream: missing " << required << std::endl;
+      return 2;
+    }
+  }
+  std::shared_ptr<io::FileSystem> fs = io::LocalFileSystem();
+  if (args.count("--fault")) {
+    auto spec = io::FaultSpec::Parse(args["--fault"]);
+    if (!spec.ok()) return Fail(spec.status());
+    fs = std::make_shared<io::FaultInjectingFileSystem>(fs, *spec);
+  }
+  auto session = Session::Make(fs);
+  session->setConf("spark.sql.shuffle.partitions", args["--partitions"]);
+  session->setConf("spark.sql.streaming.stateStore.providerClass", args["--provider"]);
+  auto reader = session->readStream().format("json").schema("id BIGINT, k STRING, v BIGINT, ts TIMESTAMP");
+  if (args.count("--max-files-per-trigger")) reader.option("maxFilesPerTrigger", args["--max-files-per-trigger"]);
+  auto events = reader.load(args["--input"]);
+  if (!events.ok()) return Fail(events.status());
+  auto df = BuildQuery(args["--query"], *events, args["--delay"]);
+  if (!df.ok()) return Fail(df.status());
+  if (!df->ok()) return Fail(df->status());
+
+  auto writer = df->writeStream().option("checkpointLocation", args["--checkpoint"]).trigger(AvailableNow());
+  if (args["--query"] == "complete") {
+    const std::string dir = args["--output"];
+    std::filesystem::create_directories(dir);
+    writer.outputMode("complete").foreachBatch([dir](const std::shared_ptr<arrow::Table>& rows, int64_t batch_id) {
+      return WriteBatchFile(dir + "/batch-" + std::to_string(batch_id) + ".jsonl", rows);
+    });
+  } else {
+    writer.outputMode("append").format("parquet").option("path", args["--output"]);
+  }
+  auto query = writer.start();
+  if (!query.ok()) return Fail(query.status());
+  Status st = query->awaitTermination();
+  if (!st.ok()) return Fail(st);
+  std::cout << query->lastProgress() << std::endl;
+  return 0;
+}
