@@ -325,6 +325,10 @@ Result<PlanPtr> PlanAggregation(PlanPtr input, const std::vector<ExprPtr>& group
   std::vector<ExprPtr> projected;
   for (const auto& s : select_exprs) {
     ARROW_ASSIGN_OR_RAISE(auto r, Rewrite(s, out, aggs));
+    // "count(1) AS n" became "n AS n": just the column.
+    if (r->kind == Expr::Kind::kAlias && r->args[0]->kind == Expr::Kind::kColumn && r->args[0]->name == r->name) {
+      r = r->args[0];
+    }
     // Keep the item's own output name (e.g. "k" for k, "sum(x)" for sum(x)).
     if (OutputName(*r) != OutputName(*s)) r = Expr::Alias(r, OutputName(*s));
     projected.push_back(std::move(r));

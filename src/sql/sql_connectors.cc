@@ -6,10 +6,11 @@
 namespace sluice::sql {
 namespace {
 
-// Options the SQL layer itself interprets; everything else goes to the engine unchanged.
+// Options the SQL layer itself interprets (event_time and watermark become withWatermark on the
+// scan, see ReadTable); everything else goes to the engine unchanged.
 bool IsSqlLevelOption(const TableOption& o) {
   std::string k = FoldCase(o.key);
-  return k == "format" || k == "path";
+  return k == "format" || k == "path" || k == "eventtime" || k == "watermark";
 }
 
 std::map<std::string, std::string> EngineOptions(const TableDecl& table) {
@@ -27,18 +28,6 @@ Result<std::string> RequiredOption(const TableDecl& table, const std::string& ke
                            "', e.g. ", key, " = '", example, "'");
   }
   return o->value;
-}
-
-// Event time and watermarks belong to stateful streaming (windows, dedup, joins).
-Status RefuseEventTimeOptions(const TableDecl& table) {
-  for (const char* key : {"eventTime", "watermark"}) {
-    if (const TableOption* o = table.Find(key)) {
-      return Status::NotImplemented("option '", o->key,
-                                    "' is not available yet: event time and watermarks come with stateful "
-                                    "streaming (windows, deduplication, joins)");
-    }
-  }
-  return Status::OK();
 }
 
 SqlConnector Planned(const std::string& name) {
@@ -73,7 +62,6 @@ SqlConnector FilesConnector() {
   SqlConnector c;
   c.name = "files";
   c.read = [](const TableDecl& table, const ConnectorContext& ctx) -> Result<DataFrame> {
-    ARROW_RETURN_NOT_OK(RefuseEventTimeOptions(table));
     ARROW_ASSIGN_OR_RAISE(std::string format, RequiredOption(table, "format", "json"));
     ARROW_ASSIGN_OR_RAISE(std::string path, RequiredOption(table, "path", "/data/in"));
     if (ctx.streaming) {
@@ -88,7 +76,6 @@ SqlConnector FilesConnector() {
     return reader.load(path);
   };
   c.write = [](const TableDecl& table) -> Result<SinkTarget> {
-    ARROW_RETURN_NOT_OK(RefuseEventTimeOptions(table));
     ARROW_ASSIGN_OR_RAISE(std::string format, RequiredOption(table, "format", "parquet"));
     ARROW_ASSIGN_OR_RAISE(std::string path, RequiredOption(table, "path", "/data/out"));
     std::string f = FoldCase(format);
@@ -107,7 +94,6 @@ SqlConnector GeneratedConnector(const std::string& name) {
   SqlConnector c;
   c.name = name;
   c.read = [name](const TableDecl& table, const ConnectorContext& ctx) -> Result<DataFrame> {
-    ARROW_RETURN_NOT_OK(RefuseEventTimeOptions(table));
     if (!ctx.streaming) {
       return Status::Invalid("table '", table.name, "' (connector '", name,
                              "') can only be read as a stream: use `sluice run`, not `sluice batch`");
@@ -144,7 +130,7 @@ SqlConnector IcebergConnector() {
     std::map<std::string, std::string> options;
     for (const auto& o : table.options) {
       std::string k = FoldCase(o.key);
-      if (k != "catalog" && k != "table") options[o.key] = o.value;
+      if (k != "catalog" && k != "table" && k != "eventtime" && k != "watermark") options[o.key] = o.value;
     }
     options["table"] = name;
     return SinkTarget{"iceberg", options};

@@ -31,6 +31,24 @@ std::optional<std::string> BinaryOperator(const std::string& op) {
   return it->second;
 }
 
+// The unit word of Postgres' INTERVAL '<n>' <unit> (a typmod with one field bit set).
+std::optional<std::string> IntervalUnit(const json& type_name) {
+  const json& typmods = Field(type_name, "typmods");
+  if (typmods.is_null()) return std::string();
+  if (!typmods.is_array() || typmods.size() != 1) return std::nullopt;
+  const int64_t mask = IntField(Field(Field(typmods[0], "A_Const"), "ival"), "ival", -1);
+  static const std::map<int64_t, std::string> kUnits = {
+      {1 << 3, "days"}, {1 << 10, "hours"}, {1 << 11, "minutes"}, {1 << 12, "seconds"}};
+  auto it = kUnits.find(mask);
+  if (it == kUnits.end()) return std::nullopt;
+  return it->second;
+}
+
+bool IsIntervalType(const json& type_name) {
+  auto names = StringList(Field(type_name, "names"));
+  return !names.empty() && names.back() == "interval";
+}
+
 }  // namespace
 
 ExprTranslator::ExprTranslator(const SqlText& text, std::shared_ptr<arrow::Schema> input,
@@ -58,7 +76,12 @@ std::string ExprTranslator::ColumnName(const std::string& name) const {
       ++count;
     }
   }
-  return count == 1 ? match : name;
+  if (count == 1) return match;
+  // The columns an event-time window adds to an aggregation, whatever the spelling.
+  for (const char* window_column : {"window_start", "window_end"}) {
+    if (SameIdentifier(name, window_column)) return window_column;
+  }
+  return name;
 }
 
 Result<ExprPtr> ExprTranslator::Translate(const json& node) {
@@ -72,6 +95,11 @@ Result<ExprPtr> ExprTranslator::Translate(const json& node) {
   if (kind == "CaseExpr") return TranslateCase(body);
   if (kind == "FuncCall") return TranslateFuncCall(body);
   if (kind == "TypeCast") {
+    if (IsIntervalType(Field(body, "typeName"))) {
+      return text_.ErrorAt(sql::LocationOf(Field(body, "typeName")),
+                           "INTERVAL values are only supported as window sizes, e.g. GROUP BY tumble(ts, INTERVAL "
+                           "'10 minutes')");
+    }
     ARROW_ASSIGN_OR_RAISE(ExprPtr arg, Translate(Field(body, "arg")));
     ARROW_ASSIGN_OR_RAISE(auto type, TypeFromSql(Field(body, "typeName"), text_));
     // TIMESTAMP '...' has no location of its own; its type name starts it.
@@ -269,22 +297,58 @@ Result<ExprPtr> ExprTranslator::TranslateFuncCall(const json& body) {
   call.location = sql::LocationOf(body);
   call.name = LastName(Field(body, "funcname"));
   if (!Field(body, "over").is_null()) {
-    return text_.ErrorAt(call.location, "window functions (" + call.name + "(...) OVER ...) are not supported");
+    return text_.ErrorAt(call.location, "window functions (" + call.name + "(...) OVER ...) are not supported; for "
+                                        "event-time windows use GROUP BY tumble(ts, INTERVAL '10 minutes'), hop(...) "
+                                        "or session(...)");
   }
-  if (Field(body, "agg_star").is_boolean() || Field(body, "agg_distinct").is_boolean() ||
-      !Field(body, "agg_filter").is_null() || !Field(body, "agg_order").is_null()) {
-    return text_.ErrorAt(call.location, "aggregate function '" + call.name +
-                                            "' is not supported yet: aggregations (GROUP BY, count, sum, ...) come "
-                                            "with stateful streaming");
+  if (!Field(body, "agg_filter").is_null()) {
+    return text_.ErrorAt(call.location, "FILTER (WHERE ...) on aggregate '" + call.name + "' is not supported; use "
+                                        "CASE WHEN inside the aggregate");
   }
-  for (const auto& a : Field(body, "args")) {
-    ARROW_ASSIGN_OR_RAISE(ExprPtr e, Translate(a));
+  if (!Field(body, "agg_order").is_null()) {
+    return text_.ErrorAt(call.location, "ORDER BY inside aggregate '" + call.name + "' is not supported");
+  }
+  call.star = Field(body, "agg_star").is_boolean() && Field(body, "agg_star").get<bool>();
+  call.distinct = Field(body, "agg_distinct").is_boolean() && Field(body, "agg_distinct").get<bool>();
+  const bool window = IsSqlWindowFunction(call.name);
+  const json& args = Field(body, "args");
+  for (size_t i = 0; i < args.size(); ++i) {
+    ExprPtr e;
+    if (window && i > 0) {
+      ARROW_ASSIGN_OR_RAISE(e, TranslateIntervalLiteral(args[i]));
+    } else {
+      ARROW_ASSIGN_OR_RAISE(e, Translate(args[i]));
+    }
     int at = LocationOf(e.get());
     call.arg_locations.push_back(at >= 0 ? at : call.location);
     call.args.push_back(std::move(e));
   }
   ARROW_ASSIGN_OR_RAISE(ExprPtr out, BuildFunctionCall(call, text_));
   return Remember(out, call.location);
+}
+
+Result<ExprPtr> ExprTranslator::TranslateIntervalLiteral(const json& node) {
+  const std::string kind = NodeKind(node);
+  const json& body = Field(node, kind.c_str());
+  int location = sql::LocationOf(body);
+  const char* what = "an interval literal such as INTERVAL '10 minutes' or '10 minutes'";
+  if (kind == "A_Const" && body.contains("sval")) {
+    return Remember(Expr::Literal(std::make_shared<arrow::StringScalar>(StringField(Field(body, "sval"), "sval"))),
+                    location);
+  }
+  if (kind == "TypeCast" && IsIntervalType(Field(body, "typeName"))) {
+    const json& type_name = Field(body, "typeName");
+    const json& arg = Field(Field(body, "arg"), "A_Const");
+    location = sql::LocationOf(type_name);
+    auto unit = IntervalUnit(type_name);
+    if (arg.is_null() || !arg.contains("sval") || !unit) {
+      return text_.ErrorAt(location, std::string("expected ") + what);
+    }
+    std::string value = StringField(Field(arg, "sval"), "sval");
+    if (!unit->empty()) value += " " + *unit;
+    return Remember(Expr::Literal(std::make_shared<arrow::StringScalar>(value)), location);
+  }
+  return text_.ErrorAt(location, std::string("expected ") + what);
 }
 
 std::optional<Status> ExprTranslator::InnermostError(const Expr& e, int inherited_location) const {

@@ -86,6 +86,63 @@ Result<ExprPtr> BuildExtract(const SqlFunctionCall& call, const SqlText& text) {
   return Expr::Call(it->second, {call.args[1]});
 }
 
+// SQL aggregate names -> the aggregate calls of plan/aggregate.h.
+const std::map<std::string, std::string>& Aggregates() {
+  static const std::map<std::string, std::string> kAggregates = {
+      {"count", "count"}, {"sum", "sum"}, {"avg", "avg"},     {"mean", "avg"},
+      {"min", "min"},     {"max", "max"}, {"first", "first"}, {"last", "last"}};
+  return kAggregates;
+}
+
+// Aggregates people may try that the engine does not compute.
+bool IsUnsupportedAggregate(const std::string& name) {
+  static const std::vector<std::string> kOthers = {"collect_list", "collect_set", "approx_count_distinct", "stddev",
+                                                   "stddev_pop", "stddev_samp", "variance", "var_pop", "var_samp",
+                                                   "any_value", "array_agg", "string_agg", "bool_and", "bool_or",
+                                                   "every", "median", "percentile_cont", "percentile_disc", "mode"};
+  return std::find(kOthers.begin(), kOthers.end(), name) != kOthers.end();
+}
+
+const char* kAggregateList = "count(*), count(x), count(DISTINCT x), sum, avg, min, max, first, last";
+
+Result<ExprPtr> BuildAggregate(const SqlFunctionCall& call, const std::string& fn, const SqlText& text) {
+  if (call.star) {
+    if (fn != "count") return text.ErrorAt(call.location, call.name + "(*) is not allowed; only count(*) takes *");
+    // count(*) is count(1) with an int64 literal, as the C++ count(col("*")).
+    return Expr::Call("count", {Expr::Literal(std::make_shared<arrow::Int64Scalar>(1))});
+  }
+  if (call.args.size() != 1) {
+    return text.ErrorAt(call.location, "aggregate function '" + call.name + "' takes exactly one argument, got " +
+                                           std::to_string(call.args.size()));
+  }
+  if (call.distinct) {
+    if (fn != "count") {
+      return text.ErrorAt(call.location, call.name + "(DISTINCT ...) is not supported; DISTINCT is supported in "
+                                                     "count(DISTINCT x) only");
+    }
+    return Expr::Call("count_distinct", call.args);
+  }
+  return Expr::Call(fn, call.args);
+}
+
+// tumble(ts, size) / hop(ts, slide, size) / session(ts, gap), and Spark's window(ts, size[,
+// slide]) / session_window(ts, gap): sizes arrive as string literals (INTERVAL '10 minutes').
+Result<ExprPtr> BuildWindow(const SqlFunctionCall& call, const SqlText& text) {
+  for (size_t i = 1; i < call.args.size(); ++i) {
+    if (!IsStringLiteral(call.args[i])) {
+      return text.ErrorAt(call.arg_locations[i], call.name + "(): the " +
+                                                     std::string(call.name == "session" || call.name == "session_window"
+                                                                     ? "gap"
+                                                                     : i == 1 && call.name == "hop" ? "slide" : "size") +
+                                                     " must be an interval literal such as INTERVAL '10 minutes'");
+    }
+  }
+  if (call.name == "tumble") return Expr::Call("window", {call.args[0], call.args[1]});
+  if (call.name == "hop") return Expr::Call("window", {call.args[0], call.args[2], call.args[1]});  // (time, slide, size)
+  if (call.name == "session") return Expr::Call("session_window", {call.args[0], call.args[1]});
+  return Expr::Call(call.name, call.args);  // window, session_window: the C++ names and layouts
+}
+
 const std::map<std::string, FunctionSpec>& Functions() {
   static const std::map<std::string, FunctionSpec> kFunctions = [] {
     std::map<std::string, FunctionSpec> f;
@@ -105,16 +162,14 @@ const std::map<std::string, FunctionSpec>& Functions() {
     f.emplace("date_trunc", FunctionSpec{2, 2, "date_trunc(unit, ts)", BuildDateTrunc});
     f.emplace("extract", FunctionSpec{2, 2, "EXTRACT(field FROM ts)", BuildExtract});
     f.emplace("date_part", FunctionSpec{2, 2, "date_part(field, ts)", BuildExtract});
+    f.emplace("tumble", FunctionSpec{2, 2, "tumble(time, INTERVAL 'size')", BuildWindow});
+    f.emplace("hop", FunctionSpec{3, 3, "hop(time, INTERVAL 'slide', INTERVAL 'size')", BuildWindow});
+    f.emplace("session", FunctionSpec{2, 2, "session(time, INTERVAL 'gap')", BuildWindow});
+    f.emplace("window", FunctionSpec{2, 3, "window(time, 'size'[, 'slide'])", BuildWindow});
+    f.emplace("session_window", FunctionSpec{2, 2, "session_window(time, 'gap')", BuildWindow});
     return f;
   }();
   return kFunctions;
-}
-
-bool IsAggregate(const std::string& name) {
-  static const std::vector<std::string> kAggregates = {"count", "sum", "avg", "min", "max", "first", "last",
-                                                       "collect_list", "collect_set", "approx_count_distinct",
-                                                       "stddev", "variance", "mean", "any_value"};
-  return std::find(kAggregates.begin(), kAggregates.end(), name) != kAggregates.end();
 }
 
 }  // namespace
@@ -124,14 +179,25 @@ std::vector<std::string> SqlFunctionNames() {
   for (const auto& [name, spec] : Functions()) {
     if (name != "btrim") names.push_back(name);
   }
+  for (const auto& [name, fn] : Aggregates()) names.push_back(name);
+  std::sort(names.begin(), names.end());
   return names;
 }
 
+bool IsSqlWindowFunction(const std::string& name) {
+  return name == "tumble" || name == "hop" || name == "session" || name == "window" || name == "session_window";
+}
+
 Result<ExprPtr> BuildFunctionCall(const SqlFunctionCall& call, const SqlText& text) {
-  if (IsAggregate(call.name)) {
-    return text.ErrorAt(call.location, "aggregate function '" + call.name +
-                                           "' is not supported yet: aggregations (GROUP BY, count, sum, ...) come "
-                                           "with stateful streaming");
+  auto agg = Aggregates().find(call.name);
+  if (agg != Aggregates().end()) return BuildAggregate(call, agg->second, text);
+  if (IsUnsupportedAggregate(call.name)) {
+    return text.ErrorAt(call.location, "aggregate function '" + call.name + "' is not supported. Available aggregates: " +
+                                           kAggregateList);
+  }
+  if (call.star || call.distinct) {
+    return text.ErrorAt(call.location, std::string(call.star ? "*" : "DISTINCT") + " is only allowed in aggregate "
+                                           "functions (" + kAggregateList + "), not in " + call.name + "()");
   }
   auto it = Functions().find(call.name);
   if (it == Functions().end()) {

@@ -13,14 +13,24 @@ namespace sluice::sql {
 struct SqlFunctionCall {
   std::string name;  // lower case, without "pg_catalog."
   std::vector<plan::ExprPtr> args;
+  bool star = false;      // f(*)
+  bool distinct = false;  // f(DISTINCT x)
   std::vector<int> arg_locations;
   int location = -1;
 };
 
 /// The Expr for `call`, or a located error naming the function: unknown (listing the
-/// available ones), an aggregate (not available until stateful streaming), a wrong number of
-/// arguments, or an argument that must be a literal.
+/// available ones), an unsupported aggregate, a wrong number of arguments, or an argument that
+/// must be a literal. Aggregates give the calls plan::PlanAggregation knows (count(*) is
+/// count(<int64 1>), count(DISTINCT x) is count_distinct(x)); the window functions tumble(ts,
+/// size), hop(ts, slide, size) and session(ts, gap) give window(ts, size[, slide]) and
+/// session_window(ts, gap), their sizes being string literals ('10 minutes').
 Result<plan::ExprPtr> BuildFunctionCall(const SqlFunctionCall& call, const SqlText& text);
+
+/// True for the SQL names of event-time window functions (tumble, hop, session, window,
+/// session_window): their size arguments are interval literals, and they may only be used as
+/// grouping expressions.
+bool IsSqlWindowFunction(const std::string& name);
 
 /// Every function name SQL accepts, sorted (docs and "available functions" in errors).
 std::vector<std::string> SqlFunctionNames();

@@ -30,6 +30,23 @@ int LocationOf(const nlohmann::json& node_body) {
   return it != node_body.end() && it->is_number_integer() ? it->get<int>() : -1;
 }
 
+int FirstLocation(const nlohmann::json& node, int fallback) {
+  if (node.is_object()) {
+    int here = LocationOf(node);
+    if (here >= 0) return here;
+    for (const auto& [key, value] : node.items()) {
+      int inner = FirstLocation(value, -1);
+      if (inner >= 0) return inner;
+    }
+  } else if (node.is_array()) {
+    for (const auto& item : node) {
+      int inner = FirstLocation(item, -1);
+      if (inner >= 0) return inner;
+    }
+  }
+  return fallback;
+}
+
 const nlohmann::json& Field(const nlohmann::json& body, const char* key) {
   static const nlohmann::json kNull;
   if (!body.is_object()) return kNull;

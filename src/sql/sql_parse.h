@@ -16,6 +16,9 @@ Result<nlohmann::json> ParseStatements(const SqlText& text);
 /// The byte offset stored under "location" in a parse-tree node's body, or -1.
 int LocationOf(const nlohmann::json& node_body);
 
+/// The first location found anywhere inside `node` (depth first, in key order), or `fallback`.
+int FirstLocation(const nlohmann::json& node, int fallback);
+
 /// body[key], or a null json when `body` has no such key (never throws).
 const nlohmann::json& Field(const nlohmann::json& body, const char* key);
 /// body[key] as a string / integer, or `def` when absent or of another type.

@@ -179,7 +179,12 @@ std::string ExplainQuery(const PipelineQuery& query, const std::optional<std::st
   std::vector<std::string> modes = output_mode ? std::vector<std::string>{FoldCase(*output_mode)}
                                                : std::vector<std::string>{"append", "update", "complete"};
   for (const auto& mode : modes) {
+    // The plan's verdict, then the sink's (file sinks only append).
     Status st = plan::CheckOutputMode(*query.frame.plan(), mode);
+    if (st.ok()) {
+      spec.output_mode = mode;
+      st = sink::ValidateSinkSpec(spec);
+    }
     out += mode + ": " + (st.ok() ? std::string("ok") : "refused: " + st.message()) + "\n";
   }
   return out;

@@ -62,7 +62,7 @@ struct BatchOutcome {
 };
 Result<BatchOutcome> RunBatchQuery(const PipelineQuery& query, const std::string& save_mode, bool write_files);
 
-/// The query's logical plan, its sink, and the verdict for each output mode (or just
+/// The query's logical plan, its sink, and the verdict (plan, then sink) for each output mode (or just
 /// `output_mode` when given), as `sluice explain` prints them.
 std::string ExplainQuery(const PipelineQuery& query, const std::optional<std::string>& output_mode);
 

@@ -4,7 +4,9 @@
 
 #include <algorithm>
 
+#include "plan/expr_resolve.h"
 #include "plan/logical_plan.h"
+#include "sql/sql_aggregate.h"
 #include "sql/sql_expr.h"
 #include "sql/sql_parse.h"
 
@@ -14,41 +16,16 @@ namespace {
 using nlohmann::json;
 using plan::ExprPtr;
 
-// The first location found anywhere inside `node` (depth first), or `fallback`.
-int FirstLocation(const json& node, int fallback) {
-  if (node.is_object()) {
-    int here = LocationOf(node);
-    if (here >= 0) return here;
-    for (const auto& [key, value] : node.items()) {
-      int inner = FirstLocation(value, -1);
-      if (inner >= 0) return inner;
-    }
-  } else if (node.is_array()) {
-    for (const auto& item : node) {
-      int inner = FirstLocation(item, -1);
-      if (inner >= 0) return inner;
-    }
-  }
-  return fallback;
-}
-
-// Clauses a streaming query cannot have yet, in the order a reader meets them.
+// Clauses a streaming query cannot have, in the order a reader meets them.
 Status RefuseUnsupportedClauses(const json& select, int begin, const SqlText& text) {
   if (StringField(select, "op", "SETOP_NONE") != "SETOP_NONE") {
     return text.ErrorAt(FirstLocation(Field(select, "rarg"), begin), "UNION, INTERSECT and EXCEPT are not supported");
   }
   if (!Field(select, "withClause").is_null()) return text.ErrorAt(begin, "WITH (common table expressions) is not supported");
   if (!Field(select, "distinctClause").is_null()) {
-    return text.ErrorAt(begin, "SELECT DISTINCT is not supported yet: deduplication comes with stateful streaming");
+    return text.ErrorAt(begin, "SELECT DISTINCT is not supported; use GROUP BY the selected columns");
   }
   if (!Field(select, "intoClause").is_null()) return text.ErrorAt(begin, "SELECT INTO is not supported; use INSERT INTO");
-  if (!Field(select, "groupClause").is_null()) {
-    return text.ErrorAt(FirstLocation(Field(select, "groupClause"), begin),
-                        "GROUP BY is not supported yet: aggregations come with stateful streaming");
-  }
-  if (!Field(select, "havingClause").is_null()) {
-    return text.ErrorAt(FirstLocation(Field(select, "havingClause"), begin), "HAVING is not supported yet");
-  }
   if (!Field(select, "windowClause").is_null()) {
     return text.ErrorAt(FirstLocation(Field(select, "windowClause"), begin), "WINDOW clauses are not supported");
   }
@@ -105,6 +82,47 @@ Result<FromTable> ResolveFrom(const json& select, int begin, const Script& scrip
   return out;
 }
 
+// The source options event_time and watermark: withWatermark(event_time, watermark) on the scan.
+Result<DataFrame> ApplyEventTime(const TableDecl& table, const DataFrame& df, const SqlText& text) {
+  const TableOption* event_time = table.Find("eventTime");
+  const TableOption* watermark = table.Find("watermark");
+  if (!event_time && !watermark) return df;
+  if (!watermark) {
+    return text.ErrorAt(event_time->location, "option '" + event_time->written_key +
+                                                  "' needs option 'watermark' too (how late rows may arrive), e.g. "
+                                                  "watermark = '10 seconds'");
+  }
+  if (!event_time) {
+    return text.ErrorAt(watermark->location, "option 'watermark' needs option 'event_time' too (the TIMESTAMP column "
+                                             "it is measured on), e.g. event_time = 'ts'");
+  }
+  const arrow::Schema& schema = *df.schema();
+  std::shared_ptr<arrow::Field> field = schema.GetFieldByName(event_time->value);
+  for (int i = 0; !field && i < schema.num_fields(); ++i) {
+    if (SameIdentifier(schema.field(i)->name(), event_time->value)) field = schema.field(i);
+  }
+  if (!field) {
+    std::vector<std::string> names;
+    for (const auto& f : schema.fields()) names.push_back(f->name());
+    return text.ErrorAt(event_time->location, "option '" + event_time->written_key + "' names column '" +
+                                                  event_time->value + "', which table '" + table.name +
+                                                  "' does not have. Columns: " + JoinNames(names));
+  }
+  if (field->type()->id() != arrow::Type::TIMESTAMP) {
+    const bool text_column = field->type()->id() == arrow::Type::STRING || field->type()->id() == arrow::Type::LARGE_STRING;
+    return text.ErrorAt(event_time->location,
+                        "option '" + event_time->written_key + "': column '" + field->name() + "' of table '" +
+                            table.name + "' is " + plan::TypeName(*field->type()) + ", but event time must be a " +
+                            "TIMESTAMP column" +
+                            (text_column ? "; declare it as " + field->name() + " TIMESTAMP (ISO-8601 text such as "
+                                           "'2024-05-01 10:00:00' in JSON and CSV files is read into TIMESTAMP columns)"
+                                         : std::string()));
+  }
+  DataFrame out = df.withWatermark(field->name(), watermark->value);
+  if (!out.ok()) return LocateTableError(table, out.status(), watermark->location, text);
+  return out;
+}
+
 }  // namespace
 
 Status LocateTableError(const TableDecl& table, const Status& error, int fallback_location, const SqlText& text) {
@@ -139,7 +157,7 @@ Result<DataFrame> ReadTable(const TableDecl& table, int use_location, const SqlT
   }
   auto df = connector->read(table, ctx);
   if (!df.ok()) return LocateTableError(table, df.status(), table.location, text);
-  return df;
+  return ApplyEventTime(table, *df, text);
 }
 
 Result<PlannedSelect> PlanSelect(const json& select, int begin, int end, const Script& script, const SqlText& text,
@@ -152,6 +170,7 @@ Result<PlannedSelect> PlanSelect(const json& select, int begin, int end, const S
   const json& where = Field(select, "whereClause");
   if (!where.is_null()) {
     ARROW_ASSIGN_OR_RAISE(ExprPtr predicate, where_translator.Translate(where));
+    ARROW_RETURN_NOT_OK(RefuseAggregatesAndWindows(predicate, "WHERE", where_translator, text));
     DataFrame filtered = df.filter(Column(predicate));
     if (!filtered.ok()) {
       return where_translator.LocateError(predicate, filtered.status(), FirstLocation(where, begin));
@@ -161,8 +180,7 @@ Result<PlannedSelect> PlanSelect(const json& select, int begin, int end, const S
 
   ExprTranslator translator(text, df.schema(), from.names);
   const json& targets = Field(select, "targetList");
-  std::vector<Column> columns;
-  std::vector<int> locations;
+  std::vector<SelectItem> items;
   for (size_t i = 0; i < targets.size(); ++i) {
     const json& target = Field(targets[i], "ResTarget");
     const int location = LocationOf(target);
@@ -173,19 +191,29 @@ Result<PlannedSelect> PlanSelect(const json& select, int begin, int end, const S
       int next = i + 1 < targets.size() ? LocationOf(Field(targets[i + 1], "ResTarget")) : from.location;
       e = plan::Expr::Alias(e, text.SpellingIn(alias, location, next >= 0 ? next : end));
     }
-    size_t expanded = plan::IsStar(*e) ? static_cast<size_t>(df.schema()->num_fields()) : 1;
-    locations.insert(locations.end(), expanded, location);
-    columns.emplace_back(e);
+    items.push_back({e, location});
+  }
+  if (IsAggregation(select, items)) {
+    PlannedSelect out{df, {}};
+    ARROW_ASSIGN_OR_RAISE(out.frame, PlanGroupedSelect(df, select, items, translator, text, begin, &out.column_locations));
+    return out;
+  }
+
+  std::vector<Column> columns;
+  std::vector<int> locations;
+  for (const auto& item : items) {
+    ARROW_RETURN_NOT_OK(RefuseAggregatesAndWindows(item.expr, "SELECT", translator, text));
+    size_t expanded = plan::IsStar(*item.expr) ? static_cast<size_t>(df.schema()->num_fields()) : 1;
+    locations.insert(locations.end(), expanded, item.location);
+    columns.emplace_back(item.expr);
   }
   DataFrame projected = df.select(columns);
   if (!projected.ok()) {
     // Find the select item at fault and point inside it.
-    for (size_t i = 0; i < columns.size(); ++i) {
-      const ExprPtr& e = columns[i].expr();
+    for (const auto& item : items) {
+      const ExprPtr& e = item.expr;
       if (plan::IsStar(*e)) continue;
-      if (!plan::ResolveExpr(*e, *df.schema()).ok()) {
-        return translator.LocateError(e, projected.status(), LocationOf(Field(targets[i], "ResTarget")));
-      }
+      if (!plan::ResolveExpr(*e, *df.schema()).ok()) return translator.LocateError(e, projected.status(), item.location);
     }
     return text.ErrorAt(begin, projected.status().message());
   }

@@ -13,12 +13,6 @@
 namespace sluice::testing {
 namespace {
 
-std::string ReadText(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 void WriteText(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
 

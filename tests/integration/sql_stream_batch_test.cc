@@ -1,9 +1,15 @@
 // "A streaming query is the query you would write on a static table": the same SQL run as a
-// stream (availableNow, one file per batch) and as a batch job gives the same rows.
+// stream (availableNow, one file per batch) and as a batch job gives the same rows. For
+// aggregations in complete mode, the memory table after the last batch equals the batch
+// answer; in append mode (event-time windows over a watermark) the stream emitted exactly the
+// batch result's windows that the final watermark closed, each once.
 #include <arrow/api.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
+
+#include <nlohmann/json.hpp>
 
 #include "integration/test_util.h"
 #include "sql/sql_pipeline.h"
@@ -27,11 +33,20 @@ void WriteEvents(const std::string& dir) {
   }
 }
 
-// Every row as text, sorted: an order-free comparison of two results.
-std::vector<std::string> SortedRows(const std::shared_ptr<arrow::Table>& table) {
+// Rows as text, sorted; rows whose `window_end` is after `max_window_end_us` are left out.
+std::vector<std::string> SortedRows(const std::shared_ptr<arrow::Table>& table,
+                                    int64_t max_window_end_us = INT64_MAX) {
   std::vector<std::string> rows;
   if (!table) return rows;
+  const int end_column = table->schema()->GetFieldIndex("window_end");
   for (int64_t r = 0; r < table->num_rows(); ++r) {
+    if (end_column >= 0) {
+      auto end = table->column(end_column)->GetScalar(r);
+      if (end.ok() && (*end)->is_valid &&
+          static_cast<const arrow::TimestampScalar&>(**end).value > max_window_end_us) {
+        continue;
+      }
+    }
     std::string row;
     for (int c = 0; c < table->num_columns(); ++c) {
       auto scalar = table->column(c)->GetScalar(r);
@@ -102,6 +117,138 @@ INSTANTIATE_TEST_SUITE_P(
         "SELECT id, to_timestamp(ts_text, 'yyyy-MM-dd HH:mm:ss') AS parsed, ts_text FROM events WHERE id % 2 = 0",
         "SELECT id, name || '!' AS shout, CASE id % 2 WHEN 0 THEN 'even' ELSE 'odd' END AS parity FROM events e "
         "WHERE e.price < 25 OR e.name IS NULL"));
+
+// --- aggregations -----------------------------------------------------------------------
+
+
+constexpr int kFiles = 5;
+constexpr int kRowsPerFile = 8;
+constexpr int64_t kBaseUs = 1709251200LL * 1000000;  // 2024-03-01 00:00:00 UTC
+constexpr int64_t kMinuteUs = 60LL * 1000000;
+
+// Row i's event time: every 7 minutes, with a 3-hour pause before row 20 (sessions close),
+// and neighbours swapped inside a file (disorder well inside the 10-minute watermark delay).
+int64_t EventTimeUs(int i) {
+  int j = i % 2 == 0 ? i + 1 : i - 1;
+  return kBaseUs + j * 7 * kMinuteUs + (j >= 20 ? 180 * kMinuteUs : 0);
+}
+
+std::string FormatTs(int64_t us) {
+  time_t secs = static_cast<time_t>(us / 1000000);
+  struct tm t;
+  gmtime_r(&secs, &t);
+  char buf[32];
+  std::strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M:%S", &t);
+  return buf;
+}
+
+// 5 files x 8 rows; names cycle through ada, bob, cy and null; some prices null.
+void WriteTimedEvents(const std::string& dir) {
+  for (int f = 0; f < kFiles; ++f) {
+    std::string lines;
+    for (int i = f * kRowsPerFile; i < (f + 1) * kRowsPerFile; ++i) {
+      static const char* kNames[] = {"\"ada\"", "\"bob\"", "\"cy\"", "null"};
+      std::string price = i % 9 == 4 ? "null" : std::to_string(i * 0.75);
+      lines += "{\"id\":" + std::to_string(i) + ",\"name\":" + kNames[i % 4] + ",\"price\":" + price + ",\"ts\":\"" +
+               FormatTs(EventTimeUs(i)) + "\"}\n";
+    }
+    WriteInputFile(dir, "events-" + std::to_string(f) + ".json", lines);
+  }
+}
+
+std::string Pipeline(const std::string& in, const std::string& sink, const std::string& select) {
+  return "CREATE TABLE events (id BIGINT, name TEXT, price DOUBLE, ts TIMESTAMP)\n"
+         "  WITH (connector = 'files', format = 'json', path = '" + in + "', max_files_per_trigger = 1,\n"
+         "        event_time = 'ts', watermark = '10 minutes');\n" +
+         sink + "\nINSERT INTO out " + select + ";\n";
+}
+
+Result<std::shared_ptr<arrow::Table>> RunBatch(const std::string& sql) {
+  sql::SqlText text("batch.sql", sql);
+  ARROW_ASSIGN_OR_RAISE(auto pipeline, sql::CompilePipeline(Session::Make(), text, sql::ExecutionMode::kBatch));
+  ARROW_ASSIGN_OR_RAISE(auto outcome, sql::RunBatchQuery(pipeline.queries.at(0), "error", /*write_files=*/false));
+  return outcome.rows;
+}
+
+// Runs the only query of `sql` as a stream (availableNow, output `mode`) until it ends;
+// returns its last progress.
+Result<std::string> RunStream(const std::shared_ptr<Session>& session, const std::string& sql,
+                              const std::string& checkpoint, const std::string& mode) {
+  sql::SqlText text("stream.sql", sql);
+  ARROW_ASSIGN_OR_RAISE(auto pipeline, sql::CompilePipeline(session, text, sql::ExecutionMode::kStreaming));
+  sql::StreamOptions options;
+  options.checkpoint_root = checkpoint;
+  options.trigger = AvailableNow();
+  options.output_mode = mode;
+  ARROW_ASSIGN_OR_RAISE(auto query, sql::StartStreamingQuery(pipeline.queries.at(0), options));
+  ARROW_RETURN_NOT_OK(query.awaitTermination());
+  return query.lastProgress();
+}
+
+class SqlCompleteModeTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(SqlCompleteModeTest, LastCompleteResultEqualsBatchResult) {
+  TempDir dir;
+  WriteTimedEvents(dir.Sub("in"));
+  const std::string sql = Pipeline(dir.Sub("in"), "CREATE TABLE out () WITH (connector = 'memory');", GetParam());
+
+  auto session = Session::Make();
+  ASSERT_OK_AND_ASSIGN(std::string progress, RunStream(session, sql, dir.Sub("ckpt"), "complete"));
+  // One file per batch: batches 0..4 (and a last batch without data when the watermark moved).
+  EXPECT_GE(nlohmann::json::parse(progress)["batchId"].get<int64_t>(), 4) << progress;
+  ASSERT_OK_AND_ASSIGN(auto streamed, session->memoryTable("out"));
+  ASSERT_OK_AND_ASSIGN(auto batched, RunBatch(sql));
+  auto rows = SortedRows(streamed);
+  EXPECT_FALSE(rows.empty());
+  EXPECT_EQ(rows, SortedRows(batched)) << GetParam();
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Queries, SqlCompleteModeTest,
+    ::testing::Values(
+        "SELECT name, count(*) AS n, sum(price) AS total FROM events GROUP BY name",
+        "SELECT count(*) AS n, count(name) AS named, count(DISTINCT name) AS names, avg(price) AS a, min(ts) AS lo, "
+        "max(ts) AS hi FROM events",
+        "SELECT id % 3 AS bucket, max(price) - min(price) AS spread, sum(price) / count(*) AS mean FROM events "
+        "WHERE price IS NOT NULL GROUP BY 1 HAVING count(*) > 5",
+        "SELECT window_start, window_end, count(*) AS n, sum(price) AS s FROM events "
+        "GROUP BY tumble(ts, INTERVAL '1 hour')",
+        "SELECT upper(name) AS who, window_start, count(*) AS n FROM events "
+        "GROUP BY upper(name), hop(ts, INTERVAL '30 minutes', INTERVAL '1 hour')",
+        "SELECT id % 4 AS k, first(id) AS f, last(id) AS l, min(name) AS lo, max(name) AS hi FROM events GROUP BY k"));
+
+class SqlAppendModeTest : public ::testing::TestWithParam<std::string> {};
+
+// The final watermark is the latest event time minus the 10-minute delay; append mode has
+// emitted exactly the windows ending at or before it.
+TEST_P(SqlAppendModeTest, EmittedWindowsEqualTheBatchWindowsTheWatermarkClosed) {
+  TempDir dir;
+  WriteTimedEvents(dir.Sub("in"));
+  const std::string sink = "CREATE TABLE out () WITH (connector = 'files', format = 'parquet', path = '" +
+                           dir.Sub("out") + "');";
+  const std::string sql = Pipeline(dir.Sub("in"), sink, GetParam());
+  ASSERT_OK(RunStream(Session::Make(), sql, dir.Sub("ckpt"), "append").status());
+
+  int64_t max_ts = 0;
+  for (int i = 0; i < kFiles * kRowsPerFile; ++i) max_ts = std::max(max_ts, EventTimeUs(i));
+  const int64_t final_watermark = max_ts - 10 * kMinuteUs;
+  ASSERT_OK_AND_ASSIGN(auto batched, RunBatch(sql));
+  auto expected = SortedRows(batched, final_watermark);
+  auto streamed = SortedRows(ReadSinkDir(dir.Sub("out"), "parquet"));
+  EXPECT_FALSE(expected.empty());
+  EXPECT_LT(expected.size(), SortedRows(batched).size()) << "some windows stay open";
+  EXPECT_EQ(streamed, expected) << GetParam();
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Queries, SqlAppendModeTest,
+    ::testing::Values(
+        "SELECT window_start, window_end, count(*) AS n, sum(price) AS s FROM events "
+        "GROUP BY tumble(ts, INTERVAL '30 minutes')",
+        "SELECT name, window_start, window_end, count(*) AS n, max(id) AS top FROM events "
+        "GROUP BY name, hop(ts, INTERVAL '20 minutes', INTERVAL '1 hour') HAVING count(*) >= 2",
+        "SELECT name, window_start, window_end, count(*) AS n, min(id) AS first_id FROM events "
+        "GROUP BY name, session(ts, INTERVAL '25 minutes')"));
 
 }  // namespace
 }  // namespace sluice::testing

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 namespace sluice::testing {
 
@@ -70,6 +71,13 @@ std::shared_ptr<arrow::Table> ReadSinkDir(const std::string& dir, const std::str
     return nullptr;
   }
   return *rows;
+}
+
+std::string ReadText(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
 }
 
 }  // namespace sluice::testing

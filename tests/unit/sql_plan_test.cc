@@ -21,14 +21,15 @@ class SqlPlanTest : public ::testing::Test {
  protected:
   void SetUp() override { std::filesystem::create_directories(dir_.Sub("in")); }
 
-  std::string Header() const {
+  std::string Header(const std::string& options = "") const {
     return "CREATE TABLE events (id BIGINT, name TEXT, price DOUBLE PRECISION, ts TIMESTAMP, ts_text VARCHAR)\n"
-           "  WITH (connector = 'files', format = 'json', path = '" + dir_.Sub("in") + "');\n";
+           "  WITH (connector = 'files', format = 'json', path = '" + dir_.Sub("in") + "'" + options + ");\n";
   }
 
-  // The plan text of the only query of `select` (a bare SELECT over `events`).
-  std::string SqlPlan(const std::string& select) {
-    SqlText text("q.sql", Header() + select);
+  // The plan text of the only query of `select` (a bare SELECT over `events`, declared with
+  // the extra WITH `options`).
+  std::string SqlPlan(const std::string& select, const std::string& options = "") {
+    SqlText text("q.sql", Header(options) + select);
     auto pipeline = CompilePipeline(session_, text, ExecutionMode::kStreaming);
     EXPECT_TRUE(pipeline.ok()) << pipeline.status().ToString();
     if (!pipeline.ok() || pipeline->queries.size() != 1) return "<no plan>";
@@ -133,6 +134,60 @@ TEST_F(SqlPlanTest, SinkWithDeclaredColumnsRenamesByPosition) {
                                                       .explain());
   EXPECT_EQ(pipeline->queries[0].name, "out");
   EXPECT_EQ(pipeline->queries[0].sink.format, "json");
+}
+
+// --- aggregations: SQL GROUP BY == C++ groupBy(...).agg(...) --------------------------------
+
+TEST_F(SqlPlanTest, GroupByAndAggregatesMatchGroupByAgg) {
+  EXPECT_EQ(SqlPlan("SELECT name, count(*), sum(price) FROM events GROUP BY name;"),
+            Events().groupBy({col("name")}).agg({count(col("*")), sum(col("price"))}).explain());
+  EXPECT_EQ(SqlPlan("SELECT name, count(*) AS n, count(DISTINCT id) AS ids, avg(price) AS a, min(ts), max(ts), "
+                    "first(id), last(id) FROM events WHERE price > 0 GROUP BY name;"),
+            Events()
+                .filter(col("price") > lit(0))
+                .groupBy({col("name")})
+                .agg({count(col("*")).alias("n"), countDistinct(col("id")).alias("ids"), avg(col("price")).alias("a"),
+                      min(col("ts")), max(col("ts")), first(col("id")), last(col("id"))})
+                .explain());
+  // A global aggregate is groupBy() with no keys.
+  EXPECT_EQ(SqlPlan("SELECT count(*) AS n, sum(price) FROM events;"),
+            Events().groupBy(std::vector<Column>{}).agg({count(col("*")).alias("n"), sum(col("price"))}).explain());
+  // An aliased grouping expression, by expression, alias or position.
+  const std::string by_alias = Events()
+                                   .groupBy({upper(col("name")).alias("who")})
+                                   .agg({count(col("*")).alias("n")})
+                                   .explain();
+  EXPECT_EQ(SqlPlan("SELECT upper(name) AS who, count(*) AS n FROM events GROUP BY upper(name);"), by_alias);
+  EXPECT_EQ(SqlPlan("SELECT upper(name) AS who, count(*) AS n FROM events GROUP BY who;"), by_alias);
+  EXPECT_EQ(SqlPlan("SELECT upper(name) AS who, count(*) AS n FROM events GROUP BY 1;"), by_alias);
+}
+
+TEST_F(SqlPlanTest, WindowsAndWatermarkMatchTheDataFrameApi) {
+  auto watermarked = [&] { return Events().withWatermark("ts", "10 minutes"); };
+  const std::string options = ", event_time = 'ts', watermark = '10 minutes'";
+  EXPECT_EQ(SqlPlan("SELECT window_start, window_end, count(*) AS n FROM events "
+                    "GROUP BY tumble(ts, INTERVAL '10 minutes');", options),
+            watermarked().groupBy({window(col("ts"), "10 minutes")}).agg({count(col("*")).alias("n")}).explain());
+  // Flink's HOP(time, slide, size) is window(time, size, slide).
+  EXPECT_EQ(SqlPlan("SELECT name, window_start, window_end, sum(price) AS s FROM events "
+                    "GROUP BY name, hop(ts, INTERVAL '5 minutes', INTERVAL '15 minutes');", options),
+            watermarked()
+                .groupBy({col("name"), window(col("ts"), "15 minutes", "5 minutes")})
+                .agg({sum(col("price")).alias("s")})
+                .explain());
+  EXPECT_EQ(SqlPlan("SELECT name, window_start, window_end, count(*) AS clicks FROM events "
+                    "GROUP BY name, session(ts, INTERVAL '5 minutes');", options),
+            watermarked()
+                .groupBy({col("name"), session_window(col("ts"), "5 minutes")})
+                .agg({count(col("*")).alias("clicks")})
+                .explain());
+  // Spark's session_window(ts, 'gap') spelling works too (`window` is a reserved word in SQL).
+  EXPECT_EQ(SqlPlan("SELECT name, window_start, window_end, count(*) AS n FROM events "
+                    "GROUP BY name, session_window(ts, '5 minutes');", options),
+            watermarked()
+                .groupBy({col("name"), session_window(col("ts"), "5 minutes")})
+                .agg({count(col("*")).alias("n")})
+                .explain());
 }
 
 // --- golden files ---------------------------------------------------------------------------

@@ -1,3 +1,3 @@
 CREATE TABLE events (id BIGINT, name TEXT, price DOUBLE PRECISION, ts TIMESTAMP)
   WITH (connector = 'files', format = 'json', path = '$DIR/in');
-SELECT name FROM events GROUP BY name;
+SELECT name, price FROM events GROUP BY name;
