@@ -4,6 +4,8 @@
 
 #include "checkpoint/checkpoint.h"
 #include "io/file_system.h"
+#include "state/operator_metadata.h"
+#include "state/state_store.h"
 
 namespace sluice::cli {
 
@@ -36,8 +38,37 @@ Result<std::optional<json>> DescribeQueryCheckpoint(const std::shared_ptr<io::Fi
       ends.push_back(s);
     }
     out["batchWatermarkMs"] = seq->batch_watermark_ms;
+    for (const char* key : {"spark.sql.shuffle.partitions", "spark.sql.streaming.stateStore.providerClass"}) {
+      auto it = seq->conf.find(key);
+      if (it != seq->conf.end()) out["conf"][key] = it->second;
+    }
+  }
+  if (last_commit) {
+    ARROW_ASSIGN_OR_RAISE(auto commit, ckpt.GetCommit(*last_commit));
+    if (commit) out["nextBatchWatermarkMs"] = commit->next_batch_watermark_ms;
   }
   out["sourceEndOffsets"] = ends;
+  // Stateful operators: state/<op>/_metadata/metadata and the versions on disk.
+  json ops = json::array();
+  for (int64_t op = 0;; ++op) {
+    ARROW_ASSIGN_OR_RAISE(auto smd, state::ReadOperatorMetadata(fs.get(), dir, op));
+    if (!smd) break;
+    json o = {{"operatorId", op},
+              {"operatorName", smd->operator_name},
+              {"numPartitions", smd->num_partitions},
+              {"keySchema", smd->key_schema},
+              {"valueSchema", smd->value_schema}};
+    json latest = json::array();
+    for (int p = 0; p < smd->num_partitions; ++p) {
+      ARROW_ASSIGN_OR_RAISE(auto provider,
+                            state::OpenFileStateStoreProvider(fs, state::StateStoreId{dir, op, p}));
+      ARROW_ASSIGN_OR_RAISE(int64_t v, provider->LatestVersion());
+      latest.push_back(v);
+    }
+    o["latestVersionPerPartition"] = latest;
+    ops.push_back(std::move(o));
+  }
+  if (!ops.empty()) out["stateOperators"] = ops;
   return std::optional<json>(std::move(out));
 }
 

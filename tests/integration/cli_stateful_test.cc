@@ -8,6 +8,8 @@
 #include <set>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
 #include "integration/test_util.h"
 
 namespace sluice::testing {
@@ -105,6 +107,19 @@ TEST_F(CliStatefulTest, WindowedCountSurvivesRestartsAndKillNine) {
   EXPECT_EQ(got, expected);
   std::set<std::string> unique(got.begin(), got.end());
   EXPECT_EQ(unique.size(), got.size()) << "a window was written twice";
+
+  // checkpoint show describes the state: the operator, its partitions and versions, and the
+  // watermark the next batch will use.
+  ASSERT_EQ(Sluice("checkpoint show " + run + "/ckpt/counts"), 0) << Stderr();
+  auto shown = nlohmann::json::parse(Stdout());
+  ASSERT_EQ(shown["stateOperators"].size(), 1u) << Stdout();
+  EXPECT_EQ(shown["stateOperators"][0]["operatorName"], "stateStoreSave");
+  const int partitions = shown["stateOperators"][0]["numPartitions"].get<int>();
+  EXPECT_EQ(std::to_string(partitions), shown["conf"]["spark.sql.shuffle.partitions"].get<std::string>());
+  for (const auto& v : shown["stateOperators"][0]["latestVersionPerPartition"]) {
+    EXPECT_EQ(v.get<int64_t>(), shown["lastCommittedBatch"].get<int64_t>() + 1);
+  }
+  EXPECT_GT(shown["nextBatchWatermarkMs"].get<int64_t>(), 0);
 }
 
 TEST_F(CliStatefulTest, OutputModesAndExplainVerdicts) {
