@@ -11,19 +11,7 @@ namespace {
 
 bool IsFloating(const arrow::DataType& t) { return t.id() == arrow::Type::FLOAT || t.id() == arrow::Type::DOUBLE; }
 
-int64_t IntAt(const arrow::Array& a, int64_t row) {
-  switch (a.type_id()) {
-    case arrow::Type::INT8: return static_cast<const arrow::Int8Array&>(a).Value(row);
-    case arrow::Type::INT16: return static_cast<const arrow::Int16Array&>(a).Value(row);
-    case arrow::Type::INT32: return static_cast<const arrow::Int32Array&>(a).Value(row);
-    case arrow::Type::INT64: return static_cast<const arrow::Int64Array&>(a).Value(row);
-    case arrow::Type::UINT8: return static_cast<const arrow::UInt8Array&>(a).Value(row);
-    case arrow::Type::UINT16: return static_cast<const arrow::UInt16Array&>(a).Value(row);
-    case arrow::Type::UINT32: return static_cast<const arrow::UInt32Array&>(a).Value(row);
-    case arrow::Type::UINT64: return static_cast<int64_t>(static_cast<const arrow::UInt64Array&>(a).Value(row));
-    default: return 0;
-  }
-}
+int64_t IntAt(const arrow::Array& a, int64_t row) { return IntegerAt(a, row); }
 
 double DoubleAt(const arrow::Array& a, int64_t row) {
   switch (a.type_id()) {

@@ -19,6 +19,7 @@
 #include "exec/expr_eval.h"
 #include "exec/row_codec.h"
 #include "exec/stateful_ops.h"
+#include "exec/stateful_util.h"
 #include "state/partitioning.h"
 
 namespace sluice::exec {
@@ -28,37 +29,13 @@ using plan::LogicalPlan;
 using plan::WindowSpec;
 using Accs = std::vector<Acc>;
 
-constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
+constexpr int64_t kMin = kNoWatermark;
 
-int64_t NowMs() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
-
-int64_t WatermarkUs(int64_t ms) { return ms == kMin ? kMin : ms * 1000; }
+int64_t NowMs() { return SteadyNowMs(); }
 
 int64_t FloorMod(int64_t a, int64_t b) {
   int64_t m = a % b;
   return m < 0 ? m + b : m;
-}
-
-// Runs fn(i) for i in [0, n) on up to `threads` threads; returns the first error.
-Status ParallelFor(int n, int threads, const std::function<Status(int)>& fn) {
-  if (n <= 1 || threads <= 1) {
-    for (int i = 0; i < n; ++i) ARROW_RETURN_NOT_OK(fn(i));
-    return Status::OK();
-  }
-  std::vector<Status> status(static_cast<size_t>(n));
-  std::atomic<int> next{0};
-  std::vector<std::thread> pool;
-  for (int t = 0; t < std::min(n, threads); ++t) {
-    pool.emplace_back([&] {
-      for (int i = next++; i < n; i = next++) status[static_cast<size_t>(i)] = fn(i);
-    });
-  }
-  for (auto& th : pool) th.join();
-  for (auto& s : status) ARROW_RETURN_NOT_OK(s);
-  return Status::OK();
 }
 
 Result<std::shared_ptr<arrow::Array>> EvalToArray(const plan::Expr& e, const arrow::RecordBatch& batch) {
@@ -68,34 +45,6 @@ Result<std::shared_ptr<arrow::Array>> EvalToArray(const plan::Expr& e, const arr
   if (d.is_chunked_array()) return arrow::Concatenate(d.chunked_array()->chunks());
   return Status::Invalid("expression ", e.ToString(), " did not evaluate to a column");
 }
-
-// Microseconds since the epoch of a timestamp array (any unit).
-Result<std::shared_ptr<arrow::Int64Array>> ToMicros(const std::shared_ptr<arrow::Array>& ts) {
-  ARROW_RETURN_NOT_OK(EnsureComputeInitialized());
-  std::shared_ptr<arrow::Array> us = ts;
-  if (ts->type_id() != arrow::Type::TIMESTAMP) return Status::TypeError("event time must be a timestamp");
-  const auto& t = static_cast<const arrow::TimestampType&>(*ts->type());
-  if (t.unit() != arrow::TimeUnit::MICRO) {
-    arrow::compute::CastOptions opts = arrow::compute::CastOptions::Unsafe(arrow::timestamp(arrow::TimeUnit::MICRO));
-    ARROW_ASSIGN_OR_RAISE(auto d, arrow::compute::Cast(ts, opts));
-    us = d.make_array();
-  }
-  ARROW_ASSIGN_OR_RAISE(auto i64, us->View(arrow::int64()));
-  return std::static_pointer_cast<arrow::Int64Array>(i64);
-}
-
-int64_t UnitToMicros(const arrow::DataType& t) {
-  if (t.id() != arrow::Type::TIMESTAMP) return 1;
-  switch (static_cast<const arrow::TimestampType&>(t).unit()) {
-    case arrow::TimeUnit::SECOND: return 1000000;
-    case arrow::TimeUnit::MILLI: return 1000;
-    case arrow::TimeUnit::MICRO: return 1;
-    case arrow::TimeUnit::NANO: return -1000;  // divide
-  }
-  return 1;
-}
-
-int64_t ScaleToMicros(int64_t v, int64_t factor) { return factor >= 0 ? v * factor : v / (-factor); }
 
 // Where each part of a key goes in the output.
 struct Layout {
@@ -169,6 +118,25 @@ Result<int64_t> KeyTime(const Layout& l, std::string_view key) {
   return ScaleToMicros(v, l.time_first_factor);
 }
 
+// What this batch emits and which watermarks apply to it.
+struct BatchSettings {
+  std::string mode;  // a batch query behaves as complete mode
+  int64_t late_us = kMin;
+  int64_t evict_us = kMin;
+};
+
+BatchSettings Settings(const Layout& l, const ExecContext& ctx) {
+  BatchSettings s;
+  s.mode = ctx.streaming ? ctx.output_mode : "complete";
+  // Complete mode keeps every group, so a watermark neither drops rows nor evicts (Spark: it
+  // "has no effect in complete mode"); its result then equals the batch query's.
+  if (ctx.streaming && l.evictable && s.mode != "complete") {
+    s.late_us = WatermarkUs(ctx.late_watermark_ms);
+    s.evict_us = WatermarkUs(ctx.eviction_watermark_ms);
+  }
+  return s;
+}
+
 // Evaluated input columns of one batch.
 struct Inputs {
   int64_t num_rows = 0;
@@ -191,7 +159,7 @@ Result<Inputs> Evaluate(const LogicalPlan& node, const Layout& l, const std::sha
   }
   if (node.window) {
     ARROW_ASSIGN_OR_RAISE(auto t, EvalToArray(*node.window->time, *batch));
-    ARROW_ASSIGN_OR_RAISE(in.time_us, ToMicros(t));
+    ARROW_ASSIGN_OR_RAISE(in.time_us, TimestampMicros(t));
   }
   return in;
 }
@@ -261,13 +229,9 @@ Result<std::shared_ptr<arrow::Table>> RunGrouped(const LogicalPlan& node, int op
   AccumulatorSet accs(node.aggs);
   const int P = ctx->stores->num_partitions();
   const int T = OperatorThreads(P);
-  const bool streaming = ctx->streaming;
-  const std::string mode = streaming ? ctx->output_mode : "complete";
-  // Complete mode keeps every group, so a watermark neither drops rows nor evicts (Spark: it
-  // "has no effect in complete mode"); its result then equals the batch query's.
-  const bool use_watermark = streaming && l.evictable && mode != "complete";
-  const int64_t late_us = use_watermark ? WatermarkUs(ctx->late_watermark_ms) : kMin;
-  const int64_t evict_us = use_watermark ? WatermarkUs(ctx->eviction_watermark_ms) : kMin;
+  const BatchSettings settings = Settings(l, *ctx);
+  const std::string& mode = settings.mode;
+  const int64_t late_us = settings.late_us, evict_us = settings.evict_us;
 
   // (A) rows -> per-thread, per-partition partial aggregates.
   const int ranges = in.num_rows >= 4096 ? T : 1;
@@ -465,13 +429,9 @@ Result<std::shared_ptr<arrow::Table>> RunSession(const LogicalPlan& node, int op
   AccumulatorSet accs(node.aggs);
   const int P = ctx->stores->num_partitions();
   const int T = OperatorThreads(P);
-  const bool streaming = ctx->streaming;
-  const std::string mode = streaming ? ctx->output_mode : "complete";
-  // Complete mode keeps every group, so a watermark neither drops rows nor evicts (Spark: it
-  // "has no effect in complete mode"); its result then equals the batch query's.
-  const bool use_watermark = streaming && l.evictable && mode != "complete";
-  const int64_t late_us = use_watermark ? WatermarkUs(ctx->late_watermark_ms) : kMin;
-  const int64_t evict_us = use_watermark ? WatermarkUs(ctx->eviction_watermark_ms) : kMin;
+  const BatchSettings settings = Settings(l, *ctx);
+  const std::string& mode = settings.mode;
+  const int64_t late_us = settings.late_us, evict_us = settings.evict_us;
   const int64_t gap = node.window->size_us;
 
   // (A) rows -> per partition: key -> events (time, row), in row order.

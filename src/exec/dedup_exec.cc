@@ -14,33 +14,16 @@
 #include "exec/compute_init.h"
 #include "exec/row_codec.h"
 #include "exec/stateful_ops.h"
+#include "exec/stateful_util.h"
 #include "state/partitioning.h"
 
 namespace sluice::exec {
 namespace {
 
-constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
+constexpr int64_t kMin = kNoWatermark;
 const Status kStop = Status::Cancelled("stop iteration");
 
-int64_t NowMs() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
-
-int64_t WatermarkUs(int64_t ms) { return ms == kMin ? kMin : ms * 1000; }
-
-Result<std::shared_ptr<arrow::Int64Array>> Micros(const std::shared_ptr<arrow::Array>& ts) {
-  ARROW_RETURN_NOT_OK(EnsureComputeInitialized());
-  std::shared_ptr<arrow::Array> us = ts;
-  const auto& t = static_cast<const arrow::TimestampType&>(*ts->type());
-  if (t.unit() != arrow::TimeUnit::MICRO) {
-    ARROW_ASSIGN_OR_RAISE(auto d, arrow::compute::Cast(ts, arrow::compute::CastOptions::Unsafe(
-                                                               arrow::timestamp(arrow::TimeUnit::MICRO))));
-    us = d.make_array();
-  }
-  ARROW_ASSIGN_OR_RAISE(auto i64, us->View(arrow::int64()));
-  return std::static_pointer_cast<arrow::Int64Array>(i64);
-}
+int64_t NowMs() { return SteadyNowMs(); }
 
 }  // namespace
 
@@ -78,8 +61,9 @@ Result<std::shared_ptr<arrow::Table>> RunDeduplicate(const plan::LogicalPlan& no
   }
   std::shared_ptr<arrow::Int64Array> event_us;
   if (!event_col.empty()) {
-    ARROW_ASSIGN_OR_RAISE(event_us, Micros(batch->GetColumnByName(event_col)));
+    ARROW_ASSIGN_OR_RAISE(event_us, TimestampMicros(batch->GetColumnByName(event_col)));
   }
+  const int64_t key_unit = event_col.empty() ? 1 : UnitToMicros(*batch->schema()->GetFieldByName(event_col)->type());
   const int64_t late_us = streaming && event_us ? WatermarkUs(ctx->late_watermark_ms) : kMin;
   const int64_t evict_us = streaming && event_us ? WatermarkUs(ctx->eviction_watermark_ms) : kMin;
 
@@ -108,7 +92,6 @@ Result<std::shared_ptr<arrow::Table>> RunDeduplicate(const plan::LogicalPlan& no
   std::vector<std::vector<int64_t>> kept(static_cast<size_t>(P));
   std::vector<int64_t> update_ms(static_cast<size_t>(P), 0), removal_ms(static_cast<size_t>(P), 0);
   const int T = OperatorThreads(P);
-  std::vector<Status> status(static_cast<size_t>(P));
   auto run = [&](int p) -> Status {
     const int64_t t0 = NowMs();
     ARROW_ASSIGN_OR_RAISE(state::StateStore * store, ctx->stores->Get(op, p));
@@ -140,15 +123,7 @@ Result<std::shared_ptr<arrow::Table>> RunDeduplicate(const plan::LogicalPlan& no
         if (EncodedIsNull(k, 0)) return Status::OK();
         ARROW_ASSIGN_OR_RAISE(int64_t raw, DecodeInt64(k, &pos));
         // The key holds the column in its own unit; compare in micros.
-        const auto& t = static_cast<const arrow::TimestampType&>(*batch->schema()->GetFieldByName(event_col)->type());
-        int64_t us = raw;
-        switch (t.unit()) {
-          case arrow::TimeUnit::SECOND: us = raw * 1000000; break;
-          case arrow::TimeUnit::MILLI: us = raw * 1000; break;
-          case arrow::TimeUnit::MICRO: break;
-          case arrow::TimeUnit::NANO: us = raw / 1000; break;
-        }
-        if (us > evict_us) return kStop;
+        if (ScaleToMicros(raw, key_unit) > evict_us) return kStop;
         expired.emplace_back(k);
         return Status::OK();
       });
@@ -158,19 +133,7 @@ Result<std::shared_ptr<arrow::Table>> RunDeduplicate(const plan::LogicalPlan& no
     removal_ms[static_cast<size_t>(p)] = NowMs() - t1;
     return Status::OK();
   };
-  if (T <= 1) {
-    for (int p = 0; p < P; ++p) ARROW_RETURN_NOT_OK(run(p));
-  } else {
-    std::atomic<int> next{0};
-    std::vector<std::thread> pool;
-    for (int t = 0; t < T; ++t) {
-      pool.emplace_back([&] {
-        for (int p = next++; p < P; p = next++) status[static_cast<size_t>(p)] = run(p);
-      });
-    }
-    for (auto& th : pool) th.join();
-    for (const auto& s : status) ARROW_RETURN_NOT_OK(s);
-  }
+  ARROW_RETURN_NOT_OK(ParallelFor(P, T, run));
 
   std::vector<int64_t> rows;
   for (int p = 0; p < P; ++p) {

@@ -39,6 +39,8 @@ double UnorderedDouble(uint64_t v) {
   return d;
 }
 
+}  // namespace
+
 int64_t IntegerAt(const arrow::Array& a, int64_t row) {
   switch (a.type_id()) {
     case arrow::Type::INT8: return static_cast<const arrow::Int8Array&>(a).Value(row);
@@ -55,6 +57,8 @@ int64_t IntegerAt(const arrow::Array& a, int64_t row) {
     default: return 0;
   }
 }
+
+namespace {
 
 bool IsIntegerLike(arrow::Type::type id) {
   switch (id) {

@@ -22,6 +22,7 @@
 
 #include "exec/plan_executor.h"
 #include "exec/stateful_ops.h"
+#include "exec/stateful_util.h"
 #include "runtime/progress.h"
 #include "state/operator_metadata.h"
 #include "state/state_store.h"
@@ -122,7 +123,6 @@ class MicroBatchExecution::Stores : public exec::StateStores {
     providers_.resize(static_cast<size_t>(n));
     loaded_.clear();
     loaded_.resize(static_cast<size_t>(n));
-    std::vector<Status> status(static_cast<size_t>(n));
     auto load = [&](int i) -> Status {
       auto& provider = providers_[static_cast<size_t>(i)];
       if (!provider) {
@@ -132,21 +132,9 @@ class MicroBatchExecution::Stores : public exec::StateStores {
       ARROW_ASSIGN_OR_RAISE(loaded_[static_cast<size_t>(i)], provider->Load(version));
       return Status::OK();
     };
-    std::atomic<int> next{0};
-    std::vector<std::thread> pool;
-    for (int t = 0; t < exec::OperatorThreads(n); ++t) {
-      pool.emplace_back([&] {
-        for (int i = next++; i < n; i = next++) status[static_cast<size_t>(i)] = load(i);
-      });
-    }
-    for (auto& th : pool) th.join();
-    for (const auto& st : status) {
-      if (!st.ok()) {
-        loaded_.clear();
-        return st;
-      }
-    }
-    return Status::OK();
+    Status st = exec::ParallelFor(n, exec::OperatorThreads(n), load);
+    if (!st.ok()) loaded_.clear();
+    return st;
   }
 
   /// Commits every store (version + 1). The fault point between the first and the remaining

@@ -1,0 +1,63 @@
+#include "exec/stateful_util.h"
+
+#include <arrow/api.h>
+#include <arrow/compute/api.h>
+
+#include <atomic>
+#include <chrono>
+#include <thread>
+#include <vector>
+
+#include "exec/compute_init.h"
+
+namespace sluice::exec {
+
+int64_t SteadyNowMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+Status ParallelFor(int n, int threads, const std::function<Status(int)>& fn) {
+  if (n <= 1 || threads <= 1) {
+    for (int i = 0; i < n; ++i) ARROW_RETURN_NOT_OK(fn(i));
+    return Status::OK();
+  }
+  std::vector<Status> status(static_cast<size_t>(n));
+  std::atomic<int> next{0};
+  std::vector<std::thread> pool;
+  for (int t = 0; t < std::min(n, threads); ++t) {
+    pool.emplace_back([&] {
+      for (int i = next++; i < n; i = next++) status[static_cast<size_t>(i)] = fn(i);
+    });
+  }
+  for (auto& th : pool) th.join();
+  for (auto& s : status) ARROW_RETURN_NOT_OK(s);
+  return Status::OK();
+}
+
+Result<std::shared_ptr<arrow::Int64Array>> TimestampMicros(const std::shared_ptr<arrow::Array>& ts) {
+  ARROW_RETURN_NOT_OK(EnsureComputeInitialized());
+  if (ts->type_id() != arrow::Type::TIMESTAMP) return Status::TypeError("event time must be a timestamp");
+  std::shared_ptr<arrow::Array> us = ts;
+  const auto& t = static_cast<const arrow::TimestampType&>(*ts->type());
+  if (t.unit() != arrow::TimeUnit::MICRO) {
+    ARROW_ASSIGN_OR_RAISE(auto d, arrow::compute::Cast(ts, arrow::compute::CastOptions::Unsafe(
+                                                               arrow::timestamp(arrow::TimeUnit::MICRO))));
+    us = d.make_array();
+  }
+  ARROW_ASSIGN_OR_RAISE(auto i64, us->View(arrow::int64()));
+  return std::static_pointer_cast<arrow::Int64Array>(i64);
+}
+
+int64_t UnitToMicros(const arrow::DataType& t) {
+  if (t.id() != arrow::Type::TIMESTAMP) return 1;
+  switch (static_cast<const arrow::TimestampType&>(t).unit()) {
+    case arrow::TimeUnit::SECOND: return 1000000;
+    case arrow::TimeUnit::MILLI: return 1000;
+    case arrow::TimeUnit::MICRO: return 1;
+    case arrow::TimeUnit::NANO: return -1000;
+  }
+  return 1;
+}
+
+}  // namespace sluice::exec

@@ -1,0 +1,33 @@
+// Small helpers shared by the stateful operators (aggregate_exec.cc, dedup_exec.cc).
+#pragma once
+
+#include <arrow/type_fwd.h>
+
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <memory>
+
+#include "sluice/status.h"
+
+namespace sluice::exec {
+
+inline constexpr int64_t kNoWatermark = std::numeric_limits<int64_t>::min();
+
+/// A watermark in ms as micros; kNoWatermark stays kNoWatermark.
+inline int64_t WatermarkUs(int64_t ms) { return ms == kNoWatermark ? kNoWatermark : ms * 1000; }
+
+/// Monotonic milliseconds, for operator timings.
+int64_t SteadyNowMs();
+
+/// Runs fn(i) for i in [0, n) on up to `threads` threads; returns the first error.
+Status ParallelFor(int n, int threads, const std::function<Status(int)>& fn);
+
+/// A timestamp array (any unit) as int64 microseconds since the epoch.
+Result<std::shared_ptr<arrow::Int64Array>> TimestampMicros(const std::shared_ptr<arrow::Array>& ts);
+
+/// Multiplier from a timestamp unit to micros (negative: divide by its absolute value).
+int64_t UnitToMicros(const arrow::DataType& t);
+inline int64_t ScaleToMicros(int64_t v, int64_t factor) { return factor >= 0 ? v * factor : v / (-factor); }
+
+}  // namespace sluice::exec
