@@ -1,7 +1,11 @@
 // The default state store provider: each version's map in memory, persisted as <V>.delta files
 // (one per commit) and periodic <V>.snapshot files written by maintenance. Format and
 // retention rules: docs/state-store.md.
+#include <algorithm>
 #include <map>
+#include <set>
+#include <unordered_map>
+#include <vector>
 
 #include "state/state_file.h"
 #include "state/state_store.h"
@@ -46,13 +50,20 @@ class FileStateStore final : public StateStore {
     ARROW_RETURN_NOT_OK(CheckOpen("put"));
     auto it = data_.map.find(key);
     if (it == data_.map.end()) {
-      data_.map.emplace(std::string(key), std::string(value));
+      it = data_.map.emplace(std::string(key), std::string(value)).first;
       data_.bytes += EntryBytes(key.size(), value.size());
     } else {
       data_.bytes += static_cast<int64_t>(value.size()) - static_cast<int64_t>(it->second.size());
       it->second.assign(value);
     }
-    changes_[std::string(key)] = std::string(value);
+    if (!removed_.empty()) {
+      if (auto r = removed_.find(key); r != removed_.end()) removed_.erase(r);
+    }
+    // The map node outlives this version's changes unless removed (then it leaves puts_ first).
+    if (puts_.try_emplace(std::string_view(it->first), &*it).second) {
+      if (!put_order_.empty() && !(put_order_.back()->first < it->first)) puts_in_key_order_ = false;
+      put_order_.push_back(&*it);
+    }
     return Status::OK();
   }
 
@@ -61,8 +72,9 @@ class FileStateStore final : public StateStore {
     auto it = data_.map.find(key);
     if (it == data_.map.end()) return Status::OK();
     data_.bytes -= EntryBytes(it->first.size(), it->second.size());
+    if (puts_.erase(std::string_view(it->first)) > 0) put_order_valid_ = false;  // put_order_ now dangles
+    removed_.emplace(key);
     data_.map.erase(it);
-    changes_[std::string(key)] = std::nullopt;
     return Status::OK();
   }
 
@@ -82,7 +94,8 @@ class FileStateStore final : public StateStore {
     StateStoreMetrics m;
     m.num_keys = static_cast<int64_t>(data_.map.size());
     m.memory_used_bytes = data_.bytes;
-    for (const auto& [k, v] : changes_) (v ? m.num_rows_updated : m.num_rows_removed) += 1;
+    m.num_rows_updated = static_cast<int64_t>(puts_.size());
+    m.num_rows_removed = static_cast<int64_t>(removed_.size());
     return m;
   }
 
@@ -95,8 +108,15 @@ class FileStateStore final : public StateStore {
   FileStateStoreProvider* provider_;
   int64_t version_;
   VersionData data_;
-  // The last change per key in this version: a value for a put, nullopt for a removal.
-  std::map<std::string, std::optional<std::string>, std::less<>> changes_;
+  // This version's changes, for its delta file: keys whose last change is a put (views of the
+  // map's own nodes, so a put copies no key) and keys whose last change is a removal.
+  std::unordered_map<std::string_view, const StateMap::value_type*> puts_;
+  std::set<std::string, std::less<>> removed_;
+  // The puts in first-put order; operators usually put keys in key order, and then the delta
+  // needs no sort.
+  std::vector<const StateMap::value_type*> put_order_;
+  bool puts_in_key_order_ = true;
+  bool put_order_valid_ = true;
   Phase phase_ = Phase::kOpen;
   StateStoreMetrics committed_metrics_;
   bool stolen_ = false;
@@ -162,24 +182,39 @@ Status FileStateStore::CheckReadable() const {
 void FileStateStore::Abort() {
   if (phase_ != Phase::kOpen) return;
   phase_ = Phase::kAborted;
-  changes_.clear();
+  puts_.clear();
+  removed_.clear();
+  put_order_.clear();
+  puts_in_key_order_ = put_order_valid_ = true;
   if (stolen_) data_ = VersionData{};  // the version's files still have it
 }
 
 Result<int64_t> FileStateStore::Commit() {
   ARROW_RETURN_NOT_OK(CheckOpen("commit"));
-  StateFileWriter writer(StateFileKind::kDelta, version_ + 1);
-  for (const auto& [k, v] : changes_) {
-    if (v) {
-      writer.Put(k, *v);
-    } else {
-      writer.Remove(k);
-    }
+  // Records in key order (puts and removals merged), as before: the delta bytes depend only on
+  // the changes.
+  std::vector<const StateMap::value_type*> puts;
+  if (put_order_valid_ && puts_in_key_order_) {
+    puts = put_order_;  // a copy: a failed commit must leave the changes as they were
+  } else {
+    puts.reserve(puts_.size());
+    for (const auto& [k, node] : puts_) puts.push_back(node);
+    std::sort(puts.begin(), puts.end(), [](const auto* a, const auto* b) { return a->first < b->first; });
   }
+  StateFileWriter writer(StateFileKind::kDelta, version_ + 1);
+  auto removed = removed_.begin();
+  for (const auto* node : puts) {
+    for (; removed != removed_.end() && *removed < node->first; ++removed) writer.Remove(*removed);
+    writer.Put(node->first, node->second);
+  }
+  for (; removed != removed_.end(); ++removed) writer.Remove(*removed);
   StateStoreMetrics m = metrics();
   ARROW_RETURN_NOT_OK(provider_->CommitVersion(version_ + 1, writer.Finish(), &data_));
   committed_metrics_ = m;
-  changes_.clear();
+  puts_.clear();
+  removed_.clear();
+  put_order_.clear();
+  puts_in_key_order_ = put_order_valid_ = true;
   phase_ = Phase::kCommitted;
   return version_ + 1;
 }
