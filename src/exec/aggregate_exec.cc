@@ -409,12 +409,13 @@ Result<std::vector<Session>> DecodeSessions(const AccumulatorSet& accs, std::str
   return out;
 }
 
-// Sorts by start and merges sessions that overlap (a session [s, e) takes an event at t < e).
+// Sorts by start and merges sessions that overlap or touch: as in Spark, a session [s, e) takes
+// a session that starts at or before e (an event exactly one gap after the last one joins it).
 std::vector<Session> MergeSessions(const AccumulatorSet& accs, std::vector<Session> all) {
   std::stable_sort(all.begin(), all.end(), [](const Session& a, const Session& b) { return a.start < b.start; });
   std::vector<Session> out;
   for (auto& s : all) {
-    if (!out.empty() && s.start < out.back().end) {
+    if (!out.empty() && s.start <= out.back().end) {
       out.back().end = std::max(out.back().end, s.end);
       accs.Merge(&out.back().accs, s.accs);
     } else {

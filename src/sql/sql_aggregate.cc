@@ -78,7 +78,7 @@ Result<ExprPtr> TranslateGroupItem(const json& node, const std::vector<SelectIte
   const int location = LocationOf(body);
   if (kind == "GroupingSet") return text.ErrorAt(location, "GROUPING SETS, ROLLUP and CUBE are not supported");
   if (kind == "A_Const" && body.contains("ival")) {
-    const int64_t k = IntField(Field(body, "ival"), "ival");
+    ARROW_ASSIGN_OR_RAISE(const int64_t k, IntegerConstant(Field(body, "ival"), location, text));
     if (k < 1 || k > static_cast<int64_t>(items.size())) {
       return text.ErrorAt(location, "GROUP BY position " + std::to_string(k) + " is not in the select list (1.." +
                                         std::to_string(items.size()) + ")");

@@ -172,8 +172,9 @@ Result<ExprPtr> ExprTranslator::TranslateConst(const json& body) {
   if (Field(body, "isnull").is_boolean()) {
     value = std::make_shared<arrow::NullScalar>();
   } else if (body.contains("ival")) {
-    // Postgres gives 32-bit integers as ival (0 has an empty body); like lit(int) in C++.
-    value = std::make_shared<arrow::Int32Scalar>(static_cast<int32_t>(IntField(Field(body, "ival"), "ival")));
+    // Postgres gives 32-bit integers as ival; like lit(int) in C++.
+    ARROW_ASSIGN_OR_RAISE(int64_t v, sql::IntegerConstant(Field(body, "ival"), location, text_));
+    value = std::make_shared<arrow::Int32Scalar>(static_cast<int32_t>(v));
   } else if (body.contains("fval")) {
     std::string text = StringField(Field(body, "fval"), "fval");
     if (text.find_first_of(".eE") == std::string::npos) {

@@ -64,6 +64,14 @@ int64_t IntField(const nlohmann::json& body, const char* key, int64_t def) {
   return v.is_number_integer() ? v.get<int64_t>() : def;
 }
 
+Result<int64_t> IntegerConstant(const nlohmann::json& ival, int location, const SqlText& text, bool assigned) {
+  const auto& v = Field(ival, "ival");
+  if (v.is_number_integer()) return v.get<int64_t>();
+  std::optional<int64_t> read = assigned ? text.AssignedIntegerAt(location) : text.IntegerAt(location);
+  if (!read) return text.ErrorAt(location, "cannot read the integer literal here; write it as a plain number");
+  return *read;
+}
+
 std::vector<std::string> StringList(const nlohmann::json& list) {
   std::vector<std::string> out;
   if (!list.is_array()) return out;

@@ -24,6 +24,12 @@ const nlohmann::json& Field(const nlohmann::json& body, const char* key);
 /// body[key] as a string / integer, or `def` when absent or of another type.
 std::string StringField(const nlohmann::json& body, const char* key, const std::string& def = "");
 int64_t IntField(const nlohmann::json& body, const char* key, int64_t def = 0);
+/// The value of an integer constant whose value node is `ival` ({"ival": N} in an A_Const, or
+/// an Integer node's body). libpg_query 15-4.0's JSON leaves the number out ({}) for 0 and for
+/// every negative value, so a missing number is read back from the SQL text: the literal at
+/// `location` (an A_Const's), or, with `assigned`, the value of `name = <integer>` there (a
+/// DefElem's). An error, never a guess, when the text does not hold an integer.
+Result<int64_t> IntegerConstant(const nlohmann::json& ival, int location, const SqlText& text, bool assigned = false);
 /// The values of a list of {"String": {"sval": ...}} nodes (libpg_query's name lists).
 std::vector<std::string> StringList(const nlohmann::json& list);
 

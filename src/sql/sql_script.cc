@@ -13,32 +13,16 @@ namespace {
 
 using nlohmann::json;
 
-// The first byte of a statement that is not white space or a comment: where errors about the
-// statement as a whole point.
-int StatementStart(const SqlText& text, int stmt_location) {
-  const std::string& s = text.text();
-  size_t i = static_cast<size_t>(std::max(stmt_location, 0));
-  while (i < s.size()) {
-    if (std::isspace(static_cast<unsigned char>(s[i]))) {
-      ++i;
-    } else if (s.compare(i, 2, "--") == 0) {
-      while (i < s.size() && s[i] != '\n') ++i;
-    } else if (s.compare(i, 2, "/*") == 0) {
-      size_t end = s.find("*/", i + 2);
-      i = end == std::string::npos ? s.size() : end + 2;
-    } else {
-      break;
-    }
-  }
-  return static_cast<int>(i);
-}
-
-// An option or SET value as text: 'string', number, true/false, or a bare word.
-std::optional<std::string> ValueText(const json& node) {
+// An option or SET value as text: 'string', number, true/false, or a bare word. `option_location`
+// is where a WITH option's `name = value` starts (its Integer value node has no location).
+Result<std::optional<std::string>> ValueText(const json& node, const SqlText& text, int option_location) {
   std::string kind = NodeKind(node);
   const json& body = Field(node, kind.c_str());
   if (kind == "String") return StringField(body, "sval");
-  if (kind == "Integer") return std::to_string(IntField(body, "ival"));
+  if (kind == "Integer") {
+    ARROW_ASSIGN_OR_RAISE(int64_t v, IntegerConstant(body, option_location, text, /*assigned=*/true));
+    return std::to_string(v);
+  }
   if (kind == "Float") return StringField(body, "fval");
   if (kind == "Boolean") return Field(body, "boolval").is_boolean() && Field(body, "boolval").get<bool>() ? "true" : "false";
   if (kind == "TypeName") {
@@ -47,14 +31,17 @@ std::optional<std::string> ValueText(const json& node) {
   }
   if (kind == "A_Const") {
     if (body.contains("sval")) return StringField(Field(body, "sval"), "sval");
-    if (body.contains("ival")) return std::to_string(IntField(Field(body, "ival"), "ival"));
+    if (body.contains("ival")) {
+      ARROW_ASSIGN_OR_RAISE(int64_t v, IntegerConstant(Field(body, "ival"), LocationOf(body), text));
+      return std::to_string(v);
+    }
     if (body.contains("fval")) return StringField(Field(body, "fval"), "fval");
     if (body.contains("boolval")) {
       const json& b = Field(Field(body, "boolval"), "boolval");
       return b.is_boolean() && b.get<bool>() ? "true" : "false";
     }
   }
-  return std::nullopt;
+  return std::optional<std::string>();
 }
 
 Result<TableDecl> ReadCreateTable(const json& create, const SqlText& text, int stmt_start) {
@@ -106,7 +93,7 @@ Result<TableDecl> ReadCreateTable(const json& create, const SqlText& text, int s
     option.location = LocationOf(def);
     option.written_key = text.IdentifierAt(option.location, StringField(def, "defname"));
     option.key = SnakeToCamel(option.written_key);
-    auto value = ValueText(Field(def, "arg"));
+    ARROW_ASSIGN_OR_RAISE(auto value, ValueText(Field(def, "arg"), text, option.location));
     if (!value) {
       return text.ErrorAt(option.location, "option '" + option.written_key + "' needs a value: " +
                                                 option.written_key + " = 'value'");
@@ -140,7 +127,7 @@ Result<SetStmt> ReadSet(const json& set, const SqlText& text, int stmt_start, in
   out.key = text.SpellingIn(StringField(set, "name"), stmt_start, stmt_end);
   const json& args = Field(set, "args");
   if (!args.is_array() || args.size() != 1) return text.ErrorAt(stmt_start, "SET " + out.key + " needs one value");
-  auto value = ValueText(args[0]);
+  ARROW_ASSIGN_OR_RAISE(auto value, ValueText(args[0], text, -1));
   if (!value) return text.ErrorAt(stmt_start, "SET " + out.key + ": the value must be a literal");
   out.value = *value;
   return out;
@@ -207,7 +194,7 @@ Result<Script> ParseScript(const SqlText& text) {
   for (const auto& raw : stmts) {
     const int stmt_location = static_cast<int>(IntField(raw, "stmt_location"));
     const int stmt_len = static_cast<int>(IntField(raw, "stmt_len"));
-    const int start = StatementStart(text, stmt_location);
+    const int start = text.SkipBlanks(stmt_location);
     const int end = stmt_len > 0 ? stmt_location + stmt_len : static_cast<int>(text.text().size());
     const json& stmt = Field(raw, "stmt");
     const std::string kind = NodeKind(stmt);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <limits>
 
 namespace sluice::sql {
 namespace {
@@ -95,6 +96,57 @@ bool SqlText::ReadIdentifier(size_t* pos, std::string* out) const {
   *out = text_.substr(b, i - b);
   *pos = i;
   return true;
+}
+
+int SqlText::SkipBlanks(int offset) const {
+  size_t i = static_cast<size_t>(std::max(offset, 0));
+  while (i < text_.size()) {
+    if (std::isspace(static_cast<unsigned char>(text_[i]))) {
+      ++i;
+    } else if (text_.compare(i, 2, "--") == 0) {
+      while (i < text_.size() && text_[i] != '\n') ++i;
+    } else if (text_.compare(i, 2, "/*") == 0) {
+      size_t end = text_.find("*/", i + 2);
+      i = end == std::string::npos ? text_.size() : end + 2;
+    } else {
+      break;
+    }
+  }
+  return static_cast<int>(i);
+}
+
+std::optional<int64_t> SqlText::IntegerAt(int offset) const {
+  if (offset < 0 || static_cast<size_t>(offset) >= text_.size()) return std::nullopt;
+  size_t i = static_cast<size_t>(offset);
+  const bool negative = text_[i] == '-';
+  if (negative) i = static_cast<size_t>(SkipBlanks(static_cast<int>(i + 1)));
+  size_t digits = i;
+  while (i < text_.size() && std::isdigit(static_cast<unsigned char>(text_[i]))) ++i;
+  if (i == digits) return std::nullopt;
+  // A digit run followed by '.', 'e' or an identifier character is not an integer literal.
+  if (i < text_.size() && (text_[i] == '.' || IsIdentChar(static_cast<unsigned char>(text_[i])))) return std::nullopt;
+  // Accumulate negatively so that INT64_MIN is representable.
+  int64_t value = 0;
+  for (size_t k = digits; k < i; ++k) {
+    const int d = text_[k] - '0';
+    if (value < (std::numeric_limits<int64_t>::min() + d) / 10) return std::nullopt;
+    value = value * 10 - d;
+  }
+  if (!negative) {
+    if (value == std::numeric_limits<int64_t>::min()) return std::nullopt;
+    value = -value;
+  }
+  return value;
+}
+
+std::optional<int64_t> SqlText::AssignedIntegerAt(int offset) const {
+  if (offset < 0) return std::nullopt;
+  size_t pos = static_cast<size_t>(offset);
+  std::string name;
+  if (!ReadIdentifier(&pos, &name)) return std::nullopt;
+  size_t eq = static_cast<size_t>(SkipBlanks(static_cast<int>(pos)));
+  if (eq >= text_.size() || text_[eq] != '=') return std::nullopt;
+  return IntegerAt(SkipBlanks(static_cast<int>(eq + 1)));
 }
 
 std::string SqlText::IdentifierAt(int offset, const std::string& fallback) const {

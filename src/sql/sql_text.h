@@ -3,6 +3,8 @@
 // of the SQL front end is made here, so they all look the same.
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -48,6 +50,15 @@ class SqlText {
   /// The spelling of the identifier `folded` (lower case, as libpg_query returns it) as written
   /// in bytes [begin, end): the last token there equal to it ignoring case. `folded` if none.
   std::string SpellingIn(const std::string& folded, int begin, int end) const;
+
+  /// The first byte at or after `offset` that is not white space or a comment.
+  int SkipBlanks(int offset) const;
+  /// The integer literal written at byte `offset`: an optional '-' (white space and comments
+  /// may follow it), then decimal digits. nullopt when no such literal starts there or it does
+  /// not fit 64 bits.
+  std::optional<int64_t> IntegerAt(int offset) const;
+  /// The integer value of `name = <integer>` written at `offset` (an option of WITH (...)).
+  std::optional<int64_t> AssignedIntegerAt(int offset) const;
 
  private:
   /// Reads one identifier (plain or "quoted") at `*pos`; advances `*pos` past it.

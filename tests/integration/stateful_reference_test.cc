@@ -129,11 +129,11 @@ class Reference {
           }
           auto& list = sessions_[e.k];
           list.push_back({e.secs, e.secs + kGap, {1, e.v}});
-          // A session takes every session (or event) that starts before its end.
+          // A session takes every session (or event) that starts at or before its end (Spark).
           std::stable_sort(list.begin(), list.end(), [](const Sess& a, const Sess& b) { return a.start < b.start; });
           std::vector<Sess> merged;
           for (const auto& s : list) {
-            if (!merged.empty() && s.start < merged.back().end) {
+            if (!merged.empty() && s.start <= merged.back().end) {
               merged.back().end = std::max(merged.back().end, s.end);
               merged.back().agg.n += s.agg.n;
               merged.back().agg.total += s.agg.total;

@@ -4,6 +4,7 @@
 #include <arrow/api.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -192,6 +193,44 @@ TEST(Stateful, SessionWindowsMergeEventsCloserThanTheGap) {
   ASSERT_OK(f.input.addJson(Events({Event("a", 4, 12), Event("a", 8, 100), Event("b", 1, 100)})).status());
   ASSERT_OK(f.RunOnce(df, "append"));
   EXPECT_EQ(f.Table(), (std::vector<std::string>{"a|0|22|3|7", "b|3|13|1|1"}));
+}
+
+// Spark merges sessions when the next one starts at or before the current end: with a 5 s
+// gap, a@0 and a@5 are one session [0, 10), in one batch and across batches.
+TEST(Stateful, SessionWindowsMergeEventsExactlyOneGapApart) {
+  Fixture f;
+  auto df = f.input.toDF()
+                .withWatermark("ts", "0 seconds")
+                .groupBy({col("k"), session_window(col("ts"), "5 seconds")})
+                .agg({count(col("*")).alias("n")});
+  ASSERT_OK(df.status());
+  // Across batches: a@5 arrives after a@0's session [0, 5) is in state (the watermark is 0).
+  ASSERT_OK(f.input.addJson(Events({Event("a", 1, 0)})).status());
+  ASSERT_OK(f.RunOnce(df, "append"));
+  ASSERT_OK(f.input.addJson(Events({Event("a", 1, 5)})).status());  // exactly one gap after a@0
+  ASSERT_OK(f.RunOnce(df, "append"));
+  // In one batch: b@20 and b@25.
+  ASSERT_OK(f.input.addJson(Events({Event("a", 1, 100), Event("b", 1, 20), Event("b", 1, 25)})).status());
+  ASSERT_OK(f.RunOnce(df, "append"));
+  EXPECT_EQ(f.Table(), (std::vector<std::string>{"a|0|10|2", "b|20|30|2"}));
+
+  // The same rows as a batch query over one file.
+  fs::create_directories(f.dir.Sub("in"));
+  {
+    std::ofstream out(f.dir.Sub("in/a.json"));
+    for (const auto& e : {Event("a", 1, 0), Event("a", 1, 5), Event("a", 1, 100), Event("b", 1, 20),
+                          Event("b", 1, 25)}) {
+      out << e << "\n";
+    }
+  }
+  ASSERT_OK_AND_ASSIGN(auto static_df,
+                       f.session->read().format("json").schema("k STRING, v BIGINT, ts TIMESTAMP").load(f.dir.Sub("in")));
+  ASSERT_OK_AND_ASSIGN(auto rows, static_df.groupBy({col("k"), session_window(col("ts"), "5 seconds")})
+                                      .agg({count(col("*")).alias("n")})
+                                      .collect());
+  auto lines = Lines(rows);
+  std::sort(lines.begin(), lines.end());
+  EXPECT_EQ(lines, (std::vector<std::string>{"a|0|10|2", "a|100|105|1", "b|20|30|2"}));
 }
 
 TEST(Stateful, DropDuplicatesKeepsFirstRowPerKeyAcrossBatches) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "sluice/sluice.h"
+#include "support/status.h"
 #include "support/temp_dir.h"
 
 namespace sluice::testing {
@@ -30,20 +31,5 @@ std::vector<int64_t> SortedInts(const std::shared_ptr<arrow::Table>& table, cons
 std::vector<int64_t> Range(int64_t first, int64_t last);
 /// Rows a file sink directory holds, read by sluice's batch reader (committed files only).
 std::shared_ptr<arrow::Table> ReadSinkDir(const std::string& dir, const std::string& format = "parquet");
-
-#define ASSERT_OK(expr)                                   \
-  do {                                                    \
-    ::arrow::Status _st = ::arrow::ToStatus(expr);        \
-    ASSERT_TRUE(_st.ok()) << #expr << ": " << _st.ToString(); \
-  } while (0)
-
-#define SLUICE_CONCAT_INNER(a, b) a##b
-#define SLUICE_CONCAT(a, b) SLUICE_CONCAT_INNER(a, b)
-#define ASSERT_OK_AND_ASSIGN(lhs, rexpr) \
-  ASSERT_OK_AND_ASSIGN_IMPL(SLUICE_CONCAT(_res_, __LINE__), lhs, rexpr)
-#define ASSERT_OK_AND_ASSIGN_IMPL(res, lhs, rexpr)                       \
-  auto&& res = (rexpr);                                                  \
-  ASSERT_TRUE(res.ok()) << #rexpr << ": " << res.status().ToString();    \
-  lhs = std::move(res).ValueUnsafe();
 
 }  // namespace sluice::testing
