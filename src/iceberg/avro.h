@@ -3,8 +3,7 @@
 // file framing (magic, header metadata map, sync marker, blocks).
 //
 // Why not avro-c: it cannot write header metadata keys, and its schema printer drops the
-// field-id / element-id / logicalType attributes Iceberg readers require (see
-// ../shared/design/iceberg-writer-facts.md section 4b). Here the schema text given by the caller
+// field-id / element-id / logicalType attributes Iceberg readers require (docs/iceberg.md). Here the schema text given by the caller
 // goes into `avro.schema` verbatim, so every attribute survives.
 //
 // Value model (both directions): record = JSON object keyed by field name; array = JSON array;
