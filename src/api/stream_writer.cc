@@ -124,7 +124,7 @@ Result<StreamingQuery> DataStreamWriter::start() {
   if (cfg.sink.format.empty()) {
     return Status::Invalid("writeStream(): no sink format given; call .format(\"parquet\"|\"json\"|\"csv\"|\"console\"|\"memory\") or .foreachBatch(fn)");
   }
-  cfg.sink.output_mode = Lower(state_->output_mode);
+  ARROW_ASSIGN_OR_RAISE(cfg.sink.output_mode, plan::ParseOutputMode(state_->output_mode));
   ARROW_RETURN_NOT_OK(plan::CheckOutputMode(*df_.plan(), cfg.sink.output_mode));
   cfg.sink.query_name = state_->query_name;
   cfg.sink.foreach_batch = state_->foreach_batch;

@@ -46,7 +46,7 @@ int RunBatch(const BatchArgs& args) {
 }
 
 int ExplainPipeline(const ExplainArgs& args) {
-  std::optional<std::string> mode;
+  std::optional<plan::OutputMode> mode;
   if (args.output_mode) {
     auto parsed = ParseOutputMode(*args.output_mode);
     if (!parsed.ok()) return Fail(parsed.status());

@@ -42,11 +42,10 @@ Result<Trigger> ParseTrigger(const std::string& text) {
   return Status::Invalid("--trigger '", text, "': expected available-now, once or processing-time=<duration> (e.g. 10s)");
 }
 
-Result<std::string> ParseOutputMode(const std::string& text) {
-  std::string m = text;
-  std::transform(m.begin(), m.end(), m.begin(), [](unsigned char c) { return std::tolower(c); });
-  if (m == "append" || m == "update" || m == "complete") return m;
-  return Status::Invalid("--output-mode '", text, "': expected append, update or complete");
+Result<plan::OutputMode> ParseOutputMode(const std::string& text) {
+  auto mode = plan::ParseOutputMode(text);
+  if (!mode.ok()) return Status::Invalid("--output-mode: ", mode.status().message());
+  return mode;
 }
 
 }  // namespace sluice::cli

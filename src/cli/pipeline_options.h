@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "plan/output_mode.h"
 #include "sluice/session.h"
 #include "sluice/status.h"
 #include "sluice/trigger.h"
@@ -23,7 +24,7 @@ Status ApplyConf(const std::vector<std::string>& entries, Session* session);
 /// number is milliseconds) | "processing-time" (= 0: back to back).
 Result<Trigger> ParseTrigger(const std::string& text);
 
-/// "append" | "update" | "complete" (case-insensitive), lower-cased.
-Result<std::string> ParseOutputMode(const std::string& text);
+/// --output-mode: "append" | "update" | "complete" (case-insensitive).
+Result<plan::OutputMode> ParseOutputMode(const std::string& text);
 
 }  // namespace sluice::cli

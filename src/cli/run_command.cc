@@ -55,7 +55,7 @@ int RunPipeline(const RunArgs& args) {
   sql::StreamOptions options;
   options.checkpoint_root = args.checkpoint;
   options.trigger = *trigger;
-  options.output_mode = *output_mode;
+  options.output_mode = plan::OutputModeName(*output_mode);
   std::vector<StreamingQuery> running;
   for (const auto& q : pipeline->queries) {
     auto started = sql::StartStreamingQuery(q, options);

@@ -1,77 +1,98 @@
-// dropDuplicates / dropDuplicatesWithinWatermark over the state store.
+// StreamingDeduplicateExec (dropDuplicates) and the deduplication both variants share.
 //
-// State key = the key columns (a watermarked key column first, so eviction walks keys in event
-// time order and stops early); value = empty, or for WithinWatermark the time (micros) at which
-// the key expires: its first event time + the watermark delay.
+// dropDuplicates: the value is empty. With a watermarked key column (moved first in the key), a
+// key expires once the watermark passes that column's value: eviction walks keys in event-time
+// order and stops at the first one the watermark has not passed. Rows at or before the previous
+// batch's watermark are dropped as late. Without one, keys are kept forever.
+#include "exec/dedup_exec.h"
+
 #include <arrow/api.h>
 #include <arrow/compute/api.h>
 
 #include <algorithm>
-#include <chrono>
-#include <thread>
 #include <unordered_set>
 
 #include "exec/compute_init.h"
+#include "exec/physical_planner.h"
 #include "exec/row_codec.h"
-#include "exec/stateful_ops.h"
 #include "exec/stateful_util.h"
 #include "state/partitioning.h"
 
 namespace sluice::exec {
 namespace {
 
-constexpr int64_t kMin = kNoWatermark;
-const Status kStop = Status::Cancelled("stop iteration");
-
-int64_t NowMs() { return SteadyNowMs(); }
+struct BufferedInput : OperatorState {
+  std::vector<std::shared_ptr<arrow::RecordBatch>> batches;
+};
 
 }  // namespace
 
-Result<std::shared_ptr<arrow::Table>> RunDeduplicate(const plan::LogicalPlan& node, int op,
-                                                     const std::shared_ptr<arrow::Table>& input, ExecContext* ctx) {
-  ARROW_ASSIGN_OR_RAISE(auto batch, input->CombineChunksToBatch());
-  const int64_t n = batch->num_rows();
-  const auto marked = node.input->WatermarkedColumns();
-  const bool streaming = ctx->streaming;
-
-  // The event-time column: for dropDuplicates a watermarked key column (moved first in the
-  // key); for WithinWatermark the input's watermarked column.
-  std::vector<std::string> key_cols = node.key_columns;
-  std::string event_col;
-  int64_t delay_us = 0;
-  if (node.within_watermark) {
-    if (!marked.empty()) {
-      event_col = marked.begin()->first;
-      delay_us = marked.begin()->second * 1000;
-    }
-  } else {
-    for (size_t i = 0; i < key_cols.size(); ++i) {
-      if (marked.count(key_cols[i]) && batch->schema()->GetFieldByName(key_cols[i])->type()->id() == arrow::Type::TIMESTAMP) {
-        event_col = key_cols[i];
-        std::rotate(key_cols.begin(), key_cols.begin() + static_cast<long>(i), key_cols.begin() + static_cast<long>(i) + 1);
-        break;
-      }
-    }
+DeduplicateExec::DeduplicateExec(const plan::LogicalPlan& node, int operator_id, std::vector<OperatorPtr> children,
+                                 std::vector<std::string> key_columns, std::string event_column)
+    : StatefulOperator(node.schema, std::move(children), operator_id),
+      user_keys_(node.key_columns),
+      key_columns_(std::move(key_columns)),
+      event_column_(std::move(event_column)) {
+  if (!event_column_.empty()) {
+    if (auto f = node.input->schema->GetFieldByName(event_column_)) event_unit_ = UnitToMicros(*f->type());
   }
+}
+
+std::string DeduplicateExec::Describe() const {
+  std::string line = std::string(exec_name()) + " [";
+  for (size_t i = 0; i < user_keys_.size(); ++i) line += (i ? ", " : "") + user_keys_[i];
+  return line + "] (keys kept in the state store)";
+}
+
+state::StateOperatorMetadata DeduplicateExec::StateMetadata(int num_partitions) const {
+  state::StateOperatorMetadata md;
+  md.operator_id = operator_id();
+  md.num_partitions = num_partitions;
+  md.operator_name = state_operator_name();
+  std::string key;
+  for (const auto& c : user_keys_) {
+    key += (key.empty() ? "" : ", ") + c + " " + plan::TypeName(*schema()->GetFieldByName(c)->type());
+  }
+  md.key_schema = "[" + key + "]";
+  md.value_schema = value_schema();
+  return md;
+}
+
+Result<std::unique_ptr<OperatorState>> DeduplicateExec::MakeState(ExecContext*) const {
+  return std::make_unique<BufferedInput>();
+}
+
+Status DeduplicateExec::Push(ExecContext*, OperatorState* state, int, const std::shared_ptr<arrow::RecordBatch>& batch,
+                             const BatchConsumer&) const {
+  static_cast<BufferedInput*>(state)->batches.push_back(batch);
+  return Status::OK();
+}
+
+Status DeduplicateExec::Finish(ExecContext* ctx, OperatorState* state, const BatchConsumer& out) const {
+  auto& buffered = static_cast<BufferedInput*>(state)->batches;
+  ARROW_ASSIGN_OR_RAISE(auto table, arrow::Table::FromRecordBatches(children().at(0)->schema(), buffered));
+  buffered.clear();
+  ARROW_ASSIGN_OR_RAISE(auto batch, table->CombineChunksToBatch());
+  const int64_t n = batch->num_rows();
+
   std::vector<std::shared_ptr<arrow::Array>> keys;
-  for (const auto& c : key_cols) {
+  for (const auto& c : key_columns_) {
     auto a = batch->GetColumnByName(c);
     if (!a) return Status::Invalid("dropDuplicates: column '", c, "' is missing from its input");
     keys.push_back(a);
   }
   std::shared_ptr<arrow::Int64Array> event_us;
-  if (!event_col.empty()) {
-    ARROW_ASSIGN_OR_RAISE(event_us, TimestampMicros(batch->GetColumnByName(event_col)));
+  if (!event_column_.empty()) {
+    auto a = batch->GetColumnByName(event_column_);
+    if (!a) return Status::Invalid("dropDuplicates: event-time column '", event_column_, "' is missing from its input");
+    ARROW_ASSIGN_OR_RAISE(event_us, TimestampMicros(a));
   }
-  const int64_t key_unit = event_col.empty() ? 1 : UnitToMicros(*batch->schema()->GetFieldByName(event_col)->type());
-  const int64_t late_us = streaming && event_us ? WatermarkUs(ctx->late_watermark_ms) : kMin;
-  const int64_t evict_us = streaming && event_us ? WatermarkUs(ctx->eviction_watermark_ms) : kMin;
+  const int64_t late_us = ctx->streaming && event_us ? WatermarkUs(ctx->late_watermark_ms) : kNoWatermark;
+  const int64_t evict_us = ctx->streaming && event_us ? WatermarkUs(ctx->eviction_watermark_ms) : kNoWatermark;
 
   OperatorProgress progress;
-  progress.operator_name = node.within_watermark ? "dedupeWithinWatermark" : "dedupe";
+  progress.operator_name = state_operator_name();
   const int P = ctx->stores->num_partitions();
-  progress.num_shuffle_partitions = P;
-  progress.num_state_store_instances = P;
 
   struct Row {
     int64_t row;
@@ -91,10 +112,9 @@ Result<std::shared_ptr<arrow::Table>> RunDeduplicate(const plan::LogicalPlan& no
 
   std::vector<std::vector<int64_t>> kept(static_cast<size_t>(P));
   std::vector<int64_t> update_ms(static_cast<size_t>(P), 0), removal_ms(static_cast<size_t>(P), 0);
-  const int T = OperatorThreads(P);
   auto run = [&](int p) -> Status {
-    const int64_t t0 = NowMs();
-    ARROW_ASSIGN_OR_RAISE(state::StateStore * store, ctx->stores->Get(op, p));
+    const int64_t t0 = SteadyNowMs();
+    ARROW_ASSIGN_OR_RAISE(state::StateStore * store, ctx->stores->Get(operator_id(), p));
     std::unordered_set<std::string> seen;
     for (const auto& r : parts[static_cast<size_t>(p)]) {
       if (seen.count(r.key)) continue;
@@ -103,53 +123,29 @@ Result<std::shared_ptr<arrow::Table>> RunDeduplicate(const plan::LogicalPlan& no
       seen.insert(r.key);
       kept[static_cast<size_t>(p)].push_back(r.row);
       std::string value;
-      if (node.within_watermark && event_us && !event_us->IsNull(r.row)) {
-        EncodeInt64(event_us->Value(r.row) + delay_us, &value);
-      }
+      NewValue(event_us.get(), r.row, &value);
       ARROW_RETURN_NOT_OK(store->Put(r.key, value));
     }
-    const int64_t t1 = NowMs();
+    const int64_t t1 = SteadyNowMs();
     update_ms[static_cast<size_t>(p)] = t1 - t0;
-    if (evict_us != kMin) {
+    if (evict_us != kNoWatermark) {
       std::vector<std::string> expired;
-      Status st = store->ForEach([&](std::string_view k, std::string_view v) -> Status {
-        size_t pos = 0;
-        if (node.within_watermark) {
-          if (v.empty()) return Status::OK();
-          ARROW_ASSIGN_OR_RAISE(int64_t expires, DecodeInt64(v, &pos));
-          if (expires <= evict_us) expired.emplace_back(k);
-          return Status::OK();
-        }
-        if (EncodedIsNull(k, 0)) return Status::OK();
-        ARROW_ASSIGN_OR_RAISE(int64_t raw, DecodeInt64(k, &pos));
-        // The key holds the column in its own unit; compare in micros.
-        if (ScaleToMicros(raw, key_unit) > evict_us) return kStop;
-        expired.emplace_back(k);
-        return Status::OK();
-      });
-      if (!st.ok() && !st.IsCancelled()) return st;
+      ARROW_RETURN_NOT_OK(Expired(*store, evict_us, &expired));
       for (const auto& k : expired) ARROW_RETURN_NOT_OK(store->Remove(k));
     }
-    removal_ms[static_cast<size_t>(p)] = NowMs() - t1;
+    removal_ms[static_cast<size_t>(p)] = SteadyNowMs() - t1;
     return Status::OK();
   };
-  ARROW_RETURN_NOT_OK(ParallelFor(P, T, run));
+  ARROW_RETURN_NOT_OK(ParallelFor(P, OperatorThreads(P), run));
 
   std::vector<int64_t> rows;
   for (int p = 0; p < P; ++p) {
     rows.insert(rows.end(), kept[static_cast<size_t>(p)].begin(), kept[static_cast<size_t>(p)].end());
     progress.all_updates_time_ms += update_ms[static_cast<size_t>(p)];
     progress.all_removals_time_ms += removal_ms[static_cast<size_t>(p)];
-    ARROW_ASSIGN_OR_RAISE(auto* store, ctx->stores->Get(op, p));
-    const auto m = store->metrics();
-    progress.num_rows_total += m.num_keys;
-    progress.num_rows_updated += m.num_rows_updated;
-    progress.num_rows_removed += m.num_rows_removed;
-    progress.memory_used_bytes += m.memory_used_bytes;
   }
   std::sort(rows.begin(), rows.end());
-  if (ctx->operators.size() <= static_cast<size_t>(op)) ctx->operators.resize(static_cast<size_t>(op) + 1);
-  ctx->operators[static_cast<size_t>(op)] = progress;
+  ARROW_RETURN_NOT_OK(ReportProgress(ctx, std::move(progress)));
 
   ARROW_RETURN_NOT_OK(EnsureComputeInitialized());
   arrow::Int64Builder idx;
@@ -157,8 +153,54 @@ Result<std::shared_ptr<arrow::Table>> RunDeduplicate(const plan::LogicalPlan& no
   std::shared_ptr<arrow::Array> indices;
   ARROW_RETURN_NOT_OK(idx.Finish(&indices));
   ARROW_ASSIGN_OR_RAISE(auto taken, arrow::compute::Take(batch, indices));
-  auto out_batch = taken.record_batch();
-  return arrow::Table::FromRecordBatches(node.schema, {out_batch});
+  return out(taken.record_batch());
+}
+
+namespace {
+
+class StreamingDeduplicateExec : public DeduplicateExec {
+ public:
+  using DeduplicateExec::DeduplicateExec;
+
+ protected:
+  const char* exec_name() const override { return "StreamingDeduplicateExec"; }
+  const char* state_operator_name() const override { return "dedupe"; }
+  const char* value_schema() const override { return "[]"; }
+  void NewValue(const arrow::Int64Array*, int64_t, std::string*) const override {}
+
+  Status Expired(const state::StateStore& store, int64_t evict_us, std::vector<std::string>* expired) const override {
+    Status st = store.ForEach([&](std::string_view k, std::string_view) -> Status {
+      if (EncodedIsNull(k, 0)) return Status::OK();
+      size_t pos = 0;
+      ARROW_ASSIGN_OR_RAISE(int64_t raw, DecodeInt64(k, &pos));
+      // The key holds the column in its own unit; compare in micros.
+      if (ScaleToMicros(raw, event_unit()) > evict_us) return StopIteration();
+      expired->emplace_back(k);
+      return Status::OK();
+    });
+    return st.IsCancelled() ? Status::OK() : st;
+  }
+};
+
+}  // namespace
+
+Result<OperatorPtr> PlanDeduplicateExec(const plan::LogicalPlan& node, std::vector<OperatorPtr>* children,
+                                        PlannerContext* ctx) {
+  if (node.within_watermark) return OperatorPtr();
+  // A watermarked timestamp key column goes first in the key: it expires keys.
+  const auto marked = node.input->WatermarkedColumns();
+  std::vector<std::string> keys = node.key_columns;
+  std::string event_column;
+  for (size_t i = 0; i < keys.size(); ++i) {
+    auto field = node.input->schema->GetFieldByName(keys[i]);
+    if (marked.count(keys[i]) && field && field->type()->id() == arrow::Type::TIMESTAMP) {
+      event_column = keys[i];
+      std::rotate(keys.begin(), keys.begin() + static_cast<long>(i), keys.begin() + static_cast<long>(i) + 1);
+      break;
+    }
+  }
+  return std::make_unique<StreamingDeduplicateExec>(node, ctx->next_stateful_id++, std::move(*children), std::move(keys),
+                                                    std::move(event_column));
 }
 
 }  // namespace sluice::exec

@@ -3,8 +3,10 @@
 // A streaming query runs its plan once per micro-batch with the runtime's state stores (loaded
 // at the batch's version) and the batch's two watermarks; a batch query runs it once over
 // everything, with in-memory state and complete-mode semantics, so the two give the same
-// answer (ARCHITECTURE.md: "the same query also runs as a plain batch job").
+// answer ("the same query also runs as a plain batch job").
 #pragma once
+
+#include <arrow/type_fwd.h>
 
 #include <cstdint>
 #include <limits>
@@ -13,9 +15,12 @@
 #include <string>
 #include <vector>
 
+#include "plan/output_mode.h"
 #include "state/state_store.h"
 
 namespace sluice::exec {
+
+class PhysicalOperator;
 
 /// One entry of a progress report's stateOperators (Spark's StateOperatorProgress).
 struct OperatorProgress {
@@ -44,7 +49,7 @@ class StateStores {
  public:
   virtual ~StateStores() = default;
   virtual int num_partitions() const = 0;
-  /// The store of operator `operator_id` (its index in LogicalPlan::StatefulNodes()) and
+  /// The store of operator `operator_id` (StatefulOperator::operator_id()) and
   /// `partition`, loaded at the batch's version. Safe to call from several threads for
   /// different partitions.
   virtual Result<state::StateStore*> Get(int operator_id, int partition) = 0;
@@ -56,18 +61,22 @@ std::unique_ptr<StateStores> MakeMemoryStateStores(int num_partitions);
 struct ExecContext {
   /// False for a batch query: aggregations return every group (complete), nothing is late.
   bool streaming = false;
-  /// append | update | complete (streaming only).
-  std::string output_mode = "append";
+  /// What a streaming aggregation emits (a batch query always behaves as complete).
+  plan::OutputMode output_mode = plan::OutputMode::kAppend;
   /// Rows (or windows) at or before this watermark belong to what an earlier batch closed:
   /// stateful operators drop them. The previous batch's watermark (Spark 3.4+).
   int64_t late_watermark_ms = std::numeric_limits<int64_t>::min();
   /// Windows ending at or before this watermark are emitted (append) and evicted. The batch's own.
   int64_t eviction_watermark_ms = std::numeric_limits<int64_t>::min();
   StateStores* stores = nullptr;
+  /// The rows of each scan for this run: ScanExec i reads entry i. Set by the executor.
+  const std::vector<std::shared_ptr<arrow::Table>>* scan_inputs = nullptr;
 
-  // Filled in by ExecutePlan.
-  std::vector<EventTimeStats> event_time;     // per LogicalPlan::WatermarkNodes() entry
-  std::vector<OperatorProgress> operators;    // per LogicalPlan::StatefulNodes() entry
+  // Filled in while the plan runs.
+  std::vector<EventTimeStats> event_time;     // per watermark operator (PhysicalPlan::watermarks())
+  std::vector<OperatorProgress> operators;    // per stateful operator id (PhysicalPlan::stateful())
+  /// Every operator that ran, in explain order (parent before its inputs).
+  std::vector<const PhysicalOperator*> operators_run;
 };
 
 }  // namespace sluice::exec

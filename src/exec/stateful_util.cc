@@ -3,6 +3,7 @@
 #include <arrow/api.h>
 #include <arrow/compute/api.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <thread>
@@ -15,6 +16,11 @@ namespace sluice::exec {
 int64_t SteadyNowMs() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
       .count();
+}
+
+int OperatorThreads(int num_partitions) {
+  const int hw = static_cast<int>(std::thread::hardware_concurrency());
+  return std::max(1, std::min(num_partitions, hw > 0 ? hw : 1));
 }
 
 Status ParallelFor(int n, int threads, const std::function<Status(int)>& fn) {

@@ -1,4 +1,5 @@
-// Small helpers shared by the stateful operators (aggregate_exec.cc, dedup_exec.cc).
+// Small helpers shared by the stateful operators (aggregations, deduplication) and the runtime's
+// state loading.
 #pragma once
 
 #include <arrow/type_fwd.h>
@@ -17,8 +18,15 @@ inline constexpr int64_t kNoWatermark = std::numeric_limits<int64_t>::min();
 /// A watermark in ms as micros; kNoWatermark stays kNoWatermark.
 inline int64_t WatermarkUs(int64_t ms) { return ms == kNoWatermark ? kNoWatermark : ms * 1000; }
 
+/// Returned from a state store ForEach callback to end the iteration early (not an error: the
+/// caller checks IsCancelled()).
+inline Status StopIteration() { return Status::Cancelled("stop iteration"); }
+
 /// Monotonic milliseconds, for operator timings.
 int64_t SteadyNowMs();
+
+/// Worker threads used per operator: min(partitions, hardware threads).
+int OperatorThreads(int num_partitions);
 
 /// Runs fn(i) for i in [0, n) on up to `threads` threads; returns the first error.
 Status ParallelFor(int n, int threads, const std::function<Status(int)>& fn);

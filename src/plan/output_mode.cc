@@ -4,6 +4,8 @@
 
 #include <arrow/api.h>
 
+#include <cctype>
+
 namespace sluice::plan {
 namespace {
 
@@ -25,10 +27,25 @@ std::string FirstLine(const LogicalPlan& node) {
 
 }  // namespace
 
-Status CheckOutputMode(const LogicalPlan& plan, const std::string& mode) {
-  if (mode != "append" && mode != "update" && mode != "complete") {
-    return Status::Invalid("Unknown output mode '", mode, "'. Valid modes: append, complete, update");
+Result<OutputMode> ParseOutputMode(std::string_view text) {
+  std::string lower(text);
+  for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (OutputMode mode : {OutputMode::kAppend, OutputMode::kUpdate, OutputMode::kComplete}) {
+    if (lower == OutputModeName(mode)) return mode;
   }
+  return Status::Invalid("Unknown output mode '", std::string(text), "'. Valid modes: append, complete, update");
+}
+
+const char* OutputModeName(OutputMode mode) {
+  switch (mode) {
+    case OutputMode::kAppend: return "append";
+    case OutputMode::kUpdate: return "update";
+    case OutputMode::kComplete: return "complete";
+  }
+  return "append";
+}
+
+Status CheckOutputMode(const LogicalPlan& plan, OutputMode mode) {
   const auto stateful = plan.StatefulNodes();
   const LogicalPlan* first_agg = nullptr;
   for (const auto* node : stateful) {
@@ -40,15 +57,15 @@ Status CheckOutputMode(const LogicalPlan& plan, const std::string& mode) {
     }
     first_agg = node;
   }
-  if (mode == "complete" && !first_agg) {
+  if (mode == OutputMode::kComplete && !first_agg) {
     return Status::Invalid(
         "Complete output mode not supported when there are no streaming aggregations on streaming DataFrames. "
         "Use outputMode(\"append\") for a query without aggregation.");
   }
   bool after_agg = false;
   for (const auto* node : stateful) {
-    if (after_agg && mode != "append") {
-      return Status::Invalid("Detected a stateful operator after a streaming aggregation in ", mode,
+    if (after_agg && mode != OutputMode::kAppend) {
+      return Status::Invalid("Detected a stateful operator after a streaming aggregation in ", OutputModeName(mode),
                              " output mode: ", FirstLine(*node),
                              " would see rows the aggregation may still change (possible correctness issue). "
                              "Use outputMode(\"append\") or move the operator before the aggregation.");
@@ -67,12 +84,12 @@ Status CheckOutputMode(const LogicalPlan& plan, const std::string& mode) {
                              FirstLine(*node), ". Group by a key as well, e.g. groupBy(col(\"user\"), "
                              "session_window(...)).");
     }
-    if (session && mode == "update") {
+    if (session && mode == OutputMode::kUpdate) {
       return Status::Invalid("Update output mode not supported for session window on streaming DataFrames: ",
                              FirstLine(*node), ". Use outputMode(\"append\") (sessions are emitted once the "
                              "watermark closes them) or outputMode(\"complete\").");
     }
-    if (mode == "append" && !GroupsOnWatermark(*node)) {
+    if (mode == OutputMode::kAppend && !GroupsOnWatermark(*node)) {
       return Status::Invalid(
           "Append output mode not supported when there are streaming aggregations on streaming DataFrames without "
           "watermark: ", FirstLine(*node), " does not group on a watermarked event-time column, so no result row "

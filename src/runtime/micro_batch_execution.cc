@@ -1,4 +1,4 @@
-// The micro-batch protocol, top to bottom (ARCHITECTURE.md):
+// The micro-batch protocol, top to bottom, as Spark's MicroBatchExecution names its phases.
 //
 //   Recovery rule. Let N = latest offsets entry and C = latest commit entry.
 //     - no offsets:           batch 0 starts from nothing.
@@ -7,10 +7,25 @@
 //                             (and its timestamp/watermark); the sink recognises N if it already
 //                             has it, so nothing is written twice.
 //
-//   One batch:  latest offsets -> offsets/N (write-ahead) -> read exactly that range ->
-//               run the plan -> sink.addBatch(N) -> commits/N -> sources release data <= N.
+//   One batch N (numbered as in the README's "How exactly-once works"):
+//     1. constructNextBatch  each source's latest offset; nothing new (and no watermark move
+//                            that closes state) -> no batch. Otherwise offsets/N is written
+//                            BEFORE the batch runs (the write-ahead log); old log entries are
+//                            purged. A redone batch skips this phase: offsets/N exists.
+//     2. getBatch            read exactly the recorded range of every source.
+//     3. execute             run the operators; stateful ones read state version N and their
+//                            writes are committed as version N+1 (as Spark's stateful tasks
+//                            commit before the sink sees the batch).
+//     4. addBatch            the sink takes batch N; it recognises a batch id it already has.
+//     5. commit              the next watermark, commits/N (the batch is done), old state
+//                            versions purged, sources release data up to offsets/N.
+//     6. progress            the ProgressReporter builds the batch's progress JSON.
+//   A crash before commits/N is written leaves offsets/N without commits/N: the recovery rule
+//   re-runs N. Each phase is timed through PhaseTimer under Spark's durationMs keys.
 //
-// Fault points (io::FileSystem::FaultPoint) name the moments crash tests stop the process.
+// Fault points (io::FileSystem::FaultPoint) name the moments crash tests stop the process, in
+// this order: after_offsets_write (1), during_state_commit, after_state_commit (3),
+// before_sink, after_sink_commit (4), before_commit_log, after_commit_log (5).
 #include "runtime/micro_batch_execution.h"
 
 #include <arrow/api.h>
@@ -21,15 +36,12 @@
 #include <thread>
 
 #include "exec/plan_executor.h"
-#include "exec/stateful_ops.h"
 #include "exec/stateful_util.h"
-#include "runtime/progress.h"
+#include "exec/watermark_exec.h"
 #include "state/operator_metadata.h"
 #include "state/state_store.h"
 
 namespace sluice::runtime {
-
-using nlohmann::json;
 
 namespace {
 
@@ -46,53 +58,8 @@ bool SameOffset(const std::optional<source::Offset>& a, const std::optional<sour
   return !a || *a == *b;
 }
 
-json OffsetJson(const std::optional<source::Offset>& o) { return o ? *o : json(nullptr); }
-
 constexpr const char* kShufflePartitionsConf = "spark.sql.shuffle.partitions";
 constexpr const char* kWatermarkPolicyConf = "spark.sql.streaming.multipleWatermarkPolicy";
-
-// What a stateful operator's state looks like, for state/<op>/_metadata: a restart whose
-// operator would read the state differently is refused.
-state::StateOperatorMetadata DescribeState(const plan::LogicalPlan& node, int op, int partitions) {
-  state::StateOperatorMetadata md;
-  md.operator_id = op;
-  md.num_partitions = partitions;
-  auto field_text = [&](int i) {
-    return node.schema->field(i)->name() + " " + plan::TypeName(*node.schema->field(i)->type());
-  };
-  if (node.kind == plan::LogicalPlan::Kind::kAggregate) {
-    const bool session = node.window && node.window->kind == plan::WindowSpec::Kind::kSession;
-    md.operator_name = session ? "sessionWindowStateStoreSave" : "stateStoreSave";
-    std::string key;
-    for (size_t i = 0; i < node.group_exprs.size(); ++i) {
-      key += (i ? ", " : "");
-      key += node.window && node.window->group_index == static_cast<int>(i) ? node.window->ToString()
-                                                                           : node.group_exprs[i]->ToString();
-    }
-    const auto marked = node.input->WatermarkedColumns();
-    std::string watermarked;
-    for (const auto& [c, d] : marked) watermarked += (watermarked.empty() ? "" : ", ") + c;
-    md.key_schema = "[" + key + "] watermarked [" + watermarked + "]";
-    std::string value;
-    const int first_agg = node.schema->num_fields() - static_cast<int>(node.aggs.size());
-    for (size_t i = 0; i < node.aggs.size(); ++i) {
-      value += (i ? ", " : "") + node.aggs[i].ToString() + " : " + field_text(first_agg + static_cast<int>(i));
-    }
-    md.value_schema = "[" + value + "]";
-  } else {
-    md.operator_name = node.within_watermark ? "dedupeWithinWatermark" : "dedupe";
-    std::string key;
-    for (const auto& c : node.key_columns) {
-      key += (key.empty() ? "" : ", ") + c + " " + plan::TypeName(*node.schema->GetFieldByName(c)->type());
-    }
-    md.key_schema = "[" + key + "]";
-    md.value_schema = node.within_watermark ? "[expiresAtMicros bigint]" : "[]";
-  }
-  return md;
-}
-
-json IsoOrNull(int64_t ms) { return IsoTimestamp(ms); }
-
 
 }  // namespace
 
@@ -175,10 +142,9 @@ MicroBatchExecution::MicroBatchExecution(const QueryConfig& config, std::string 
 MicroBatchExecution::~MicroBatchExecution() = default;
 
 Status MicroBatchExecution::OpenState() {
-  stateful_ = config_.plan->StatefulNodes();
-  watermark_nodes_ = config_.plan->WatermarkNodes();
-  node_watermarks_.assign(watermark_nodes_.size(), std::nullopt);
-  if (stateful_.empty()) return Status::OK();
+  ARROW_ASSIGN_OR_RAISE(physical_, exec::PlanPhysical(*config_.plan));
+  node_watermarks_.assign(physical_->watermarks().size(), std::nullopt);
+  if (!stateful()) return Status::OK();
   // A checkpoint keeps the partitioning and provider it started with (they decide where state
   // lives); the session's values apply to new checkpoints only.
   num_partitions_ = config_.shuffle_partitions > 0 ? config_.shuffle_partitions
@@ -204,13 +170,13 @@ Status MicroBatchExecution::OpenState() {
     }
   }
   stores_ = std::make_unique<Stores>(config_.fs, config_.checkpoint_dir, provider_kind_, num_partitions_,
-                                     static_cast<int>(stateful_.size()));
+                                     static_cast<int>(physical_->stateful().size()));
   return Status::OK();
 }
 
 Status MicroBatchExecution::CheckStateMetadata(bool write) {
-  for (size_t i = 0; i < stateful_.size(); ++i) {
-    const auto wanted = DescribeState(*stateful_[i], static_cast<int>(i), num_partitions_);
+  for (size_t i = 0; i < physical_->stateful().size(); ++i) {
+    const auto wanted = physical_->stateful()[i]->StateMetadata(num_partitions_);
     if (write) {
       ARROW_RETURN_NOT_OK(state::WriteOrCheckOperatorMetadata(config_.fs.get(), config_.checkpoint_dir, wanted));
       continue;
@@ -228,11 +194,12 @@ Status MicroBatchExecution::CheckStateMetadata(bool write) {
 }
 
 Status MicroBatchExecution::UpdateWatermark(const exec::ExecContext& ctx) {
-  if (watermark_nodes_.empty()) return Status::OK();
-  for (size_t i = 0; i < watermark_nodes_.size() && i < ctx.event_time.size(); ++i) {
+  const auto& watermarks = physical_->watermarks();
+  if (watermarks.empty()) return Status::OK();
+  for (size_t i = 0; i < watermarks.size() && i < ctx.event_time.size(); ++i) {
     const auto& st = ctx.event_time[i];
     if (st.count == 0) continue;
-    const int64_t candidate = st.max_ms - watermark_nodes_[i]->delay_ms;
+    const int64_t candidate = st.max_ms - watermarks[i]->delay_ms();
     if (!node_watermarks_[i] || candidate > *node_watermarks_[i]) node_watermarks_[i] = candidate;
   }
   // Several inputs: the slowest one decides (Spark's default "min" policy).
@@ -245,7 +212,7 @@ Status MicroBatchExecution::UpdateWatermark(const exec::ExecContext& ctx) {
 }
 
 bool MicroBatchExecution::WantsNoDataBatch() const {
-  return !stateful_.empty() && !watermark_nodes_.empty() && last_batch_watermark_ms_ &&
+  return stateful() && has_watermark() && last_batch_watermark_ms_ &&
          watermark_ms_ > *last_batch_watermark_ms_;
 }
 
@@ -279,6 +246,7 @@ Result<std::unique_ptr<MicroBatchExecution>> MicroBatchExecution::Open(const Que
   }
   sink::SinkContext sctx{fs, ex->query_id_, config.memory_tables, config.console};
   ARROW_ASSIGN_OR_RAISE(ex->sink_, sink::MakeSink(config.sink, sctx));
+  ex->reporter_ = std::make_unique<ProgressReporter>(ex->query_id_, run_id, config.name);
   ARROW_RETURN_NOT_OK(ex->Recover());
   return ex;
 }
@@ -323,56 +291,107 @@ Status MicroBatchExecution::PrepareForAvailableNow() {
   return Status::OK();
 }
 
+// What getBatch read: one table per source, in source order.
+struct MicroBatchExecution::BatchInput {
+  std::vector<std::shared_ptr<arrow::Table>> tables;
+};
+
+// What execute produced: the rows for the sink, and the statistics the operators reported.
+struct MicroBatchExecution::Executed {
+  std::shared_ptr<arrow::Table> output;
+  exec::ExecContext ctx;
+  int64_t state_commit_ms = 0;
+};
+
 Result<BatchReport> MicroBatchExecution::RunOneTrigger(bool limited, bool allow_new_data) {
-  const int64_t trigger_start = NowMs();
-  json durations = json::object();
+  PhaseTimer timer([this] { return NowMs(); });
   if (pending_redo_) {
     checkpoint::OffsetSeq seq = std::move(*pending_redo_);
     pending_redo_.reset();
-    return RunBatch(next_batch_id_, seq, trigger_start, durations);
+    return RunBatch(next_batch_id_, seq, &timer);
   }
+  ARROW_ASSIGN_OR_RAISE(auto seq, ConstructNextBatch(limited, allow_new_data, &timer));
+  if (!seq) return BatchReport{};
+  return RunBatch(next_batch_id_, *seq, &timer);
+}
 
-  // 1. What is new since the last committed batch?
+// 1. constructNextBatch.
+Result<std::optional<checkpoint::OffsetSeq>> MicroBatchExecution::ConstructNextBatch(bool limited, bool allow_new_data,
+                                                                                     PhaseTimer* timer) {
   checkpoint::OffsetSeq seq;
   bool has_data = false;
-  if (allow_new_data) {
+  ARROW_RETURN_NOT_OK(timer->Time("latestOffset", [&]() -> Status {
+    if (!allow_new_data) return Status::OK();
     for (size_t i = 0; i < sources_.size(); ++i) {
       ARROW_ASSIGN_OR_RAISE(auto end, sources_[i]->LatestOffset(committed_[i], limited));
       has_data = has_data || !SameOffset(end, committed_[i]);
       seq.offsets.push_back(std::move(end));
     }
-  }
-  durations["latestOffset"] = NowMs() - trigger_start;
+    return Status::OK();
+  }));
   if (!has_data) {
     // No new rows, but a watermark that moved on closes windows: a no-data batch.
-    if (!WantsNoDataBatch()) return BatchReport{};
+    if (!WantsNoDataBatch()) return std::nullopt;
     seq.offsets = committed_;
   }
 
-  // 2. Write-ahead: offsets/N before the batch runs, with the watermark it uses.
-  seq.batch_timestamp_ms = trigger_start;
+  // Write-ahead: offsets/N before the batch runs, with the watermark and settings it uses.
+  seq.batch_timestamp_ms = timer->trigger_start_ms();
   seq.batch_watermark_ms = watermark_ms_;
   seq.conf["sluice.sql.streaming.minBatchesToRetain"] = std::to_string(config_.min_batches_to_retain);
-  if (!stateful_.empty()) {
+  if (stateful()) {
     seq.conf[kShufflePartitionsConf] = std::to_string(num_partitions_);
     seq.conf[state::kStateStoreProviderConf] = provider_kind_;
   }
-  if (!watermark_nodes_.empty()) seq.conf[kWatermarkPolicyConf] = "min";
-  const int64_t wal_start = NowMs();
-  ARROW_RETURN_NOT_OK(checkpoint_->offsets().Add(next_batch_id_, seq.Serialize()));
-  ARROW_RETURN_NOT_OK(config_.fs->FaultPoint("after_offsets_write"));
-  ARROW_RETURN_NOT_OK(checkpoint_->Purge(next_batch_id_, config_.min_batches_to_retain));
-  durations["walCommit"] = NowMs() - wal_start;
-  return RunBatch(next_batch_id_, seq, trigger_start, durations);
+  if (has_watermark()) seq.conf[kWatermarkPolicyConf] = "min";
+  ARROW_RETURN_NOT_OK(timer->Time("walCommit", [&]() -> Status {
+    ARROW_RETURN_NOT_OK(checkpoint_->offsets().Add(next_batch_id_, seq.Serialize()));
+    ARROW_RETURN_NOT_OK(config_.fs->FaultPoint("after_offsets_write"));
+    return checkpoint_->Purge(next_batch_id_, config_.min_batches_to_retain);
+  }));
+  return seq;
 }
 
 Result<BatchReport> MicroBatchExecution::RunBatch(int64_t batch_id, const checkpoint::OffsetSeq& seq,
-                                                  int64_t trigger_start_ms, json durations) {
-  // 3. Read exactly the recorded range of every source.
-  int64_t t = NowMs();
-  std::vector<std::shared_ptr<arrow::Table>> inputs;
-  std::vector<int64_t> rows_per_source;
-  int64_t num_input_rows = 0;
+                                                  PhaseTimer* timer) {
+  ARROW_ASSIGN_OR_RAISE(BatchInput input, timer->Time("getBatch", [&] { return GetBatch(seq); }));
+  // Plans are made once, when the query opens.
+  timer->Record("queryPlanning", 0);
+  // Spark's addBatch covers running the plan too (its plans run lazily inside the sink write).
+  ARROW_ASSIGN_OR_RAISE(Executed executed, timer->Time("addBatch", [&] { return Execute(batch_id, seq, input); }));
+  ARROW_RETURN_NOT_OK(timer->Time("addBatch", [&] { return AddBatch(batch_id, executed.output); }));
+  ARROW_RETURN_NOT_OK(timer->Time("commitOffsets", [&] { return Commit(batch_id, seq, executed.ctx); }));
+  const int64_t end_ms = timer->Finish();
+
+  // 6. progress.
+  BatchStats stats;
+  stats.batch_id = batch_id;
+  stats.trigger_start_ms = timer->trigger_start_ms();
+  stats.end_ms = end_ms;
+  stats.durations = timer->durations();
+  for (size_t i = 0; i < sources_.size(); ++i) {
+    stats.sources.push_back({sources_[i]->Description(), committed_[i], seq.offsets[i], input.tables[i]->num_rows(),
+                             sources_[i]->metrics()});
+  }
+  stats.operators = executed.ctx.operators;
+  stats.state_commit_ms = executed.state_commit_ms;
+  if (has_watermark()) stats.batch_watermark_ms = seq.batch_watermark_ms;
+  stats.event_time = executed.ctx.event_time;
+  stats.sink_description = sink_->Description();
+  stats.num_output_rows = executed.output->num_rows();
+  BatchReport report;
+  report.ran = true;
+  report.batch_id = batch_id;
+  report.progress = reporter_->Report(stats);
+
+  committed_ = seq.offsets;
+  next_batch_id_ = batch_id + 1;
+  return report;
+}
+
+// 2. getBatch.
+Result<MicroBatchExecution::BatchInput> MicroBatchExecution::GetBatch(const checkpoint::OffsetSeq& seq) {
+  BatchInput input;
   for (size_t i = 0; i < sources_.size(); ++i) {
     std::shared_ptr<arrow::Table> rows;
     if (!seq.offsets[i] || SameOffset(seq.offsets[i], committed_[i])) {
@@ -380,15 +399,16 @@ Result<BatchReport> MicroBatchExecution::RunBatch(int64_t batch_id, const checkp
     } else {
       ARROW_ASSIGN_OR_RAISE(rows, sources_[i]->GetBatch(committed_[i], *seq.offsets[i]));
     }
-    rows_per_source.push_back(rows->num_rows());
-    num_input_rows += rows->num_rows();
-    inputs.push_back(std::move(rows));
+    input.tables.push_back(std::move(rows));
   }
-  durations["getBatch"] = NowMs() - t;
+  return input;
+}
 
-  // Run the plan; stateful operators work on the state at version N (= after batch N-1).
-  t = NowMs();
-  exec::ExecContext ctx;
+// 3. execute.
+Result<MicroBatchExecution::Executed> MicroBatchExecution::Execute(int64_t batch_id, const checkpoint::OffsetSeq& seq,
+                                                                   const BatchInput& input) {
+  Executed result;
+  exec::ExecContext& ctx = result.ctx;
   ctx.streaming = true;
   ctx.output_mode = config_.sink.output_mode;
   ctx.late_watermark_ms = last_batch_watermark_ms_.value_or(std::numeric_limits<int64_t>::min());
@@ -397,29 +417,30 @@ Result<BatchReport> MicroBatchExecution::RunBatch(int64_t batch_id, const checkp
     ARROW_RETURN_NOT_OK(stores_->Begin(batch_id));
     ctx.stores = stores_.get();
   }
-  auto executed = exec::ExecutePlan(*config_.plan, inputs, &ctx);
+  auto executed = exec::ExecutePhysicalPlan(*physical_, input.tables, &ctx);
   if (!executed.ok()) {
     if (stores_) stores_->AbortAll();
     return executed.status();
   }
-  std::shared_ptr<arrow::Table> output = *executed;
-  durations["queryPlanning"] = 0;
-  int64_t state_commit_ms = 0;
+  result.output = *executed;
   if (stores_) {
-    const int64_t c0 = NowMs();
+    const int64_t start = NowMs();
     ARROW_RETURN_NOT_OK(stores_->CommitAll());
-    state_commit_ms = NowMs() - c0;
+    result.state_commit_ms = NowMs() - start;
     ARROW_RETURN_NOT_OK(config_.fs->FaultPoint("after_state_commit"));
   }
+  return result;
+}
 
-  // 4. The sink takes batch N (idempotent by batch id).
+// 4. addBatch.
+Status MicroBatchExecution::AddBatch(int64_t batch_id, const std::shared_ptr<arrow::Table>& output) {
   ARROW_RETURN_NOT_OK(config_.fs->FaultPoint("before_sink"));
   ARROW_RETURN_NOT_OK(sink_->AddBatch(batch_id, output));
-  ARROW_RETURN_NOT_OK(config_.fs->FaultPoint("after_sink_commit"));
-  durations["addBatch"] = NowMs() - t;
+  return config_.fs->FaultPoint("after_sink_commit");
+}
 
-  // 6. The commit: batch N is done.
-  t = NowMs();
+// 5. commit: batch N is done.
+Status MicroBatchExecution::Commit(int64_t batch_id, const checkpoint::OffsetSeq& seq, const exec::ExecContext& ctx) {
   ARROW_RETURN_NOT_OK(UpdateWatermark(ctx));
   ARROW_RETURN_NOT_OK(config_.fs->FaultPoint("before_commit_log"));
   checkpoint::CommitEntry commit{watermark_ms_};
@@ -430,79 +451,7 @@ Result<BatchReport> MicroBatchExecution::RunBatch(int64_t batch_id, const checkp
   for (size_t i = 0; i < sources_.size(); ++i) {
     if (seq.offsets[i]) ARROW_RETURN_NOT_OK(sources_[i]->Commit(*seq.offsets[i]));
   }
-  durations["commitOffsets"] = NowMs() - t;
-  const int64_t end_ms = NowMs();
-  durations["triggerExecution"] = end_ms - trigger_start_ms;
-
-  // 7. Progress.
-  const double secs = std::max<int64_t>(end_ms - trigger_start_ms, 1) / 1000.0;
-  const double since_last = last_trigger_start_ms_ > 0 ? (trigger_start_ms - last_trigger_start_ms_) / 1000.0 : 0.0;
-  last_trigger_start_ms_ = trigger_start_ms;
-  json sources = json::array();
-  for (size_t i = 0; i < sources_.size(); ++i) {
-    json s = {{"description", sources_[i]->Description()},
-              {"startOffset", OffsetJson(committed_[i])},
-              {"endOffset", OffsetJson(seq.offsets[i])},
-              {"latestOffset", OffsetJson(seq.offsets[i])},
-              {"numInputRows", rows_per_source[i]},
-              {"processedRowsPerSecond", rows_per_source[i] / secs}};
-    if (since_last > 0) s["inputRowsPerSecond"] = rows_per_source[i] / since_last;
-    const source::SourceMetrics m = sources_[i]->metrics();
-    s["metrics"] = {{"numMalformedRows", std::to_string(m.malformed_rows)}};
-    if (m.files_outstanding >= 0) s["metrics"]["numFilesOutstanding"] = std::to_string(m.files_outstanding);
-    sources.push_back(std::move(s));
-  }
-  json state_ops = json::array();
-  for (const auto& op : ctx.operators) {
-    state_ops.push_back({{"operatorName", op.operator_name},
-                         {"numRowsTotal", op.num_rows_total},
-                         {"numRowsUpdated", op.num_rows_updated},
-                         {"allUpdatesTimeMs", op.all_updates_time_ms},
-                         {"numRowsRemoved", op.num_rows_removed},
-                         {"allRemovalsTimeMs", op.all_removals_time_ms},
-                         {"commitTimeMs", stateful_.empty() ? 0 : state_commit_ms / static_cast<int64_t>(stateful_.size())},
-                         {"memoryUsedBytes", op.memory_used_bytes},
-                         {"numRowsDroppedByWatermark", op.num_rows_dropped_by_watermark},
-                         {"numShufflePartitions", op.num_shuffle_partitions},
-                         {"numStateStoreInstances", op.num_state_store_instances}});
-  }
-  BatchReport report;
-  report.ran = true;
-  report.batch_id = batch_id;
-  report.progress = {{"id", query_id_},
-                     {"runId", run_id_},
-                     {"name", config_.name.empty() ? json(nullptr) : json(config_.name)},
-                     {"timestamp", IsoTimestamp(trigger_start_ms)},
-                     {"batchId", batch_id},
-                     {"batchDuration", end_ms - trigger_start_ms},
-                     {"numInputRows", num_input_rows},
-                     {"processedRowsPerSecond", num_input_rows / secs},
-                     {"durationMs", durations},
-                     {"stateOperators", state_ops},
-                     {"sources", sources},
-                     {"sink", {{"description", sink_->Description()}, {"numOutputRows", output->num_rows()}}}};
-  if (since_last > 0) report.progress["inputRowsPerSecond"] = num_input_rows / since_last;
-  if (!watermark_nodes_.empty()) {
-    // Spark's eventTime map: the watermark this batch used; max/min/avg of its event times.
-    json event_time = {{"watermark", IsoOrNull(seq.batch_watermark_ms)}};
-    exec::EventTimeStats all;
-    for (const auto& st : ctx.event_time) {
-      all.count += st.count;
-      all.sum_ms += st.sum_ms;
-      all.max_ms = std::max(all.max_ms, st.max_ms);
-      all.min_ms = std::min(all.min_ms, st.min_ms);
-    }
-    if (all.count > 0) {
-      event_time["avg"] = IsoOrNull(static_cast<int64_t>(all.sum_ms / static_cast<double>(all.count)));
-      event_time["max"] = IsoOrNull(all.max_ms);
-      event_time["min"] = IsoOrNull(all.min_ms);
-    }
-    report.progress["eventTime"] = event_time;
-  }
-
-  committed_ = seq.offsets;
-  next_batch_id_ = batch_id + 1;
-  return report;
+  return Status::OK();
 }
 
 }  // namespace sluice::runtime

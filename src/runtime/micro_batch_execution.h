@@ -1,4 +1,4 @@
-// The micro-batch protocol for one query (ARCHITECTURE.md, "The batch protocol").
+// The micro-batch protocol for one query, as named phases (README, "How exactly-once works").
 #pragma once
 
 #include <memory>
@@ -9,7 +9,9 @@
 #include <nlohmann/json.hpp>
 
 #include "checkpoint/checkpoint.h"
+#include "exec/physical_planner.h"
 #include "exec/stateful.h"
+#include "runtime/progress_reporter.h"
 #include "runtime/query_config.h"
 #include "sink/sink.h"
 #include "source/source.h"
@@ -45,9 +47,26 @@ class MicroBatchExecution {
  private:
   MicroBatchExecution(const QueryConfig& config, std::string run_id);
   Status Recover();
-  Result<BatchReport> RunBatch(int64_t batch_id, const checkpoint::OffsetSeq& seq, int64_t trigger_start_ms,
-                               nlohmann::json durations);
   int64_t NowMs() const;
+
+  // The phases of one batch, in protocol order (the .cc's header comment numbers them).
+  struct BatchInput;
+  struct Executed;
+  /// 1. constructNextBatch: the next batch's offsets, written ahead to offsets/N; nullopt when
+  /// there is nothing to run.
+  Result<std::optional<checkpoint::OffsetSeq>> ConstructNextBatch(bool limited, bool allow_new_data,
+                                                                  PhaseTimer* timer);
+  /// Phases 2 to 6 of batch `batch_id` over the offsets `seq`.
+  Result<BatchReport> RunBatch(int64_t batch_id, const checkpoint::OffsetSeq& seq, PhaseTimer* timer);
+  /// 2. getBatch: exactly the recorded range of every source.
+  Result<BatchInput> GetBatch(const checkpoint::OffsetSeq& seq);
+  /// 3. execute: the operators over the input, with the state at version batch_id; the state
+  /// is committed as version batch_id + 1.
+  Result<Executed> Execute(int64_t batch_id, const checkpoint::OffsetSeq& seq, const BatchInput& input);
+  /// 4. addBatch: the sink takes the batch (idempotent by batch id).
+  Status AddBatch(int64_t batch_id, const std::shared_ptr<arrow::Table>& output);
+  /// 5. commit: the next watermark, commits/N, state maintenance, sources release their data.
+  Status Commit(int64_t batch_id, const checkpoint::OffsetSeq& seq, const exec::ExecContext& ctx);
 
   QueryConfig config_;
   std::string run_id_;
@@ -56,21 +75,23 @@ class MicroBatchExecution {
   std::unique_ptr<checkpoint::Checkpoint> checkpoint_;
   std::vector<std::unique_ptr<source::Source>> sources_;
   std::unique_ptr<sink::Sink> sink_;
+  /// The query's operators, planned once at Open.
+  std::unique_ptr<const exec::PhysicalPlan> physical_;
+  std::unique_ptr<ProgressReporter> reporter_;
 
   int64_t next_batch_id_ = 0;
   /// End offsets of the last committed batch, per source (the next batch's start).
   std::vector<std::optional<source::Offset>> committed_;
   /// Set on restart when offsets/N exists without commits/N: N is re-run with exactly offsets/N.
   std::optional<checkpoint::OffsetSeq> pending_redo_;
-  int64_t last_trigger_start_ms_ = 0;
 
   // Stateful queries.
   class Stores;
   Status OpenState();
   Status CheckStateMetadata(bool write);
   Status UpdateWatermark(const exec::ExecContext& ctx);
-  std::vector<const plan::LogicalPlan*> stateful_;
-  std::vector<const plan::LogicalPlan*> watermark_nodes_;
+  bool stateful() const { return !physical_->stateful().empty(); }
+  bool has_watermark() const { return !physical_->watermarks().empty(); }
   int num_partitions_ = 1;
   std::string provider_kind_ = "file";
   std::unique_ptr<Stores> stores_;
@@ -78,7 +99,7 @@ class MicroBatchExecution {
   int64_t watermark_ms_ = 0;
   /// The watermark the last batch that ran used (the next batch's late-row watermark).
   std::optional<int64_t> last_batch_watermark_ms_;
-  /// Per withWatermark node: max event time - delay seen by this run.
+  /// Per watermark operator: max event time - delay seen by this run.
   std::vector<std::optional<int64_t>> node_watermarks_;
 };
 

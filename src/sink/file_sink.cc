@@ -164,9 +164,8 @@ class FileSink final : public Sink {
 
 Status ValidateFileSinkSpec(const SinkSpec& spec) {
   ARROW_RETURN_NOT_OK(ParseFileSinkOptions(spec.format, spec.options, /*path_required=*/true).status());
-  std::string mode = Lower(spec.output_mode);
-  if (mode != "append") {
-    return Status::Invalid("Data source ", Lower(spec.format), " does not support ", spec.output_mode,
+  if (spec.output_mode != plan::OutputMode::kAppend) {
+    return Status::Invalid("Data source ", Lower(spec.format), " does not support ", plan::OutputModeName(spec.output_mode),
                            " output mode (the file sink only appends)");
   }
   return Status::OK();

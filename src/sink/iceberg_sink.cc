@@ -214,9 +214,8 @@ class IcebergSink final : public Sink {
 
 Status ValidateIcebergSinkSpec(const SinkSpec& spec) {
   ARROW_RETURN_NOT_OK(spec.options.CheckKnown(kOptions, "iceberg sink"));
-  const std::string mode = spec.output_mode;
-  if (mode != "append" && mode != "complete") {
-    return Status::Invalid("Data source iceberg does not support ", mode,
+  if (spec.output_mode == plan::OutputMode::kUpdate) {
+    return Status::Invalid("Data source iceberg does not support ", plan::OutputModeName(spec.output_mode),
                            " output mode (the Iceberg sink supports append and complete)");
   }
   auto options = OptionMap(spec.options);
@@ -253,7 +252,7 @@ Result<std::unique_ptr<Sink>> MakeIcebergSink(const SinkSpec& spec, const SinkCo
   auto fs = ctx.fs ? ctx.fs : io::LocalFileSystem();
   ARROW_ASSIGN_OR_RAISE(auto catalog, iceberg::MakeCatalog(ref.catalog, ref.catalog_props, fs));
   return std::unique_ptr<Sink>(
-      new IcebergSink(fs, std::move(catalog), std::move(ref), ctx.query_id, spec.output_mode == "complete", target,
+      new IcebergSink(fs, std::move(catalog), std::move(ref), ctx.query_id, spec.output_mode == plan::OutputMode::kComplete, target,
                                                    merge_schema));
 }
 

@@ -75,7 +75,7 @@ Status ValidateMemorySinkSpec(const SinkSpec& spec) {
 
 Result<std::unique_ptr<Sink>> MakeMemorySink(const SinkSpec& spec, const SinkContext& ctx) {
   ARROW_RETURN_NOT_OK(ValidateMemorySinkSpec(spec));
-  return std::make_unique<MemorySink>(ctx.memory_tables, spec.query_name, spec.output_mode == "complete");
+  return std::make_unique<MemorySink>(ctx.memory_tables, spec.query_name, spec.output_mode == plan::OutputMode::kComplete);
 }
 
 Result<std::unique_ptr<Sink>> MakeForeachBatchSink(const SinkSpec& spec) {

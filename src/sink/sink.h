@@ -14,6 +14,7 @@
 
 #include "io/file_system.h"
 #include "plan/logical_plan.h"
+#include "plan/output_mode.h"
 
 namespace sluice::sink {
 
@@ -42,7 +43,7 @@ struct SinkSpec {
   std::string format;  // parquet | json | csv | console | memory | foreachBatch
   plan::Options options;
   std::string query_name;
-  std::string output_mode = "append";
+  plan::OutputMode output_mode = plan::OutputMode::kAppend;
   ForeachBatchFn foreach_batch;
 
   std::string Describe() const;

@@ -166,7 +166,7 @@ Result<BatchOutcome> RunBatchQuery(const PipelineQuery& query, const std::string
   return out;
 }
 
-std::string ExplainQuery(const PipelineQuery& query, const std::optional<std::string>& output_mode) {
+std::string ExplainQuery(const PipelineQuery& query, const std::optional<plan::OutputMode>& output_mode) {
   std::string out = "== Query '" + query.name + "' (" + query.statement_where + ") ==\n";
   out += "== Logical Plan ==\n" + query.frame.explain() + "\n";
   if (query.frame.ok()) out += "== Physical Plan ==\n" + exec::DescribePhysicalPlan(*query.frame.plan());
@@ -176,8 +176,10 @@ std::string ExplainQuery(const PipelineQuery& query, const std::optional<std::st
   for (const auto& [k, v] : query.sink.options) spec.options.Set(k, v);
   out += "== Sink ==\n" + spec.Describe() + "\n";
   out += "== Output mode ==\n";
-  std::vector<std::string> modes = output_mode ? std::vector<std::string>{FoldCase(*output_mode)}
-                                               : std::vector<std::string>{"append", "update", "complete"};
+  using plan::OutputMode;
+  std::vector<OutputMode> modes = output_mode ? std::vector<OutputMode>{*output_mode}
+                                              : std::vector<OutputMode>{OutputMode::kAppend, OutputMode::kUpdate,
+                                                                        OutputMode::kComplete};
   for (const auto& mode : modes) {
     // The plan's verdict, then the sink's (file sinks only append).
     Status st = plan::CheckOutputMode(*query.frame.plan(), mode);
@@ -185,7 +187,7 @@ std::string ExplainQuery(const PipelineQuery& query, const std::optional<std::st
       spec.output_mode = mode;
       st = sink::ValidateSinkSpec(spec);
     }
-    out += mode + ": " + (st.ok() ? std::string("ok") : "refused: " + st.message()) + "\n";
+    out += std::string(plan::OutputModeName(mode)) + ": " + (st.ok() ? std::string("ok") : "refused: " + st.message()) + "\n";
   }
   return out;
 }

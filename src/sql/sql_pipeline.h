@@ -16,6 +16,7 @@
 #include "sluice/session.h"
 #include "sluice/streaming_query.h"
 #include "sluice/trigger.h"
+#include "plan/output_mode.h"
 #include "sql/sql_connectors.h"
 #include "sql/sql_text.h"
 
@@ -64,6 +65,6 @@ Result<BatchOutcome> RunBatchQuery(const PipelineQuery& query, const std::string
 
 /// The query's logical plan, its sink, and the verdict (plan, then sink) for each output mode (or just
 /// `output_mode` when given), as `sluice explain` prints them.
-std::string ExplainQuery(const PipelineQuery& query, const std::optional<std::string>& output_mode);
+std::string ExplainQuery(const PipelineQuery& query, const std::optional<plan::OutputMode>& output_mode);
 
 }  // namespace sluice::sql

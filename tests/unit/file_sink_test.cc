@@ -307,7 +307,7 @@ TEST(FileSinkTest, OptionErrorsNameTheOption) {
 
   EXPECT_FALSE(ValidateFileSinkSpec(Spec("orc", "/tmp/x")).ok());
   auto complete = Spec("parquet", "/tmp/x");
-  complete.output_mode = "complete";
+  complete.output_mode = plan::OutputMode::kComplete;
   EXPECT_NE(ValidateFileSinkSpec(complete).message().find("complete output mode"), std::string::npos);
 
   auto ok = Spec("CSV", "/tmp/x");

@@ -23,7 +23,7 @@ std::shared_ptr<arrow::Table> Rows(int64_t first, int64_t n) { return sluice::te
 SinkSpec Spec(const TempDir& dir, const std::string& mode = "append") {
   SinkSpec spec;
   spec.format = "iceberg";
-  spec.output_mode = mode;
+  spec.output_mode = plan::ParseOutputMode(mode).ValueOrDie();
   spec.options.Set("table", "lake.db.events");
   spec.options.Set("catalog.type", "sql");
   spec.options.Set("catalog.uri", "sqlite:///" + dir.Sub("catalog.db"));

@@ -1,0 +1,208 @@
+// StateStoreSaveExec: streaming (and batch) aggregation of plain groups and of tumbling and
+// sliding windows over the state store.
+//
+// Per batch: (A) rows are split into ranges, one per thread; each thread evaluates the keys
+// (window bounds first, so state iterates in window-end order), drops late rows and folds the
+// rest into per-partition hash maps of partial aggregates. (B) per partition, in parallel: the
+// threads' partials are merged in row order, then merged into the stored partials of the same
+// keys (state first: it holds earlier rows), written back, and the output mode decides what is
+// emitted and evicted. (C) the emitted keys and partials become the output columns.
+//
+// Eviction (append and update): keys whose event time (window end, or the watermarked grouping
+// column) is at or before the batch's watermark are removed; append emits them as they go.
+// Rows whose window ends at or before the previous batch's watermark are dropped as late.
+#include <arrow/api.h>
+
+#include <algorithm>
+#include <unordered_map>
+
+#include "exec/aggregate_exec.h"
+#include "exec/physical_planner.h"
+#include "exec/row_codec.h"
+#include "state/partitioning.h"
+
+namespace sluice::exec {
+namespace {
+
+struct Emitted {
+  std::string key;
+  std::string value;
+};
+
+using PartialMap = std::unordered_map<std::string, Accs>;
+
+class HashAggregateExec : public AggregateExec {
+ public:
+  using AggregateExec::AggregateExec;
+
+ protected:
+  const char* exec_name() const override { return "StateStoreSaveExec"; }
+  const char* state_operator_name() const override { return "stateStoreSave"; }
+  Result<std::shared_ptr<arrow::Table>> Aggregate(const AggregateInputs& in, const AggregateSettings& settings,
+                                                  ExecContext* ctx, OperatorProgress* progress) const override;
+};
+
+Result<std::shared_ptr<arrow::Table>> HashAggregateExec::Aggregate(const AggregateInputs& in,
+                                                                    const AggregateSettings& settings, ExecContext* ctx,
+                                                                    OperatorProgress* progress) const {
+  const AggregateLayout& l = layout();
+  const int op = operator_id();
+  AccumulatorSet accs(aggs());
+  const int P = ctx->stores->num_partitions();
+  const int T = OperatorThreads(P);
+  const plan::OutputMode mode = settings.mode;
+  const int64_t late_us = settings.late_us, evict_us = settings.evict_us;
+
+  // (A) rows -> per-thread, per-partition partial aggregates.
+  const int ranges = in.num_rows >= 4096 ? T : 1;
+  std::vector<std::vector<PartialMap>> partials(static_cast<size_t>(ranges), std::vector<PartialMap>(static_cast<size_t>(P)));
+  std::vector<int64_t> dropped(static_cast<size_t>(ranges), 0);
+  const plan::WindowSpec* w = l.windowed ? &*window() : nullptr;
+  ARROW_RETURN_NOT_OK(ParallelFor(ranges, T, [&](int r) -> Status {
+    const int64_t begin = in.num_rows * r / ranges, end = in.num_rows * (r + 1) / ranges;
+    auto& maps = partials[static_cast<size_t>(r)];
+    for (auto& m : maps) m.reserve(static_cast<size_t>((end - begin) / P / 4 + 16));
+    std::string key;
+    auto fold = [&](int64_t row) {
+      auto& slot = maps[static_cast<size_t>(state::PartitionOf(key, P))][key];
+      if (slot.empty()) slot.resize(accs.size());
+      accs.Update(&slot, in.args, row);
+    };
+    for (int64_t row = begin; row < end; ++row) {
+      if (w) {
+        if (in.time_us->IsNull(row)) continue;  // no event time: in no window (as Spark)
+        const int64_t ts = in.time_us->Value(row);
+        const int64_t last_start = ts - FloorMod(ts, w->slide_us);
+        for (int64_t start = last_start; start > ts - w->size_us; start -= w->slide_us) {
+          const int64_t wend = start + w->size_us;
+          if (wend <= late_us) {
+            ++dropped[static_cast<size_t>(r)];
+            continue;
+          }
+          key.clear();
+          EncodeInt64(wend, &key);
+          EncodeInt64(start, &key);
+          EncodeGroups(in, row, &key);
+          fold(row);
+        }
+        continue;
+      }
+      key.clear();
+      EncodeGroups(in, row, &key);
+      if (l.time_first && late_us != kNoWatermark && !in.groups[0]->IsNull(row)) {
+        size_t pos = 0;
+        auto t = DecodeInt64(key, &pos);
+        if (t.ok() && ScaleToMicros(*t, l.time_first_factor) <= late_us) {
+          ++dropped[static_cast<size_t>(r)];
+          continue;
+        }
+      }
+      fold(row);
+    }
+    return Status::OK();
+  }));
+  for (int64_t d : dropped) progress->num_rows_dropped_by_watermark += d;
+
+  // (B) per partition: merge into state, decide what to emit and evict.
+  std::vector<std::vector<Emitted>> emitted(static_cast<size_t>(P));
+  std::vector<int64_t> update_ms(static_cast<size_t>(P), 0), removal_ms(static_cast<size_t>(P), 0);
+  ARROW_RETURN_NOT_OK(ParallelFor(P, T, [&](int p) -> Status {
+    const int64_t t0 = SteadyNowMs();
+    ARROW_ASSIGN_OR_RAISE(state::StateStore * store, ctx->stores->Get(op, p));
+    PartialMap merged = std::move(partials[0][static_cast<size_t>(p)]);
+    for (int r = 1; r < ranges; ++r) {
+      for (auto& [k, v] : partials[static_cast<size_t>(r)][static_cast<size_t>(p)]) {
+        auto it = merged.find(k);
+        if (it == merged.end()) {
+          merged.emplace(k, std::move(v));
+        } else {
+          accs.Merge(&it->second, v);
+        }
+      }
+    }
+    std::vector<std::pair<std::string, Accs>> keys(std::make_move_iterator(merged.begin()),
+                                                   std::make_move_iterator(merged.end()));
+    std::sort(keys.begin(), keys.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    auto& out = emitted[static_cast<size_t>(p)];
+    std::string value;
+    for (auto& [k, batch_accs] : keys) {
+      ARROW_ASSIGN_OR_RAISE(auto old, store->Get(k));
+      Accs total;
+      if (old) {
+        size_t pos = 0;
+        Status st = accs.Decode(*old, &pos, &total);
+        if (!st.ok()) return Status::IOError("State of operator ", op, " partition ", p, " is unreadable: ", st.message());
+        accs.Merge(&total, batch_accs);
+      } else {
+        total = std::move(batch_accs);
+      }
+      value.clear();
+      accs.Encode(total, &value);
+      ARROW_RETURN_NOT_OK(store->Put(k, value));
+      if (mode == plan::OutputMode::kUpdate) out.push_back({k, value});
+    }
+    const int64_t t1 = SteadyNowMs();
+    update_ms[static_cast<size_t>(p)] = t1 - t0;
+    if (mode == plan::OutputMode::kComplete) {
+      ARROW_RETURN_NOT_OK(store->ForEach([&](std::string_view k, std::string_view v) {
+        out.push_back({std::string(k), std::string(v)});
+        return Status::OK();
+      }));
+    } else if (l.evictable && evict_us != kNoWatermark) {
+      // Keys iterate in event-time order (window end / watermarked column first): stop at the
+      // first one the watermark has not passed.
+      std::vector<std::string> expired;
+      Status st = store->ForEach([&](std::string_view k, std::string_view v) -> Status {
+        ARROW_ASSIGN_OR_RAISE(int64_t t, KeyTime(l, k));
+        if (t == kNoWatermark) return Status::OK();
+        if (t > evict_us) return StopIteration();
+        expired.emplace_back(k);
+        if (mode == plan::OutputMode::kAppend) out.push_back({std::string(k), std::string(v)});
+        return Status::OK();
+      });
+      if (!st.ok() && !st.IsCancelled()) return st;
+      for (const auto& k : expired) ARROW_RETURN_NOT_OK(store->Remove(k));
+    }
+    removal_ms[static_cast<size_t>(p)] = SteadyNowMs() - t1;
+    return Status::OK();
+  }));
+  for (int p = 0; p < P; ++p) {
+    progress->all_updates_time_ms += update_ms[static_cast<size_t>(p)];
+    progress->all_removals_time_ms += removal_ms[static_cast<size_t>(p)];
+  }
+
+  // (C) build the output.
+  ARROW_ASSIGN_OR_RAISE(auto out, AggregateOutput::Make(*schema()));
+  int64_t rows = 0;
+  for (const auto& part : emitted) {
+    for (const auto& e : part) {
+      size_t pos = 0;
+      if (l.windowed) {
+        ARROW_ASSIGN_OR_RAISE(int64_t wend, DecodeInt64(e.key, &pos));
+        ARROW_ASSIGN_OR_RAISE(int64_t wstart, DecodeInt64(e.key, &pos));
+        ARROW_RETURN_NOT_OK(out.AppendTimestamp(l.window_start_out, wstart));
+        ARROW_RETURN_NOT_OK(out.AppendTimestamp(l.window_start_out + 1, wend));
+      }
+      ARROW_RETURN_NOT_OK(out.AppendGroups(l, e.key, &pos));
+      size_t vpos = 0;
+      Accs a;
+      ARROW_RETURN_NOT_OK(accs.Decode(e.value, &vpos, &a));
+      ARROW_RETURN_NOT_OK(accs.Finish(a, out.builders, l.first_agg_out));
+      ++rows;
+    }
+  }
+  // A global aggregate (no grouping) always has its one row in complete mode, as in SQL.
+  if (rows == 0 && global() && mode == plan::OutputMode::kComplete) {
+    ARROW_RETURN_NOT_OK(accs.Finish(Accs(accs.size()), out.builders, 0));
+  }
+  return out.Finish(schema());
+}
+
+}  // namespace
+
+Result<OperatorPtr> PlanHashAggregateExec(const plan::LogicalPlan& node, std::vector<OperatorPtr>* children,
+                                          PlannerContext* ctx) {
+  return std::make_unique<HashAggregateExec>(node, ctx->next_stateful_id++, std::move(*children));
+}
+
+}  // namespace sluice::exec

@@ -1,0 +1,60 @@
+#include "exec/watermark_exec.h"
+
+#include <arrow/api.h>
+
+#include <algorithm>
+
+#include "exec/physical_planner.h"
+
+namespace sluice::exec {
+
+EventTimeWatermarkExec::EventTimeWatermarkExec(std::string event_time_column, int64_t delay_ms, std::string delay_text,
+                                               int watermark_index, std::shared_ptr<arrow::Schema> schema,
+                                               std::vector<OperatorPtr> children)
+    : PhysicalOperator(std::move(schema), std::move(children)),
+      event_time_column_(std::move(event_time_column)),
+      delay_ms_(delay_ms),
+      delay_text_(std::move(delay_text)),
+      watermark_index_(watermark_index) {}
+
+std::string EventTimeWatermarkExec::Describe() const {
+  return "EventTimeWatermarkExec " + event_time_column_ + ", delay " + delay_text_ +
+         " (records max event time; the watermark applies from the next batch)";
+}
+
+Status EventTimeWatermarkExec::Push(ExecContext* ctx, OperatorState*, int,
+                                    const std::shared_ptr<arrow::RecordBatch>& batch, const BatchConsumer& out) const {
+  auto column = batch->GetColumnByName(event_time_column_);
+  if (!column) return Status::Invalid("withWatermark: column '", event_time_column_, "' is missing");
+  const auto& type = static_cast<const arrow::TimestampType&>(*column->type());
+  int64_t to_ms_mul = 1, to_ms_div = 1;
+  switch (type.unit()) {
+    case arrow::TimeUnit::SECOND: to_ms_mul = 1000; break;
+    case arrow::TimeUnit::MILLI: break;
+    case arrow::TimeUnit::MICRO: to_ms_div = 1000; break;
+    case arrow::TimeUnit::NANO: to_ms_div = 1000000; break;
+  }
+  const auto slot = static_cast<size_t>(watermark_index_);
+  if (ctx->event_time.size() <= slot) ctx->event_time.resize(slot + 1);
+  EventTimeStats& stats = ctx->event_time[slot];
+  const auto& a = static_cast<const arrow::TimestampArray&>(*column);
+  for (int64_t i = 0; i < a.length(); ++i) {
+    if (a.IsNull(i)) continue;
+    const int64_t v = a.Value(i);
+    // Floor division, so that event times before 1970 round down like later ones.
+    const int64_t ms = to_ms_div == 1 ? v * to_ms_mul : (v >= 0 ? v / to_ms_div : -((-v + to_ms_div - 1) / to_ms_div));
+    stats.max_ms = std::max(stats.max_ms, ms);
+    stats.min_ms = std::min(stats.min_ms, ms);
+    stats.sum_ms += static_cast<double>(ms);
+    ++stats.count;
+  }
+  return out(batch);
+}
+
+Result<OperatorPtr> PlanEventTimeWatermarkExec(const plan::LogicalPlan& node, std::vector<OperatorPtr>* children,
+                                               PlannerContext* ctx) {
+  return std::make_unique<EventTimeWatermarkExec>(node.event_time_column, node.delay_ms, node.delay_text,
+                                                  ctx->next_watermark_index++, node.schema, std::move(*children));
+}
+
+}  // namespace sluice::exec

@@ -1,0 +1,138 @@
+// The physical layer's contract: `explain` prints exactly the operators that run, each stateful
+// operator describes its own state, and the output-mode setting parses once.
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "exec/plan_executor.h"
+#include "exec/physical_planner.h"
+#include "plan/output_mode.h"
+#include "sluice/sluice.h"
+#include "support/status.h"
+#include "unit/test_util_arrow.h"
+
+namespace sluice::exec {
+namespace {
+
+std::vector<std::string> Lines(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) out.push_back(line);
+  return out;
+}
+
+std::string FirstWord(const std::string& line) {
+  const size_t begin = line.find_first_not_of(' ');
+  return line.substr(begin, line.find(' ', begin) - begin);
+}
+
+class PhysicalPlanTest : public ::testing::Test {
+ protected:
+  std::shared_ptr<Session> session_ = Session::Make();
+  MemoryStream input_{session_, "id BIGINT, name STRING, ts TIMESTAMP"};
+  DataFrame events_ = input_.toDF();
+
+  std::shared_ptr<arrow::Table> Rows() const {
+    auto batch = sluice::testing::BatchFromJson(events_.schema(), R"([
+      {"id": 1, "name": "a", "ts": "2024-01-01 10:00:00"},
+      {"id": 2, "name": "b", "ts": "2024-01-01 10:00:03"},
+      {"id": 3, "name": "a", "ts": "2024-01-01 10:00:04"},
+      {"id": 1, "name": "a", "ts": "2024-01-01 10:00:00"}])");
+    return arrow::Table::FromRecordBatches({batch}).ValueOrDie();
+  }
+
+  // Runs `df`'s plan as one streaming micro-batch (complete mode, in-memory state) and checks
+  // that explain's lines are, in order, the operators that ran; returns their names.
+  void ExpectExplainIsWhatRuns(const DataFrame& df, const std::vector<std::string>& names) {
+    ASSERT_OK(df.status());
+    ASSERT_OK_AND_ASSIGN(auto physical, PlanPhysical(*df.plan()));
+    const std::string explain = DescribePhysicalPlan(*df.plan());
+    EXPECT_EQ(explain, physical->Explain());
+
+    auto stores = MakeMemoryStateStores(2);
+    ExecContext ctx;
+    ctx.streaming = true;
+    ctx.output_mode = plan::OutputMode::kComplete;
+    ctx.stores = stores.get();
+    ASSERT_OK_AND_ASSIGN(auto output, ExecutePhysicalPlan(*physical, {Rows()}, &ctx));
+    EXPECT_TRUE(output->schema()->Equals(*df.plan()->schema, false));
+    EXPECT_GT(output->num_rows(), 0);
+
+    const auto lines = Lines(explain);
+    ASSERT_EQ(lines.size(), ctx.operators_run.size()) << explain;
+    std::vector<std::string> ran_names;
+    for (size_t i = 0; i < lines.size(); ++i) {
+      EXPECT_EQ(lines[i].substr(lines[i].find_first_not_of(' ')), ctx.operators_run[i]->Describe());
+      ran_names.push_back(FirstWord(lines[i]));
+    }
+    EXPECT_EQ(ran_names, names) << explain;
+    EXPECT_EQ(ctx.operators.size(), physical->stateful().size());
+  }
+};
+
+TEST_F(PhysicalPlanTest, StatelessExplainIsWhatRuns) {
+  ExpectExplainIsWhatRuns(events_.filter(col("id") > lit(1)).withColumn("upper", upper(col("name"))),
+                          {"ProjectExec", "FilterExec", "ScanExec"});
+}
+
+TEST_F(PhysicalPlanTest, AggregateExplainIsWhatRuns) {
+  auto counts = events_.withWatermark("ts", "10 seconds")
+                    .groupBy({window(col("ts"), "10 seconds"), col("name")})
+                    .agg({count(col("*")).alias("n")});
+  ExpectExplainIsWhatRuns(counts, {"StateStoreSaveExec", "EventTimeWatermarkExec", "ScanExec"});
+}
+
+TEST_F(PhysicalPlanTest, SessionWindowExplainIsWhatRuns) {
+  auto sessions = events_.withWatermark("ts", "10 seconds")
+                      .groupBy({col("name"), session_window(col("ts"), "5 seconds")})
+                      .agg({count(col("*")).alias("n")});
+  ExpectExplainIsWhatRuns(sessions, {"SessionWindowStateStoreSaveExec", "EventTimeWatermarkExec", "ScanExec"});
+}
+
+TEST_F(PhysicalPlanTest, DedupExplainIsWhatRuns) {
+  ExpectExplainIsWhatRuns(events_.withWatermark("ts", "10 seconds").dropDuplicates({"id", "ts"}),
+                          {"StreamingDeduplicateExec", "EventTimeWatermarkExec", "ScanExec"});
+  ExpectExplainIsWhatRuns(events_.withWatermark("ts", "10 seconds").dropDuplicatesWithinWatermark({"name"}),
+                          {"StreamingDeduplicateWithinWatermarkExec", "EventTimeWatermarkExec", "ScanExec"});
+}
+
+// Operator ids follow the logical plan's stateful nodes, bottom-up, and each operator's state
+// description is the text existing checkpoints hold in state/<op>/_metadata.
+TEST_F(PhysicalPlanTest, StatefulOperatorsDescribeTheirOwnState) {
+  auto df = events_.withWatermark("ts", "10 seconds")
+                .dropDuplicates({"id", "ts"})
+                .groupBy({window(col("ts"), "10 seconds"), col("name")})
+                .agg({count(col("*")).alias("n"), max(col("id")).alias("top")});
+  ASSERT_OK(df.status());
+  ASSERT_OK_AND_ASSIGN(auto physical, PlanPhysical(*df.plan()));
+  ASSERT_EQ(physical->stateful().size(), 2u);
+  ASSERT_EQ(physical->watermarks().size(), 1u);
+
+  const auto dedup = physical->stateful()[0]->StateMetadata(3);
+  EXPECT_EQ(dedup.operator_id, 0);
+  EXPECT_EQ(dedup.num_partitions, 3);
+  EXPECT_EQ(dedup.operator_name, "dedupe");
+  EXPECT_EQ(dedup.key_schema, "[id bigint, ts timestamp]");
+  EXPECT_EQ(dedup.value_schema, "[]");
+
+  const auto agg = physical->stateful()[1]->StateMetadata(3);
+  EXPECT_EQ(agg.operator_id, 1);
+  EXPECT_EQ(agg.operator_name, "stateStoreSave");
+  EXPECT_EQ(agg.key_schema, "[tumbling window(ts, 10000 ms), name] watermarked [ts]");
+  EXPECT_EQ(agg.value_schema, "[count(1) AS n : n bigint, max(id) AS top : top bigint]");
+}
+
+TEST(OutputModeTest, ParsesOnceCaseInsensitivelyAndNamesABadValue) {
+  ASSERT_OK_AND_ASSIGN(auto mode, plan::ParseOutputMode("Update"));
+  EXPECT_EQ(mode, plan::OutputMode::kUpdate);
+  ASSERT_OK_AND_ASSIGN(mode, plan::ParseOutputMode("COMPLETE"));
+  EXPECT_EQ(mode, plan::OutputMode::kComplete);
+  EXPECT_STREQ(plan::OutputModeName(plan::OutputMode::kAppend), "append");
+  auto bad = plan::ParseOutputMode("upsert");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("'upsert'"), std::string::npos) << bad.status().ToString();
+  EXPECT_NE(bad.status().message().find("append, complete, update"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace sluice::exec
