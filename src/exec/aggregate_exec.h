@@ -84,6 +84,9 @@ class AggregateExec : public StatefulOperator {
 
   std::string Describe() const override;
   state::StateOperatorMetadata StateMetadata(int num_partitions) const override;
+  /// Append and update emit or evict when the watermark moves; complete mode re-emits every
+  /// group anyway, so a no-data batch would change nothing (as Spark's StateStoreSaveExec).
+  bool RunsNoDataBatch(plan::OutputMode mode) const override { return mode != plan::OutputMode::kComplete; }
   Result<std::unique_ptr<OperatorState>> MakeState(ExecContext* ctx) const override;
   Status Push(ExecContext* ctx, OperatorState* state, int child_index, const std::shared_ptr<arrow::RecordBatch>& batch,
               const BatchConsumer& out) const override;

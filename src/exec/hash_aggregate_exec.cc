@@ -191,8 +191,10 @@ Result<std::shared_ptr<arrow::Table>> HashAggregateExec::Aggregate(const Aggrega
       ++rows;
     }
   }
-  // A global aggregate (no grouping) always has its one row in complete mode, as in SQL.
-  if (rows == 0 && global() && mode == plan::OutputMode::kComplete) {
+  // A global aggregate (no grouping) always has its one row in complete mode, as in SQL; in
+  // update mode the first batch emits it even without input rows (as Spark does for batch 0).
+  if (rows == 0 && global() &&
+      (mode == plan::OutputMode::kComplete || (mode == plan::OutputMode::kUpdate && ctx->batch_id == 0))) {
     ARROW_RETURN_NOT_OK(accs.Finish(Accs(accs.size()), out.builders, 0));
   }
   return out.Finish(schema());

@@ -87,6 +87,11 @@ class StatefulOperator : public PhysicalOperator {
   /// byte the same for the same query, or existing checkpoints stop loading.
   virtual state::StateOperatorMetadata StateMetadata(int num_partitions) const = 0;
 
+  /// Whether a batch without new rows is worth running once the watermark has moved past the
+  /// one the last batch used (Spark's shouldRunAnotherBatch): it would emit or evict state.
+  /// Only asked when the query has a watermark.
+  virtual bool RunsNoDataBatch(plan::OutputMode mode) const { return true; }
+
  protected:
   /// Fills ctx->operators[operator_id()] with this batch's progress entry: `measured` (name,
   /// timings, rows dropped) plus the sums of every partition store's metrics.

@@ -69,6 +69,8 @@ struct ExecContext {
   /// Windows ending at or before this watermark are emitted (append) and evicted. The batch's own.
   int64_t eviction_watermark_ms = std::numeric_limits<int64_t>::min();
   StateStores* stores = nullptr;
+  /// The micro-batch's id (streaming only; -1 for a batch query).
+  int64_t batch_id = -1;
   /// The rows of each scan for this run: ScanExec i reads entry i. Set by the executor.
   const std::vector<std::shared_ptr<arrow::Table>>* scan_inputs = nullptr;
 

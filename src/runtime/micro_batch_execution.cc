@@ -212,8 +212,11 @@ Status MicroBatchExecution::UpdateWatermark(const exec::ExecContext& ctx) {
 }
 
 bool MicroBatchExecution::WantsNoDataBatch() const {
-  return stateful() && has_watermark() && last_batch_watermark_ms_ &&
-         watermark_ms_ > *last_batch_watermark_ms_;
+  if (!has_watermark() || !last_batch_watermark_ms_ || watermark_ms_ <= *last_batch_watermark_ms_) return false;
+  for (const exec::StatefulOperator* op : physical_->stateful()) {
+    if (op->RunsNoDataBatch(config_.sink.output_mode)) return true;
+  }
+  return false;
 }
 
 Result<std::unique_ptr<MicroBatchExecution>> MicroBatchExecution::Open(const QueryConfig& config,
@@ -303,25 +306,24 @@ struct MicroBatchExecution::Executed {
   int64_t state_commit_ms = 0;
 };
 
-Result<BatchReport> MicroBatchExecution::RunOneTrigger(bool limited, bool allow_new_data) {
+Result<BatchReport> MicroBatchExecution::RunOneTrigger(bool limited) {
   PhaseTimer timer([this] { return NowMs(); });
   if (pending_redo_) {
     checkpoint::OffsetSeq seq = std::move(*pending_redo_);
     pending_redo_.reset();
     return RunBatch(next_batch_id_, seq, &timer);
   }
-  ARROW_ASSIGN_OR_RAISE(auto seq, ConstructNextBatch(limited, allow_new_data, &timer));
+  ARROW_ASSIGN_OR_RAISE(auto seq, ConstructNextBatch(limited, &timer));
   if (!seq) return BatchReport{};
   return RunBatch(next_batch_id_, *seq, &timer);
 }
 
 // 1. constructNextBatch.
-Result<std::optional<checkpoint::OffsetSeq>> MicroBatchExecution::ConstructNextBatch(bool limited, bool allow_new_data,
+Result<std::optional<checkpoint::OffsetSeq>> MicroBatchExecution::ConstructNextBatch(bool limited,
                                                                                      PhaseTimer* timer) {
   checkpoint::OffsetSeq seq;
   bool has_data = false;
   ARROW_RETURN_NOT_OK(timer->Time("latestOffset", [&]() -> Status {
-    if (!allow_new_data) return Status::OK();
     for (size_t i = 0; i < sources_.size(); ++i) {
       ARROW_ASSIGN_OR_RAISE(auto end, sources_[i]->LatestOffset(committed_[i], limited));
       has_data = has_data || !SameOffset(end, committed_[i]);
@@ -413,6 +415,7 @@ Result<MicroBatchExecution::Executed> MicroBatchExecution::Execute(int64_t batch
   ctx.output_mode = config_.sink.output_mode;
   ctx.late_watermark_ms = last_batch_watermark_ms_.value_or(std::numeric_limits<int64_t>::min());
   ctx.eviction_watermark_ms = seq.batch_watermark_ms;
+  ctx.batch_id = batch_id;
   if (stores_) {
     ARROW_RETURN_NOT_OK(stores_->Begin(batch_id));
     ctx.stores = stores_.get();

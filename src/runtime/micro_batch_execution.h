@@ -36,11 +36,11 @@ class MicroBatchExecution {
   /// For availableNow: each source fixes what this run will process.
   Status PrepareForAvailableNow();
   /// One trigger: re-runs the uncommitted batch if there is one, otherwise constructs and runs
-  /// the next batch if any source has new data. `limited` = false lifts read limits (Once).
-  /// allow_new_data = false runs only a no-data batch, if the watermark needs one.
-  Result<BatchReport> RunOneTrigger(bool limited, bool allow_new_data = true);
-  /// True when the watermark moved past what the last batch used, so a batch without new
-  /// data would emit or evict state (Spark's noDataMicroBatches).
+  /// the next batch if any source has new data, otherwise a no-data batch if the watermark
+  /// needs one. `limited` = false lifts read limits (Once).
+  Result<BatchReport> RunOneTrigger(bool limited);
+  /// True when the watermark moved past what the last batch used and a stateful operator would
+  /// emit or evict state in a batch without new data (Spark's noDataMicroBatches).
   bool WantsNoDataBatch() const;
   bool has_pending_redo() const { return pending_redo_.has_value(); }
 
@@ -54,8 +54,7 @@ class MicroBatchExecution {
   struct Executed;
   /// 1. constructNextBatch: the next batch's offsets, written ahead to offsets/N; nullopt when
   /// there is nothing to run.
-  Result<std::optional<checkpoint::OffsetSeq>> ConstructNextBatch(bool limited, bool allow_new_data,
-                                                                  PhaseTimer* timer);
+  Result<std::optional<checkpoint::OffsetSeq>> ConstructNextBatch(bool limited, PhaseTimer* timer);
   /// Phases 2 to 6 of batch `batch_id` over the offsets `seq`.
   Result<BatchReport> RunBatch(int64_t batch_id, const checkpoint::OffsetSeq& seq, PhaseTimer* timer);
   /// 2. getBatch: exactly the recorded range of every source.

@@ -55,7 +55,8 @@ json ProgressReporter::Report(const BatchStats& b) {
               {"latestOffset", OffsetJson(src.end)},
               {"numInputRows", src.num_input_rows},
               {"processedRowsPerSecond", src.num_input_rows / secs}};
-    if (since_last > 0) s["inputRowsPerSecond"] = src.num_input_rows / since_last;
+    // Spark: rows over the time since the previous trigger started; 0.0 on a run's first batch.
+    s["inputRowsPerSecond"] = since_last > 0 ? src.num_input_rows / since_last : 0.0;
     s["metrics"] = {{"numMalformedRows", std::to_string(src.metrics.malformed_rows)}};
     if (src.metrics.files_outstanding >= 0) s["metrics"]["numFilesOutstanding"] = std::to_string(src.metrics.files_outstanding);
     sources.push_back(std::move(s));
@@ -79,7 +80,7 @@ json ProgressReporter::Report(const BatchStats& b) {
                    {"stateOperators", state_ops},
                    {"sources", sources},
                    {"sink", {{"description", b.sink_description}, {"numOutputRows", b.num_output_rows}}}};
-  if (since_last > 0) progress["inputRowsPerSecond"] = num_input_rows / since_last;
+  progress["inputRowsPerSecond"] = since_last > 0 ? num_input_rows / since_last : 0.0;
   if (b.batch_watermark_ms) {
     // Spark's eventTime map: the watermark this batch used; max/min/avg of its event times.
     json event_time = {{"watermark", IsoTimestamp(*b.batch_watermark_ms)}};

@@ -40,8 +40,6 @@ void QueryExecution::RunLoop() { Finish(RunTriggers()); }
 sluice::Status QueryExecution::RunTriggers() {
   const Trigger trigger = config_.trigger;
   if (trigger.kind == Trigger::Kind::kAvailableNow) ARROW_RETURN_NOT_OK(execution_->PrepareForAvailableNow());
-  // Once: after its batch, only the no-data batches the final watermark needs.
-  bool no_data_only = false;
   while (true) {
     int64_t seq;
     {
@@ -52,7 +50,7 @@ sluice::Status QueryExecution::RunTriggers() {
     SetStatus("Getting offsets and processing new data", true);
     const int64_t start = config_.clock_ms();
     const bool limited = trigger.kind != Trigger::Kind::kOnce;
-    ARROW_ASSIGN_OR_RAISE(BatchReport report, execution_->RunOneTrigger(limited, /*allow_new_data=*/!no_data_only));
+    ARROW_ASSIGN_OR_RAISE(BatchReport report, execution_->RunOneTrigger(limited));
     bool post_idle = false;
     {
       std::lock_guard<std::mutex> lock(mu_);
@@ -79,11 +77,10 @@ sluice::Status QueryExecution::RunTriggers() {
     cv_.notify_all();
     switch (trigger.kind) {
       case Trigger::Kind::kOnce:
-        // A restart's re-run of an uncommitted batch is the one batch. Then the windows the
-        // final watermark closes are emitted by no-data batches.
-        if (!report.ran || !execution_->WantsNoDataBatch()) return sluice::Status::OK();
-        no_data_only = true;
-        break;
+        // Exactly one batch, as Spark's Trigger.Once: a restart's re-run of an uncommitted
+        // batch, else the new data, else a no-data batch if the watermark moved. Windows the
+        // final watermark closes are emitted by the next run's first batch.
+        return sluice::Status::OK();
       case Trigger::Kind::kAvailableNow:
         if (!report.ran && !execution_->has_pending_redo()) return sluice::Status::OK();
         break;
