@@ -4,6 +4,7 @@
 
 #include "exec/expr_eval.h"
 #include "exec/stateful_ops.h"
+#include "source/source_registry.h"
 
 #include <algorithm>
 #include <functional>
@@ -171,8 +172,8 @@ std::string DescribePhysicalPlan(const plan::LogicalPlan& root) {
       case plan::LogicalPlan::Kind::kScan: {
         const auto& src = *node->source;
         line += "ScanExec " + src.format + " " + src.Describe();
-        if (src.streaming && (src.format == "json" || src.format == "csv" || src.format == "parquet" ||
-                              src.format == "text")) {
+        const source::SourceKind* kind = source::FindSourceKind(src.format);
+        if (src.streaming && kind && kind->file_format()) {
           line += " (reads the files of the batch's source-log entries, Arrow " + src.format + " reader)";
         } else if (src.streaming) {
           line += " (rows between the batch's recorded offsets)";
