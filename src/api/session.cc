@@ -3,7 +3,6 @@
 
 #include <arrow/api.h>
 
-#include <algorithm>
 
 #include "api/access.h"
 #include "api/option_text.h"
@@ -12,7 +11,6 @@
 #include "plan/logical_plan.h"
 #include "runtime/query_registry.h"
 #include "sink/sink.h"
-#include "source/file_source.h"
 #include "source/iceberg_scan.h"
 #include "source/source.h"
 #include "source/source_registry.h"
