@@ -16,13 +16,12 @@ class Scalar;
 }  // namespace arrow
 
 namespace sluice {
-namespace plan {
-struct Expr;
+namespace detail {
+struct Access;  // the library's own access to the private parts below
 }
 
 class Column {
  public:
-  explicit Column(std::shared_ptr<const plan::Expr> expr) : expr_(std::move(expr)) {}
 
   /// Renames the result column.
   Column alias(const std::string& name) const;
@@ -41,12 +40,15 @@ class Column {
   Column when(const Column& condition, const Column& value) const;
   Column otherwise(const Column& value) const;
 
-  const std::shared_ptr<const plan::Expr>& expr() const { return expr_; }
   /// Canonical text of the expression, e.g. "(price * 1.1)".
   std::string toString() const;
 
  private:
-  std::shared_ptr<const plan::Expr> expr_;
+  friend struct detail::Access;
+  struct Impl;  // the expression
+  explicit Column(std::shared_ptr<const Impl> impl) : impl_(std::move(impl)) {}
+
+  std::shared_ptr<const Impl> impl_;
 };
 
 /// A reference to a column by name; "*" selects every column.

@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "sluice/column.h"
@@ -21,8 +22,8 @@ class Table;
 
 namespace sluice {
 
-namespace plan {
-struct LogicalPlan;
+namespace detail {
+struct Access;  // the library's own access to the private parts below
 }
 class Session;
 class DataStreamWriter;
@@ -31,9 +32,6 @@ class GroupedData;
 
 class DataFrame {
  public:
-  DataFrame(std::shared_ptr<Session> session, std::shared_ptr<const plan::LogicalPlan> plan);
-  DataFrame(std::shared_ptr<Session> session, Status error);
-
   /// OK, or the first error met while building this DataFrame.
   const Status& status() const { return status_; }
   bool ok() const { return status_.ok(); }
@@ -76,14 +74,15 @@ class DataFrame {
   /// The logical plan's text.
   std::string explain() const;
 
-  const std::shared_ptr<const plan::LogicalPlan>& plan() const { return plan_; }
   const std::shared_ptr<Session>& session() const { return session_; }
 
  private:
-  DataFrame Derive(Result<std::shared_ptr<const plan::LogicalPlan>> plan) const;
+  friend struct detail::Access;
+  struct Impl;  // the logical plan
+  DataFrame(std::shared_ptr<Session> session, std::shared_ptr<const Impl> impl, Status status);
 
   std::shared_ptr<Session> session_;
-  std::shared_ptr<const plan::LogicalPlan> plan_;
+  std::shared_ptr<const Impl> impl_;  // null when status_ is an error
   Status status_;
 };
 
@@ -109,7 +108,13 @@ class DataStreamWriter {
   DataStreamWriter& format(const std::string& f);
   DataStreamWriter& outputMode(const std::string& mode);
   DataStreamWriter& option(const std::string& key, const std::string& value);
+  /// Numbers and booleans are passed as Spark spells them ("true", "10", "0.5").
   DataStreamWriter& option(const std::string& key, int64_t value);
+  template <typename Int, std::enable_if_t<std::is_integral_v<Int> && !std::is_same_v<Int, bool>, int> = 0>
+  DataStreamWriter& option(const std::string& key, Int value) { return option(key, std::to_string(value)); }
+  DataStreamWriter& option(const std::string& key, double value);
+  DataStreamWriter& option(const std::string& key, bool value);
+  DataStreamWriter& option(const std::string& key, const char* value) { return option(key, std::string(value)); }
   DataStreamWriter& options(const std::map<std::string, std::string>& kv);
   DataStreamWriter& trigger(Trigger t);
   DataStreamWriter& queryName(const std::string& name);
@@ -125,9 +130,8 @@ class DataStreamWriter {
   /// see docs/iceberg.md), creating it from the query's schema when missing.
   Result<StreamingQuery> toTable(const std::string& table);
 
-  struct State;
-
  private:
+  struct State;  // what the calls above collected
   DataFrame df_;
   std::shared_ptr<State> state_;
 };
@@ -138,6 +142,13 @@ class DataFrameWriter {
   explicit DataFrameWriter(DataFrame df);
   DataFrameWriter& format(const std::string& f);
   DataFrameWriter& option(const std::string& key, const std::string& value);
+  /// Numbers and booleans are passed as Spark spells them ("true", "10", "0.5").
+  DataFrameWriter& option(const std::string& key, int64_t value);
+  template <typename Int, std::enable_if_t<std::is_integral_v<Int> && !std::is_same_v<Int, bool>, int> = 0>
+  DataFrameWriter& option(const std::string& key, Int value) { return option(key, std::to_string(value)); }
+  DataFrameWriter& option(const std::string& key, double value);
+  DataFrameWriter& option(const std::string& key, bool value);
+  DataFrameWriter& option(const std::string& key, const char* value) { return option(key, std::string(value)); }
   /// mode: "error" (default: refuse a non-empty directory), "overwrite", "append".
   DataFrameWriter& mode(const std::string& m);
   Status save(const std::string& path);

@@ -17,9 +17,6 @@ class Table;
 }  // namespace arrow
 
 namespace sluice {
-namespace source {
-class MemoryStreamData;
-}
 
 class MemoryStream {
  public:
@@ -34,8 +31,9 @@ class MemoryStream {
   DataFrame toDF() const;
 
  private:
+  struct Impl;  // the rows appended so far
   std::shared_ptr<Session> session_;
-  std::shared_ptr<source::MemoryStreamData> data_;
+  std::shared_ptr<Impl> impl_;
   Status init_status_;
 };
 

@@ -13,13 +13,12 @@
 
 namespace sluice {
 
-namespace runtime {
-class QueryRegistry;
+namespace detail {
+struct Access;  // the library's own access to the private parts below
 }
 
 class StreamingQueryManager {
  public:
-  explicit StreamingQueryManager(std::shared_ptr<runtime::QueryRegistry> registry) : registry_(std::move(registry)) {}
 
   /// Queries of this session that are running.
   std::vector<StreamingQuery> active() const;
@@ -35,7 +34,11 @@ class StreamingQueryManager {
   void removeListener(const std::shared_ptr<StreamingQueryListener>& listener);
 
  private:
-  std::shared_ptr<runtime::QueryRegistry> registry_;
+  friend struct detail::Access;
+  struct Impl;  // the session's query registry
+  explicit StreamingQueryManager(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+  std::shared_ptr<Impl> impl_;
 };
 
 }  // namespace sluice

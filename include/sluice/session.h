@@ -9,10 +9,11 @@
 //                .trigger(sluice::AvailableNow()).start();
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "sluice/dataframe.h"
@@ -26,14 +27,8 @@ class Table;
 
 namespace sluice {
 
-namespace io {
-class FileSystem;
-}
-namespace sink {
-class MemoryTables;
-}
-namespace runtime {
-class QueryRegistry;
+namespace detail {
+struct Access;  // the library's own access to the private parts below
 }
 
 class DataStreamReader;
@@ -42,35 +37,33 @@ class DataFrameReader;
 class Session : public std::enable_shared_from_this<Session> {
  public:
   static std::shared_ptr<Session> Make();
-  /// For tests: every checkpoint, source-log and sink write goes through `fs`.
-  static std::shared_ptr<Session> Make(std::shared_ptr<io::FileSystem> fs);
+  /// Stops the queries this session started and waits for them (as stopping a SparkSession
+  /// does): a query never outlives the session it writes into.
   ~Session();
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
 
   DataStreamReader readStream();
   DataFrameReader read();
 
-  /// Session configuration ("sluice.sql.streaming.minBatchesToRetain", ...).
+  /// Session configuration. `spark.X` and `sluice.X` are two spellings of one setting: setting
+  /// either replaces it, and conf() answers the same under both (the value set last wins).
+  /// Keys and defaults: docs/configuration.md.
   void setConf(const std::string& key, const std::string& value);
   std::string conf(const std::string& key, const std::string& def = "") const;
 
   /// The queries this session started, and its listeners.
-  StreamingQueryManager streams() const { return StreamingQueryManager(registry_); }
+  StreamingQueryManager streams() const;
 
   /// Rows a memory sink (format "memory", queryName = name) holds.
   Result<std::shared_ptr<arrow::Table>> memoryTable(const std::string& name) const;
 
-  const std::shared_ptr<io::FileSystem>& fs() const { return fs_; }
-  const std::shared_ptr<runtime::QueryRegistry>& registry() const { return registry_; }
-  sink::MemoryTables* memoryTables() const { return memory_tables_.get(); }
-
  private:
-  explicit Session(std::shared_ptr<io::FileSystem> fs);
+  friend struct detail::Access;
+  struct Impl;
+  explicit Session(std::unique_ptr<Impl> impl);
 
-  std::shared_ptr<io::FileSystem> fs_;
-  std::unique_ptr<sink::MemoryTables> memory_tables_;
-  std::shared_ptr<runtime::QueryRegistry> registry_;
-  mutable std::mutex mu_;
-  std::map<std::string, std::string> conf_;
+  std::unique_ptr<Impl> impl_;
 };
 
 /// session.readStream(): a streaming DataFrame over a source.
@@ -82,7 +75,14 @@ class DataStreamReader {
   DataStreamReader& schema(const std::string& ddl);
   DataStreamReader& schema(std::shared_ptr<arrow::Schema> s);
   DataStreamReader& option(const std::string& key, const std::string& value);
+  /// Numbers and booleans are passed as Spark spells them: option("header", true) is "true",
+  /// option("maxFilesPerTrigger", 10) is "10", option("x", 0.5) is "0.5".
   DataStreamReader& option(const std::string& key, int64_t value);
+  template <typename Int, std::enable_if_t<std::is_integral_v<Int> && !std::is_same_v<Int, bool>, int> = 0>
+  DataStreamReader& option(const std::string& key, Int value) { return option(key, std::to_string(value)); }
+  DataStreamReader& option(const std::string& key, double value);
+  DataStreamReader& option(const std::string& key, bool value);
+  DataStreamReader& option(const std::string& key, const char* value) { return option(key, std::string(value)); }
   DataStreamReader& options(const std::map<std::string, std::string>& kv);
   /// Checks the format, options, schema and path, naming what is wrong.
   Result<DataFrame> load(const std::string& path);
@@ -107,6 +107,12 @@ class DataFrameReader {
   DataFrameReader& schema(const std::string& ddl);
   DataFrameReader& schema(std::shared_ptr<arrow::Schema> s);
   DataFrameReader& option(const std::string& key, const std::string& value);
+  DataFrameReader& option(const std::string& key, int64_t value);
+  template <typename Int, std::enable_if_t<std::is_integral_v<Int> && !std::is_same_v<Int, bool>, int> = 0>
+  DataFrameReader& option(const std::string& key, Int value) { return option(key, std::to_string(value)); }
+  DataFrameReader& option(const std::string& key, double value);
+  DataFrameReader& option(const std::string& key, bool value);
+  DataFrameReader& option(const std::string& key, const char* value) { return option(key, std::string(value)); }
   DataFrameReader& options(const std::map<std::string, std::string>& kv);
   Result<DataFrame> load(const std::string& path);
   /// The current snapshot of Iceberg table "catalog.ns.table" (same as format("iceberg").load(name)).

@@ -11,8 +11,8 @@
 
 namespace sluice {
 
-namespace runtime {
-class QueryExecution;
+namespace detail {
+struct Access;  // the library's own access to the private parts below
 }
 
 /// What a query is doing now (Spark's StreamingQueryStatus).
@@ -23,9 +23,11 @@ struct QueryStatus {
   std::string json() const;
 };
 
+/// A handle on a query. Copies share the query; when the last handle (and the session's record
+/// of it, kept once it terminated) goes away, the query is stopped. Destroying the Session
+/// stops its queries too.
 class StreamingQuery {
  public:
-  explicit StreamingQuery(std::shared_ptr<runtime::QueryExecution> impl) : impl_(std::move(impl)) {}
 
   /// Persistent id, kept in the checkpoint across restarts.
   std::string id() const;
@@ -54,10 +56,12 @@ class StreamingQuery {
   /// The error that stopped the query, if any.
   std::optional<Status> exception() const;
 
-  runtime::QueryExecution* impl() const { return impl_.get(); }
-
  private:
-  std::shared_ptr<runtime::QueryExecution> impl_;
+  friend struct detail::Access;
+  struct Impl;  // the running query
+  explicit StreamingQuery(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+  std::shared_ptr<Impl> impl_;
 };
 
 }  // namespace sluice

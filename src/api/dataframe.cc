@@ -3,9 +3,11 @@
 
 #include <arrow/api.h>
 
+#include "api/access.h"
+#include "api/option_text.h"
 #include "exec/plan_executor.h"
 #include "plan/logical_plan.h"
-#include "sink/file_sink.h"
+#include "sink/sink_registry.h"
 #include "sluice/session.h"
 #include "source/source.h"
 
@@ -15,31 +17,29 @@ using plan::Expr;
 using plan::ExprPtr;
 using plan::LogicalPlan;
 
-DataFrame::DataFrame(std::shared_ptr<Session> session, std::shared_ptr<const plan::LogicalPlan> plan)
-    : session_(std::move(session)), plan_(std::move(plan)) {}
+DataFrame::DataFrame(std::shared_ptr<Session> session, std::shared_ptr<const Impl> impl, Status status)
+    : session_(std::move(session)), impl_(std::move(impl)), status_(std::move(status)) {}
 
-DataFrame::DataFrame(std::shared_ptr<Session> session, Status error)
-    : session_(std::move(session)), status_(std::move(error)) {}
+bool DataFrame::isStreaming() const { return impl_ && impl_->plan->IsStreaming(); }
 
-bool DataFrame::isStreaming() const { return plan_ && plan_->IsStreaming(); }
-
-std::shared_ptr<arrow::Schema> DataFrame::schema() const { return plan_ ? plan_->schema : nullptr; }
-
-DataFrame DataFrame::Derive(Result<std::shared_ptr<const plan::LogicalPlan>> plan) const {
-  if (!status_.ok()) return *this;
-  if (!plan.ok()) return DataFrame(session_, plan.status());
-  return DataFrame(session_, *plan);
-}
+std::shared_ptr<arrow::Schema> DataFrame::schema() const { return impl_ ? impl_->plan->schema : nullptr; }
 
 namespace {
+
+// The DataFrame over `plan` (or its error), unless `df` already holds an error.
+DataFrame Derive(const DataFrame& df, Result<std::shared_ptr<const plan::LogicalPlan>> plan) {
+  if (!df.ok()) return df;
+  if (!plan.ok()) return api::MakeDataFrame(df.session(), plan.status());
+  return api::MakeDataFrame(df.session(), *plan);
+}
 
 std::vector<ExprPtr> ExpandStars(const std::vector<Column>& columns, const arrow::Schema& schema) {
   std::vector<ExprPtr> out;
   for (const auto& c : columns) {
-    if (plan::IsStar(*c.expr())) {
+    if (plan::IsStar(*api::ExprOf(c))) {
       for (const auto& f : schema.fields()) out.push_back(Expr::Column(f->name()));
     } else {
-      out.push_back(c.expr());
+      out.push_back(api::ExprOf(c));
     }
   }
   return out;
@@ -49,7 +49,7 @@ std::vector<ExprPtr> ExpandStars(const std::vector<Column>& columns, const arrow
 
 DataFrame DataFrame::select(std::vector<Column> columns) const {
   if (!status_.ok()) return *this;
-  return Derive(LogicalPlan::Project(plan_, ExpandStars(columns, *plan_->schema)));
+  return Derive(*this, LogicalPlan::Project(impl_->plan, ExpandStars(columns, *impl_->plan->schema)));
 }
 
 DataFrame DataFrame::select(const std::vector<std::string>& names) const {
@@ -60,7 +60,7 @@ DataFrame DataFrame::select(const std::vector<std::string>& names) const {
 
 DataFrame DataFrame::filter(const Column& condition) const {
   if (!status_.ok()) return *this;
-  return Derive(LogicalPlan::Filter(plan_, condition.expr()));
+  return Derive(*this, LogicalPlan::Filter(impl_->plan, api::ExprOf(condition)));
 }
 
 GroupedData DataFrame::groupBy(std::vector<Column> columns) const { return GroupedData(*this, std::move(columns)); }
@@ -76,73 +76,73 @@ DataFrame GroupedData::agg(std::vector<Column> aggregates) const {
   std::vector<ExprPtr> keys;
   std::vector<ExprPtr> select;
   for (const auto& k : keys_) {
-    keys.push_back(k.expr());
-    const Expr* inner = k.expr().get();
+    keys.push_back(api::ExprOf(k));
+    const Expr* inner = api::ExprOf(k).get();
     if (inner->kind == Expr::Kind::kAlias && !inner->args.empty()) inner = inner->args[0].get();
     if (inner->kind == Expr::Kind::kCall && plan::IsWindowFunction(inner->name)) {
       select.push_back(Expr::Column("window_start"));
       select.push_back(Expr::Column("window_end"));
     } else {
-      select.push_back(Expr::Column(plan::OutputName(*k.expr())));
+      select.push_back(Expr::Column(plan::OutputName(*api::ExprOf(k))));
     }
   }
-  for (const auto& a : aggregates) select.push_back(a.expr());
-  auto plan = plan::PlanAggregation(df_.plan(), keys, select);
-  if (!plan.ok()) return DataFrame(df_.session(), plan.status());
-  return DataFrame(df_.session(), *plan);
+  for (const auto& a : aggregates) select.push_back(api::ExprOf(a));
+  auto plan = plan::PlanAggregation(api::PlanOf(df_), keys, select);
+  if (!plan.ok()) return api::MakeDataFrame(df_.session(), plan.status());
+  return api::MakeDataFrame(df_.session(), *plan);
 }
 
 DataFrame GroupedData::count() const { return agg({sluice::count(col("*")).alias("count")}); }
 
 DataFrame DataFrame::withWatermark(const std::string& event_time, const std::string& delay) const {
   if (!status_.ok()) return *this;
-  return Derive(LogicalPlan::Watermark(plan_, event_time, delay));
+  return Derive(*this, LogicalPlan::Watermark(impl_->plan, event_time, delay));
 }
 
 DataFrame DataFrame::dropDuplicates(const std::vector<std::string>& columns) const {
   if (!status_.ok()) return *this;
-  return Derive(LogicalPlan::Deduplicate(plan_, columns, false));
+  return Derive(*this, LogicalPlan::Deduplicate(impl_->plan, columns, false));
 }
 
 DataFrame DataFrame::dropDuplicatesWithinWatermark(const std::vector<std::string>& columns) const {
   if (!status_.ok()) return *this;
-  return Derive(LogicalPlan::Deduplicate(plan_, columns, true));
+  return Derive(*this, LogicalPlan::Deduplicate(impl_->plan, columns, true));
 }
 
 DataFrame DataFrame::withColumn(const std::string& name, const Column& value) const {
   if (!status_.ok()) return *this;
   std::vector<ExprPtr> exprs;
   bool replaced = false;
-  for (const auto& f : plan_->schema->fields()) {
+  for (const auto& f : impl_->plan->schema->fields()) {
     if (f->name() == name) {
-      exprs.push_back(Expr::Alias(value.expr(), name));
+      exprs.push_back(Expr::Alias(api::ExprOf(value), name));
       replaced = true;
     } else {
       exprs.push_back(Expr::Column(f->name()));
     }
   }
-  if (!replaced) exprs.push_back(Expr::Alias(value.expr(), name));
-  return Derive(LogicalPlan::Project(plan_, std::move(exprs)));
+  if (!replaced) exprs.push_back(Expr::Alias(api::ExprOf(value), name));
+  return Derive(*this, LogicalPlan::Project(impl_->plan, std::move(exprs)));
 }
 
 DataFrame DataFrame::withColumnRenamed(const std::string& existing, const std::string& name) const {
   if (!status_.ok()) return *this;
-  if (plan_->schema->GetFieldIndex(existing) < 0) return *this;  // Spark: a no-op for a missing column
+  if (impl_->plan->schema->GetFieldIndex(existing) < 0) return *this;  // Spark: a no-op for a missing column
   std::vector<ExprPtr> exprs;
-  for (const auto& f : plan_->schema->fields()) {
+  for (const auto& f : impl_->plan->schema->fields()) {
     auto c = Expr::Column(f->name());
     exprs.push_back(f->name() == existing ? Expr::Alias(c, name) : c);
   }
-  return Derive(LogicalPlan::Project(plan_, std::move(exprs)));
+  return Derive(*this, LogicalPlan::Project(impl_->plan, std::move(exprs)));
 }
 
 DataFrame DataFrame::drop(const std::vector<std::string>& names) const {
   if (!status_.ok()) return *this;
   std::vector<ExprPtr> exprs;
-  for (const auto& f : plan_->schema->fields()) {
+  for (const auto& f : impl_->plan->schema->fields()) {
     if (std::find(names.begin(), names.end(), f->name()) == names.end()) exprs.push_back(Expr::Column(f->name()));
   }
-  return Derive(LogicalPlan::Project(plan_, std::move(exprs)));
+  return Derive(*this, LogicalPlan::Project(impl_->plan, std::move(exprs)));
 }
 
 Result<std::shared_ptr<arrow::Table>> DataFrame::collect() const {
@@ -151,16 +151,16 @@ Result<std::shared_ptr<arrow::Table>> DataFrame::collect() const {
     return Status::Invalid("Queries with streaming sources must be executed with writeStream().start()");
   }
   std::vector<std::shared_ptr<arrow::Table>> inputs;
-  for (const auto* scan : plan_->Scans()) {
-    ARROW_ASSIGN_OR_RAISE(auto rows, source::ReadStatic(*scan->source, session_->fs()));
+  for (const auto* scan : impl_->plan->Scans()) {
+    ARROW_ASSIGN_OR_RAISE(auto rows, source::ReadStatic(*scan->source, api::FileSystemOf(*session_)));
     inputs.push_back(std::move(rows));
   }
-  return exec::ExecutePlan(*plan_, inputs);
+  return exec::ExecutePlan(*impl_->plan, inputs);
 }
 
 std::string DataFrame::explain() const {
   if (!status_.ok()) return "Error: " + status_.ToString();
-  return plan_->ToString();
+  return impl_->plan->ToString();
 }
 
 DataStreamWriter DataFrame::writeStream() const { return DataStreamWriter(*this); }
@@ -172,13 +172,28 @@ DataFrameWriter& DataFrameWriter::option(const std::string& key, const std::stri
   options_[key] = value;
   return *this;
 }
+DataFrameWriter& DataFrameWriter::option(const std::string& key, int64_t value) {
+  return option(key, std::to_string(value));
+}
+DataFrameWriter& DataFrameWriter::option(const std::string& key, double value) {
+  return option(key, api::OptionText(value));
+}
+DataFrameWriter& DataFrameWriter::option(const std::string& key, bool value) {
+  return option(key, api::OptionText(value));
+}
 DataFrameWriter& DataFrameWriter::mode(const std::string& m) { mode_ = m; return *this; }
 
 Status DataFrameWriter::save(const std::string& path) {
+  const sink::SinkKind* kind = sink::FindSinkKind(format_);
+  if (!kind || !kind->batch) {
+    return Status::Invalid("write().format('", format_, "') cannot be saved as a batch; valid formats: ",
+                           sink::SinkKindList(/*batch_only=*/true));
+  }
   ARROW_ASSIGN_OR_RAISE(auto rows, df_.collect());
-  plan::Options opts;
-  for (const auto& [k, v] : options_) opts.Set(k, v);
-  return sink::WriteFilesOnce(df_.session()->fs(), format_, opts, mode_, path, rows);
+  sink::SinkSpec spec;
+  spec.format = kind->name;
+  for (const auto& [k, v] : options_) spec.options.Set(k, v);
+  return kind->write_batch(api::FileSystemOf(*df_.session()), spec, mode_, path, rows);
 }
 
 }  // namespace sluice

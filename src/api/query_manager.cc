@@ -1,5 +1,6 @@
 #include "sluice/query_manager.h"
 
+#include "api/access.h"
 #include "runtime/query_execution.h"
 #include "runtime/query_registry.h"
 
@@ -7,31 +8,31 @@ namespace sluice {
 
 std::vector<StreamingQuery> StreamingQueryManager::active() const {
   std::vector<StreamingQuery> out;
-  for (auto& q : registry_->Active()) out.emplace_back(q);
+  for (auto& q : impl_->registry->Active()) out.push_back(detail::Access::MakeQuery(q));
   return out;
 }
 
 std::optional<StreamingQuery> StreamingQueryManager::get(const std::string& id) const {
-  auto q = registry_->Get(id);
+  auto q = impl_->registry->Get(id);
   if (!q) return std::nullopt;
-  return StreamingQuery(q);
+  return detail::Access::MakeQuery(q);
 }
 
 Result<bool> StreamingQueryManager::awaitAnyTermination(int64_t timeout_ms) {
   std::optional<Status> error;
-  if (!registry_->AwaitAnyTermination(timeout_ms, &error)) return false;
+  if (!impl_->registry->AwaitAnyTermination(timeout_ms, &error)) return false;
   if (error) return *error;
   return true;
 }
 
-void StreamingQueryManager::resetTerminated() { registry_->ResetTerminated(); }
+void StreamingQueryManager::resetTerminated() { impl_->registry->ResetTerminated(); }
 
 void StreamingQueryManager::addListener(std::shared_ptr<StreamingQueryListener> listener) {
-  registry_->AddListener(std::move(listener));
+  impl_->registry->AddListener(std::move(listener));
 }
 
 void StreamingQueryManager::removeListener(const std::shared_ptr<StreamingQueryListener>& listener) {
-  registry_->RemoveListener(listener);
+  impl_->registry->RemoveListener(listener);
 }
 
 }  // namespace sluice

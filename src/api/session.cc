@@ -3,82 +3,101 @@
 
 #include <arrow/api.h>
 
-#include <algorithm>
 
+#include "api/access.h"
+#include "api/option_text.h"
+#include "conf/sql_conf.h"
 #include "io/file_system.h"
 #include "plan/logical_plan.h"
 #include "runtime/query_registry.h"
 #include "sink/sink.h"
-#include "source/file_source.h"
 #include "source/iceberg_scan.h"
 #include "source/source.h"
+#include "source/source_registry.h"
 
 namespace sluice {
 
-std::shared_ptr<Session> Session::Make() { return Make(io::LocalFileSystem()); }
+struct Session::Impl {
+  std::shared_ptr<io::FileSystem> fs;
+  std::shared_ptr<sink::MemoryTables> memory_tables = std::make_shared<sink::MemoryTables>();
+  std::shared_ptr<runtime::QueryRegistry> registry = std::make_shared<runtime::QueryRegistry>();
+  conf::Settings conf;
+};
 
-std::shared_ptr<Session> Session::Make(std::shared_ptr<io::FileSystem> fs) {
-  return std::shared_ptr<Session>(new Session(std::move(fs)));
+std::shared_ptr<Session> Session::Make() { return detail::Access::MakeSession(io::LocalFileSystem()); }
+
+std::shared_ptr<Session> detail::Access::MakeSession(std::shared_ptr<io::FileSystem> fs) {
+  auto impl = std::make_unique<Session::Impl>();
+  impl->fs = std::move(fs);
+  return std::shared_ptr<Session>(new Session(std::move(impl)));
 }
 
-Session::Session(std::shared_ptr<io::FileSystem> fs)
-    : fs_(std::move(fs)),
-      memory_tables_(std::make_unique<sink::MemoryTables>()),
-      registry_(std::make_shared<runtime::QueryRegistry>()) {}
+const std::shared_ptr<io::FileSystem>& detail::Access::FileSystemOf(const Session& s) { return s.impl_->fs; }
+const std::shared_ptr<runtime::QueryRegistry>& detail::Access::RegistryOf(const Session& s) {
+  return s.impl_->registry;
+}
+const std::shared_ptr<sink::MemoryTables>& detail::Access::MemoryTablesOf(const Session& s) {
+  return s.impl_->memory_tables;
+}
 
-Session::~Session() = default;
+Session::Session(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+// Queries hold the memory tables and refer to the registry weakly, but they must not keep
+// running for a session nobody can reach: stop them first.
+Session::~Session() { impl_->registry->StopAll(); }
 
 DataStreamReader Session::readStream() { return DataStreamReader(shared_from_this()); }
 DataFrameReader Session::read() { return DataFrameReader(shared_from_this()); }
 
-void Session::setConf(const std::string& key, const std::string& value) {
-  std::lock_guard<std::mutex> lock(mu_);
-  conf_[key] = value;
-}
+void Session::setConf(const std::string& key, const std::string& value) { impl_->conf.Set(key, value); }
 
-std::string Session::conf(const std::string& key, const std::string& def) const {
-  std::lock_guard<std::mutex> lock(mu_);
-  auto it = conf_.find(key);
-  return it == conf_.end() ? def : it->second;
-}
+std::string Session::conf(const std::string& key, const std::string& def) const { return impl_->conf.GetOr(key, def); }
+
+StreamingQueryManager Session::streams() const { return detail::Access::MakeManager(impl_->registry); }
 
 Result<std::shared_ptr<arrow::Table>> Session::memoryTable(const std::string& name) const {
-  return memory_tables_->Get(name);
+  return impl_->memory_tables->Get(name);
 }
 
 namespace {
 
-const std::vector<std::string> kFileFormats = {"json", "csv", "parquet", "text"};
-
-std::string Lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-  return s;
-}
-
-// Builds a scan over files; `streaming` selects readStream() vs read().
-Result<DataFrame> LoadFiles(const std::shared_ptr<Session>& session, const std::string& format, const std::string& ddl,
-                            std::shared_ptr<arrow::Schema> schema, const std::map<std::string, std::string>& options,
-                            const std::string& path, bool streaming) {
+// Builds a scan over a source read from a path (files) or by name (a catalog table);
+// `streaming` selects readStream() vs read().
+Result<DataFrame> LoadPath(const std::shared_ptr<Session>& session, const std::string& format, const std::string& ddl,
+                           std::shared_ptr<arrow::Schema> schema, const std::map<std::string, std::string>& options,
+                           const std::string& path, bool streaming) {
   const char* api = streaming ? "readStream()" : "read()";
-  if (Lower(format) == "iceberg") {  // path = table name
-    if (streaming) return Status::NotImplemented("readStream() from an Iceberg table is not supported yet");
+  if (format.empty()) {
+    return Status::Invalid(api, ".load('", path, "'): no format given; call .format(\"",
+                           source::SourceKindList(/*files_only=*/true), "\") (one of them)");
+  }
+  ARROW_ASSIGN_OR_RAISE(const source::SourceKind* kind, source::LookupSourceKind(format, api));
+  if (!kind->user_visible) {
+    return Status::Invalid("Unknown source format '", format, "' in ", api, ". Valid formats: ", source::SourceKindList());
+  }
+  if (streaming && !kind->streaming) {
+    return Status::NotImplemented("readStream() from the ", kind->name, " source is not supported yet; use read()");
+  }
+  if (!streaming && !kind->batch) {
+    return Status::Invalid("The ", kind->name, " source can only be read as a stream: use readStream()");
+  }
+  if (kind->path == source::SourceKind::Path::kNone) {
+    return Status::Invalid("The ", format, " source takes no path: call load() without one");
+  }
+  const auto& fs = api::FileSystemOf(*session);
+  if (kind->path == source::SourceKind::Path::kTableName) {  // path = the table's name
     auto conf = [&session](const std::string& key) { return session->conf(key); };
     ARROW_ASSIGN_OR_RAISE(auto spec, source::MakeIcebergScanSpec(path, options, conf));
-    ARROW_ASSIGN_OR_RAISE(auto iceberg_schema, source::ResolveSourceSchema(*spec, session->fs()));
-    ARROW_ASSIGN_OR_RAISE(auto iceberg_scan, plan::LogicalPlan::Scan(spec, iceberg_schema));
-    return DataFrame(session, iceberg_scan);
-  }
-  if (format.empty()) {
-    return Status::Invalid(api, ".load('", path, "'): no format given; call .format(\"json\"|\"csv\"|\"parquet\"|\"text\")");
+    ARROW_ASSIGN_OR_RAISE(auto table_schema, kind->schema(*spec, fs));
+    ARROW_ASSIGN_OR_RAISE(auto table_scan, plan::LogicalPlan::Scan(spec, table_schema));
+    return api::MakeDataFrame(session, table_scan);
   }
   auto spec = std::make_shared<plan::SourceSpec>();
-  spec->format = Lower(format);
-  if (std::find(kFileFormats.begin(), kFileFormats.end(), spec->format) == kFileFormats.end()) {
-    return Status::Invalid("Unknown source format '", format, "' in ", api, ". Valid formats: json, csv, parquet, text");
-  }
+  spec->format = kind->name;
   if (path.empty()) return Status::Invalid(api, ".load(): the path is empty");
   spec->path = io::AbsolutePath(path);
   spec->streaming = streaming;
+  spec->reads_files = kind->path == source::SourceKind::Path::kDirectory;
   for (const auto& [k, v] : options) spec->options.Set(k, v);
   if (!ddl.empty()) {
     auto parsed = plan::ParseSchemaDDL(ddl);
@@ -88,17 +107,17 @@ Result<DataFrame> LoadFiles(const std::shared_ptr<Session>& session, const std::
     spec->schema = std::move(schema);
   }
   if (spec->format == "text" && !spec->schema) spec->schema = arrow::schema({arrow::field("value", arrow::utf8())});
-  ARROW_RETURN_NOT_OK(source::ValidateFileSourceSpec(*spec));
-  ARROW_ASSIGN_OR_RAISE(auto info, session->fs()->Stat(spec->path));
+  if (kind->validate) ARROW_RETURN_NOT_OK(kind->validate(*spec));
+  ARROW_ASSIGN_OR_RAISE(auto info, fs->Stat(spec->path));
   if (!info) {
     return Status::IOError("Path does not exist: '", spec->path, "' (", api, " format ", spec->format, ")");
   }
   std::shared_ptr<arrow::Schema> out_schema = spec->schema;
   if (!out_schema) {
-    ARROW_ASSIGN_OR_RAISE(out_schema, source::ResolveSourceSchema(*spec, session->fs()));
+    ARROW_ASSIGN_OR_RAISE(out_schema, kind->schema(*spec, fs));
   }
   ARROW_ASSIGN_OR_RAISE(auto scan, plan::LogicalPlan::Scan(spec, out_schema));
-  return DataFrame(session, scan);
+  return api::MakeDataFrame(session, scan);
 }
 
 }  // namespace
@@ -113,32 +132,40 @@ DataStreamReader& DataStreamReader::option(const std::string& key, const std::st
 DataStreamReader& DataStreamReader::option(const std::string& key, int64_t value) {
   return option(key, std::to_string(value));
 }
+DataStreamReader& DataStreamReader::option(const std::string& key, double value) {
+  return option(key, api::OptionText(value));
+}
+DataStreamReader& DataStreamReader::option(const std::string& key, bool value) {
+  return option(key, api::OptionText(value));
+}
 DataStreamReader& DataStreamReader::options(const std::map<std::string, std::string>& kv) {
   for (const auto& [k, v] : kv) options_[k] = v;
   return *this;
 }
 Result<DataFrame> DataStreamReader::load(const std::string& path) {
-  if (source::IsStreamOnlyFormat(Lower(format_))) {
-    return Status::Invalid("The ", format_, " source takes no path: call load() without one");
-  }
-  return LoadFiles(session_, format_, ddl_, schema_, options_, path, /*streaming=*/true);
+  return LoadPath(session_, format_, ddl_, schema_, options_, path, /*streaming=*/true);
 }
 
 Result<DataFrame> DataStreamReader::load() {
-  auto spec = std::make_shared<plan::SourceSpec>();
-  spec->format = Lower(format_);
-  if (!source::IsStreamOnlyFormat(spec->format)) {
-    return Status::Invalid("readStream().load() without a path works for rate, rate-micro-batch and socket; the ",
+  const source::SourceKind* kind = source::FindSourceKind(format_);
+  if (!kind || !source::IsStreamOnlyFormat(kind->name)) {
+    std::string generated;
+    for (const auto& name : source::SourceKindNames()) {
+      if (source::IsStreamOnlyFormat(name)) generated += (generated.empty() ? "" : ", ") + name;
+    }
+    return Status::Invalid("readStream().load() without a path works for ", generated, "; the ",
                            format_.empty() ? std::string("(no format)") : format_, " source needs load(path)");
   }
   if (schema_ || !ddl_.empty()) return Status::Invalid("The ", format_, " source has a fixed schema; do not set one");
+  auto spec = std::make_shared<plan::SourceSpec>();
+  spec->format = kind->name;
   spec->streaming = true;
   for (const auto& [k, v] : options_) spec->options.Set(k, v);
-  ARROW_RETURN_NOT_OK(source::ValidateGeneratedSourceSpec(*spec));
-  ARROW_ASSIGN_OR_RAISE(auto schema, source::ResolveSourceSchema(*spec, session_->fs()));
+  if (kind->validate) ARROW_RETURN_NOT_OK(kind->validate(*spec));
+  ARROW_ASSIGN_OR_RAISE(auto schema, kind->schema(*spec, api::FileSystemOf(*session_)));
   spec->schema = schema;
   ARROW_ASSIGN_OR_RAISE(auto scan, plan::LogicalPlan::Scan(spec, schema));
-  return DataFrame(session_, scan);
+  return api::MakeDataFrame(session_, scan);
 }
 
 DataFrameReader& DataFrameReader::format(const std::string& f) { format_ = f; return *this; }
@@ -148,15 +175,24 @@ DataFrameReader& DataFrameReader::option(const std::string& key, const std::stri
   options_[key] = value;
   return *this;
 }
+DataFrameReader& DataFrameReader::option(const std::string& key, int64_t value) {
+  return option(key, std::to_string(value));
+}
+DataFrameReader& DataFrameReader::option(const std::string& key, double value) {
+  return option(key, api::OptionText(value));
+}
+DataFrameReader& DataFrameReader::option(const std::string& key, bool value) {
+  return option(key, api::OptionText(value));
+}
 DataFrameReader& DataFrameReader::options(const std::map<std::string, std::string>& kv) {
   for (const auto& [k, v] : kv) options_[k] = v;
   return *this;
 }
 Result<DataFrame> DataFrameReader::load(const std::string& path) {
-  return LoadFiles(session_, format_, ddl_, schema_, options_, path, /*streaming=*/false);
+  return LoadPath(session_, format_, ddl_, schema_, options_, path, /*streaming=*/false);
 }
 Result<DataFrame> DataFrameReader::table(const std::string& name) {
-  return LoadFiles(session_, "iceberg", "", nullptr, options_, name, /*streaming=*/false);
+  return LoadPath(session_, "iceberg", "", nullptr, options_, name, /*streaming=*/false);
 }
 
 }  // namespace sluice

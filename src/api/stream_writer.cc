@@ -3,15 +3,20 @@
 #include <arrow/api.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdint>
 #include <cstdlib>
 
+#include "api/access.h"
+#include "api/option_text.h"
+#include "conf/sql_conf.h"
 #include "io/file_system.h"
 #include "plan/logical_plan.h"
 #include "plan/output_mode.h"
 #include "state/state_store.h"
 #include "runtime/query_execution.h"
-#include "sink/iceberg_sink.h"
 #include "sink/sink.h"
+#include "sink/sink_registry.h"
 #include "sluice/dataframe.h"
 #include "sluice/session.h"
 
@@ -36,6 +41,12 @@ DataStreamWriter& DataStreamWriter::option(const std::string& key, const std::st
 }
 DataStreamWriter& DataStreamWriter::option(const std::string& key, int64_t value) {
   return option(key, std::to_string(value));
+}
+DataStreamWriter& DataStreamWriter::option(const std::string& key, double value) {
+  return option(key, api::OptionText(value));
+}
+DataStreamWriter& DataStreamWriter::option(const std::string& key, bool value) {
+  return option(key, api::OptionText(value));
 }
 DataStreamWriter& DataStreamWriter::options(const std::map<std::string, std::string>& kv) {
   for (const auto& [k, v] : kv) state_->options[k] = v;
@@ -68,15 +79,17 @@ std::string Lower(std::string s) {
   return s;
 }
 
-// A positive integer session conf "sluice.sql.streaming.<name>" (Spark's "spark.sql.streaming.<name>"
-// is accepted too).
-Result<int64_t> StreamingConf(const Session& session, const std::string& name, int64_t def) {
-  const std::string key = "sluice.sql.streaming." + name;
-  std::string v = session.conf(key, session.conf("spark.sql.streaming." + name, std::to_string(def)));
+// A positive integer setting (at most `max`); its default when unset.
+Result<int64_t> PositiveConf(const Session& session, const conf::ConfEntry& entry, int64_t max = INT64_MAX) {
+  const std::string v = session.conf(entry.key, entry.default_value);
   char* end = nullptr;
+  errno = 0;
   long long n = std::strtoll(v.c_str(), &end, 10);
-  if (v.empty() || *end != '\0' || n <= 0) {
-    return Status::Invalid("Invalid value '", v, "' for ", key, ": must be a positive integer");
+  if (v.empty() || *end != '\0' || errno == ERANGE || n <= 0 || n > max) {
+    if (max == INT64_MAX || max == INT32_MAX) {
+      return Status::Invalid("Invalid value '", v, "' for ", entry.key, ": must be a positive integer");
+    }
+    return Status::Invalid("Invalid value '", v, "' for ", entry.key, ": must be an integer in 1..", max);
   }
   return static_cast<int64_t>(n);
 }
@@ -90,42 +103,48 @@ Result<StreamingQuery> DataStreamWriter::start() {
   }
   const auto& session = df_.session();
   runtime::QueryConfig cfg;
-  cfg.plan = df_.plan();
+  cfg.plan = api::PlanOf(df_);
   cfg.trigger = state_->trigger;
   cfg.name = state_->query_name;
-  cfg.fs = session->fs();
-  cfg.memory_tables = session->memoryTables();
-  ARROW_ASSIGN_OR_RAISE(auto retain, StreamingConf(*session, "minBatchesToRetain", 100));
-  ARROW_ASSIGN_OR_RAISE(auto recent, StreamingConf(*session, "numRecentProgressUpdates", 100));
-  ARROW_ASSIGN_OR_RAISE(cfg.no_data_progress_interval_ms, StreamingConf(*session, "noDataProgressEventInterval", 10000));
+  cfg.fs = api::FileSystemOf(*session);
+  cfg.memory_tables = detail::Access::MemoryTablesOf(*session);
+  cfg.registry = detail::Access::RegistryOf(*session);
+  // Session settings (conf/sql_conf.h lists them with their defaults).
+  ARROW_ASSIGN_OR_RAISE(auto retain, PositiveConf(*session, conf::kMinBatchesToRetain, INT32_MAX));
+  ARROW_ASSIGN_OR_RAISE(auto recent, PositiveConf(*session, conf::kNumRecentProgressUpdates, INT32_MAX));
+  ARROW_ASSIGN_OR_RAISE(cfg.no_data_progress_interval_ms, PositiveConf(*session, conf::kNoDataProgressEventInterval));
   cfg.min_batches_to_retain = static_cast<int>(retain);
   cfg.num_recent_progress = static_cast<int>(recent);
-  cfg.registry = session->registry();
-  {
-    // State partitions and provider (Spark's keys); kept by the checkpoint after its first batch.
-    const std::string parts = session->conf("spark.sql.shuffle.partitions", session->conf("sluice.sql.shuffle.partitions"));
-    if (!parts.empty()) {
-      char* end = nullptr;
-      long long n = std::strtoll(parts.c_str(), &end, 10);
-      if (*end != '\0' || n <= 0 || n > 4096) {
-        return Status::Invalid("Invalid value '", parts, "' for spark.sql.shuffle.partitions: must be an integer in 1..4096");
-      }
-      cfg.shuffle_partitions = static_cast<int>(n);
-    }
-    const std::string provider = session->conf(state::kStateStoreProviderConf, "file");
-    ARROW_ASSIGN_OR_RAISE(cfg.state_store_provider, state::NormalizeStateStoreProvider(provider));
+  // State partitions and provider; kept by the checkpoint after its first batch.
+  if (!session->conf(conf::kShufflePartitions.key).empty()) {
+    ARROW_ASSIGN_OR_RAISE(auto parts, PositiveConf(*session, conf::kShufflePartitions, 4096));
+    cfg.shuffle_partitions = static_cast<int>(parts);
+  }
+  ARROW_ASSIGN_OR_RAISE(cfg.state_store_provider,
+                        state::NormalizeStateStoreProvider(
+                            session->conf(conf::kStateStoreProvider.key, conf::kStateStoreProvider.default_value)));
+  const std::string policy = Lower(session->conf(conf::kMultipleWatermarkPolicy.key, "min"));
+  if (policy != "min") {
+    return Status::NotImplemented("Unsupported value '", policy, "' for ", conf::kMultipleWatermarkPolicy.key,
+                                  ": sluice combines watermarks with min only");
   }
   if (cfg.trigger.kind == Trigger::Kind::kProcessingTime && cfg.trigger.interval_ms < 0) {
     return Status::Invalid("ProcessingTime trigger interval must be >= 0 ms, got ", cfg.trigger.interval_ms);
   }
 
-  cfg.sink.format = state_->format.empty() ? std::string() : state_->format;
-  if (cfg.sink.format != "foreachBatch") cfg.sink.format = Lower(cfg.sink.format);
-  if (cfg.sink.format.empty()) {
-    return Status::Invalid("writeStream(): no sink format given; call .format(\"parquet\"|\"json\"|\"csv\"|\"console\"|\"memory\") or .foreachBatch(fn)");
+  if (state_->format.empty()) {
+    return Status::Invalid("writeStream(): no sink format given; call .format(\"", sink::SinkKindList(),
+                           "\") (one of them) or .foreachBatch(fn)");
   }
+  const sink::SinkKind* kind = sink::FindSinkKind(state_->format);
+  if (!kind || (!kind->user_visible && !state_->foreach_batch)) {
+    return Status::Invalid("Unknown sink format '", state_->format, "'. Valid formats: ", sink::SinkKindList(),
+                           " (or foreachBatch(fn))");
+  }
+  if (!kind->streaming) return Status::Invalid("The ", kind->name, " sink cannot be written by writeStream()");
+  cfg.sink.format = kind->name;
   ARROW_ASSIGN_OR_RAISE(cfg.sink.output_mode, plan::ParseOutputMode(state_->output_mode));
-  ARROW_RETURN_NOT_OK(plan::CheckOutputMode(*df_.plan(), cfg.sink.output_mode));
+  ARROW_RETURN_NOT_OK(plan::CheckOutputMode(*cfg.plan, cfg.sink.output_mode));
   cfg.sink.query_name = state_->query_name;
   cfg.sink.foreach_batch = state_->foreach_batch;
   std::string checkpoint;
@@ -136,22 +155,21 @@ Result<StreamingQuery> DataStreamWriter::start() {
       cfg.sink.options.Set(k, v);
     }
   }
-  if (cfg.sink.format == "iceberg") {  // catalog settings from the conf; create or check the table
+  if (kind->prepare) {  // e.g. Iceberg: catalog settings from the conf; create or check the table
     auto conf = [&session](const std::string& key) { return session->conf(key); };
-    ARROW_RETURN_NOT_OK(sink::PrepareIcebergSinkSpec(&cfg.sink, conf, *df_.schema(), session->fs()));
+    ARROW_RETURN_NOT_OK(kind->prepare(&cfg.sink, conf, *df_.schema(), cfg.fs));
   }
-  ARROW_RETURN_NOT_OK(sink::ValidateSinkSpec(cfg.sink));
+  if (kind->validate) ARROW_RETURN_NOT_OK(kind->validate(cfg.sink));
 
   if (checkpoint.empty()) {
-    std::string fallback = session->conf("sluice.sql.streaming.checkpointLocation");
+    std::string fallback = session->conf(conf::kCheckpointLocation.key);
     if (!fallback.empty()) {
       checkpoint = io::JoinPath(fallback, state_->query_name.empty() ? "query" : state_->query_name);
     }
   }
   if (checkpoint.empty()) {
-    const std::string& f = cfg.sink.format;
-    if (f != "console" && f != "memory" && f != "foreachBatch") {
-      return Status::Invalid("checkpointLocation must be specified for the ", f,
+    if (kind->needs_checkpoint) {
+      return Status::Invalid("checkpointLocation must be specified for the ", kind->name,
                              " sink: option(\"checkpointLocation\", dir). It is where the query remembers its "
                              "progress; reuse the same directory on every restart.");
     }
@@ -162,7 +180,7 @@ Result<StreamingQuery> DataStreamWriter::start() {
   }
   cfg.checkpoint_dir = io::AbsolutePath(checkpoint);
   ARROW_ASSIGN_OR_RAISE(auto impl, runtime::QueryExecution::Start(std::move(cfg)));
-  return StreamingQuery(std::move(impl));
+  return detail::Access::MakeQuery(std::move(impl));
 }
 
 }  // namespace sluice

@@ -4,6 +4,7 @@
 
 #include <iostream>
 
+#include "api/access.h"
 #include "cli/pipeline_options.h"
 #include "plan/logical_plan.h"
 #include "plan/output_mode.h"
@@ -58,7 +59,7 @@ int ExplainPipeline(const ExplainArgs& args) {
   for (size_t i = 0; i < pipeline->queries.size(); ++i) {
     const auto& q = pipeline->queries[i];
     std::cout << (i ? "\n" : "") << sql::ExplainQuery(q, mode);
-    if (mode && !plan::CheckOutputMode(*q.frame.plan(), *mode).ok()) rc = 1;
+    if (mode && !plan::CheckOutputMode(*api::PlanOf(q.frame), *mode).ok()) rc = 1;
   }
   return rc;
 }

@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 
+#include "conf/sql_conf.h"
 #include "iceberg/catalog_config.h"
 #include "iceberg/maintenance.h"
 #include "iceberg/metadata.h"
@@ -22,14 +23,14 @@ struct IcebergArgs {
 };
 
 Result<iceberg::TableRef> Resolve(const IcebergArgs& args, std::shared_ptr<iceberg::Catalog>* catalog) {
-  std::map<std::string, std::string> conf;
+  conf::Settings conf;
   for (const auto& kv : args.conf) {
     auto eq = kv.find('=');
     if (eq == std::string::npos) return Status::Invalid("--conf '", kv, "': expected key=value");
-    conf[kv.substr(0, eq)] = kv.substr(eq + 1);
+    conf.Set(kv.substr(0, eq), kv.substr(eq + 1));
   }
   std::map<std::string, std::string> options = {{"table", args.table}};
-  iceberg::AddCatalogOptions(&options, [&](const std::string& k) { return conf.count(k) ? conf[k] : std::string(); });
+  iceberg::AddCatalogOptions(&options, [&](const std::string& k) { return conf.GetOr(k, ""); });
   ARROW_ASSIGN_OR_RAISE(auto ref, iceberg::TableRefFromOptions(options));
   ARROW_ASSIGN_OR_RAISE(*catalog, iceberg::MakeCatalog(ref.catalog, ref.catalog_props, io::LocalFileSystem()));
   return ref;

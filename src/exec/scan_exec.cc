@@ -16,7 +16,7 @@ class ScanExec : public PhysicalOperator {
   std::string Describe() const override {
     const auto& src = *source_;
     std::string line = "ScanExec " + src.format + " " + src.Describe();
-    if (src.streaming && (src.format == "json" || src.format == "csv" || src.format == "parquet" || src.format == "text")) {
+    if (src.streaming && src.reads_files) {
       return line + " (reads the files of the batch's source-log entries, Arrow " + src.format + " reader)";
     }
     if (src.streaming) return line + " (rows between the batch's recorded offsets)";

@@ -4,6 +4,8 @@
 #include <sstream>
 #include <vector>
 
+#include "conf/sql_conf.h"
+
 namespace sluice::iceberg {
 namespace {
 
@@ -29,7 +31,7 @@ std::string CatalogOf(const std::map<std::string, std::string>& options, const C
   std::string explicit_catalog = Get(options, "catalog");
   if (!explicit_catalog.empty()) return explicit_catalog;
   if (SplitName(Get(options, "table")).size() >= 3) return SplitName(Get(options, "table"))[0];
-  std::string def = conf ? conf("sluice.sql.defaultCatalog") : "";
+  std::string def = conf ? conf(conf::kDefaultCatalog.key) : "";
   return def.empty() ? "local" : def;
 }
 
@@ -37,10 +39,8 @@ std::string CatalogOf(const std::map<std::string, std::string>& options, const C
 
 void AddCatalogOptions(std::map<std::string, std::string>* options, const ConfLookup& conf) {
   const std::string catalog = CatalogOf(*options, conf);
-  auto conf_of = [&](const std::string& key) {
-    std::string v = conf("sluice.sql.catalog." + catalog + "." + key);
-    return v.empty() ? conf("spark.sql.catalog." + catalog + "." + key) : v;
-  };
+  // `conf` answers a setting under either spelling (conf/sql_conf.h).
+  auto conf_of = [&](const std::string& key) { return conf(conf::CatalogKey(catalog, key)); };
   // Pin the catalog so the name's split does not depend on the conf any more.
   if (!options->count("catalog")) {
     auto parts = SplitName(Get(*options, "table"));
@@ -58,9 +58,8 @@ void AddCatalogOptions(std::map<std::string, std::string>* options, const ConfLo
     if (v.empty() && catalog == "local") {
       if (std::string(key) == "type") v = "hadoop";
       if (std::string(key) == "warehouse") {
-        v = conf("sluice.sql.warehouse.dir");
-        if (v.empty()) v = conf("spark.sql.warehouse.dir");
-        if (v.empty()) v = "spark-warehouse";
+        v = conf(conf::kWarehouseDir.key);
+        if (v.empty()) v = conf::kWarehouseDir.default_value;
         v = WarehousePath(v);
       }
     }

@@ -5,7 +5,8 @@
 //   sluice.sql.catalog.<name>.uri       = sqlite:////abs/catalog.db | postgresql://...   (sql)
 //   sluice.sql.defaultCatalog           = local   (catalog of two-part names)
 //   catalog "local" defaults to type hadoop, warehouse sluice.sql.warehouse.dir
-//   (default ./spark-warehouse). "spark.sql.catalog.*" keys are read too.
+//   (default ./spark-warehouse). "spark.*" and "sluice.*" spell the same setting; the lookup
+//   given to AddCatalogOptions applies that rule (conf/sql_conf.h).
 //
 // A table name is "catalog.ns.table" (three or more parts: the first is the catalog),
 // "ns.table" (the default catalog) or "table" (namespace "default"). With an explicit
@@ -24,7 +25,8 @@
 
 namespace sluice::iceberg {
 
-using ConfLookup = std::function<std::string(const std::string& key)>;  // "" when unset
+/// A session setting by key, "" when unset; either spelling of a key finds the same setting.
+using ConfLookup = std::function<std::string(const std::string& key)>;
 
 struct TableRef {
   std::string catalog;

@@ -44,6 +44,8 @@ struct SourceSpec {
   Options options;
   std::shared_ptr<arrow::Schema> schema;  // user-declared; may be null for batch reads
   bool streaming = false;
+  /// Reads the files of a directory (json, csv, parquet, text), as the source's kind says.
+  bool reads_files = false;
   std::shared_ptr<source::MemoryStreamData> memory;
 
   /// Stable description used in plan fingerprints and progress ("FileStreamSource[file:/in]").

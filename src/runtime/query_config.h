@@ -33,12 +33,14 @@ struct QueryConfig {
   /// State store provider: file | rocksdb (spark.sql.streaming.stateStore.providerClass).
   std::string state_store_provider = "file";
   std::shared_ptr<io::FileSystem> fs;
-  sink::MemoryTables* memory_tables = nullptr;
+  /// The session's memory-sink tables; shared so the query never writes into freed tables.
+  std::shared_ptr<sink::MemoryTables> memory_tables;
   std::ostream* console = nullptr;
   /// Milliseconds since the epoch; injectable for tests.
   std::function<int64_t()> clock_ms;
-  /// The session's registry (listeners, duplicate-query checks); may be null.
-  std::shared_ptr<QueryRegistry> registry;
+  /// The session's registry (listeners, duplicate-query checks); may be empty. Weak: the
+  /// registry keeps terminated queries, which keep their config.
+  std::weak_ptr<QueryRegistry> registry;
   /// How many progress updates recentProgress() keeps.
   int num_recent_progress = 100;
   /// Idle events (no new data) are reported at most this often.

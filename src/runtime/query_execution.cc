@@ -1,8 +1,12 @@
 #include "runtime/query_execution.h"
 
 #include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
 
 #include "io/uuid.h"
+#include "runtime/micro_batch_execution.h"
 #include "runtime/progress.h"
 #include "runtime/query_registry.h"
 
@@ -15,29 +19,69 @@ int64_t SystemNowMs() {
 }
 }  // namespace
 
+// Everything the query thread uses. Shared by the handle and the thread; the thread's share
+// keeps it alive until the loop has finished, whatever happens to the handle.
+struct QueryExecution::Run {
+  explicit Run(QueryConfig config) : config_(std::move(config)) {}
+
+  void RunLoop() { Finish(RunTriggers()); }
+  /// Runs triggers per the trigger kind until it says stop; returns the error that ended it.
+  sluice::Status RunTriggers();
+  /// Sleeps until `deadline_ms` or until stop is requested. Returns false if stopping.
+  bool WaitUntil(int64_t deadline_ms);
+  void SetStatus(const std::string& message, bool trigger_active, std::optional<bool> data_available = {});
+  void Finish(sluice::Status st);
+  void RequestStop();
+
+  QueryConfig config_;
+  std::string id_;
+  std::string run_id_;
+  std::unique_ptr<MicroBatchExecution> execution_;
+
+  mutable std::mutex mu_;
+  std::condition_variable cv_;
+  bool stop_requested_ = false;
+  bool active_ = true;
+  std::optional<sluice::Status> error_;
+  std::deque<std::string> recent_progress_;
+  QueryStatus status_{"Initializing sources", false, false};
+  /// Triggers are numbered as they start; the number of the latest one that found no new data
+  /// (processAllAvailable waits for one that started after its call).
+  int64_t triggers_started_ = 0;
+  int64_t last_idle_trigger_ = 0;
+  int64_t last_idle_event_ms_ = 0;
+};
+
 Result<std::shared_ptr<QueryExecution>> QueryExecution::Start(QueryConfig config) {
-  std::shared_ptr<QueryExecution> q(new QueryExecution(std::move(config)));
-  if (!q->config_.clock_ms) q->config_.clock_ms = SystemNowMs;
-  q->run_id_ = io::RandomUuid();
-  ARROW_ASSIGN_OR_RAISE(q->execution_, MicroBatchExecution::Open(q->config_, q->run_id_));
-  q->id_ = q->execution_->query_id();
-  if (q->config_.registry) {
-    sluice::Status admitted = q->config_.registry->Admit(q, IsoTimestamp(q->config_.clock_ms()));
+  auto run = std::make_shared<Run>(std::move(config));
+  if (!run->config_.clock_ms) run->config_.clock_ms = SystemNowMs;
+  run->run_id_ = io::RandomUuid();
+  ARROW_ASSIGN_OR_RAISE(run->execution_, MicroBatchExecution::Open(run->config_, run->run_id_));
+  run->id_ = run->execution_->query_id();
+  std::shared_ptr<QueryExecution> q(new QueryExecution(run));
+  if (auto registry = run->config_.registry.lock()) {
+    sluice::Status admitted = registry->Admit(q, IsoTimestamp(run->config_.clock_ms()));
     if (!admitted.ok()) {
-      q->execution_.reset();  // releases the checkpoint
-      q->active_ = false;
+      run->execution_.reset();  // releases the checkpoint
+      run->active_ = false;
       return admitted;
     }
   }
-  q->thread_ = std::thread([raw = q.get()] { raw->RunLoop(); });
+  q->thread_ = std::thread([run] { run->RunLoop(); });
   return q;
 }
 
-QueryExecution::~QueryExecution() { (void)Stop(); }
+QueryExecution::~QueryExecution() {
+  run_->RequestStop();
+  if (!thread_.joinable()) return;
+  if (thread_.get_id() == std::this_thread::get_id()) {
+    thread_.detach();  // the thread holds its own share of run_ and ends after this trigger
+  } else {
+    thread_.join();
+  }
+}
 
-void QueryExecution::RunLoop() { Finish(RunTriggers()); }
-
-sluice::Status QueryExecution::RunTriggers() {
+sluice::Status QueryExecution::Run::RunTriggers() {
   const Trigger trigger = config_.trigger;
   if (trigger.kind == Trigger::Kind::kAvailableNow) ARROW_RETURN_NOT_OK(execution_->PrepareForAvailableNow());
   while (true) {
@@ -70,9 +114,9 @@ sluice::Status QueryExecution::RunTriggers() {
       }
     }
     SetStatus(report.ran ? "Processing new data" : "Waiting for data to arrive", false, report.ran);
-    if (config_.registry) {
-      if (report.ran) config_.registry->OnProgress(report.progress.dump());
-      if (post_idle) config_.registry->OnIdle(*this, IsoTimestamp(start));
+    if (auto registry = config_.registry.lock()) {
+      if (report.ran) registry->OnProgress(report.progress.dump());
+      if (post_idle) registry->OnIdle(id_, run_id_, IsoTimestamp(start));
     }
     cv_.notify_all();
     switch (trigger.kind) {
@@ -100,7 +144,7 @@ sluice::Status QueryExecution::RunTriggers() {
   }
 }
 
-bool QueryExecution::WaitUntil(int64_t deadline_ms) {
+bool QueryExecution::Run::WaitUntil(int64_t deadline_ms) {
   std::unique_lock<std::mutex> lock(mu_);
   while (!stop_requested_) {
     int64_t now = config_.clock_ms();
@@ -110,14 +154,14 @@ bool QueryExecution::WaitUntil(int64_t deadline_ms) {
   return false;
 }
 
-void QueryExecution::SetStatus(const std::string& message, bool trigger_active, std::optional<bool> data_available) {
+void QueryExecution::Run::SetStatus(const std::string& message, bool trigger_active, std::optional<bool> data_available) {
   std::lock_guard<std::mutex> lock(mu_);
   status_.message = message;
   status_.isTriggerActive = trigger_active;
   if (data_available) status_.isDataAvailable = *data_available;
 }
 
-void QueryExecution::Finish(sluice::Status st) {
+void QueryExecution::Run::Finish(sluice::Status st) {
   // Release the checkpoint lock and sources before reporting termination, so a restart
   // right after awaitTermination() can take the checkpoint.
   execution_.reset();
@@ -129,7 +173,10 @@ void QueryExecution::Finish(sluice::Status st) {
     error_ = error;
     status_ = QueryStatus{"Stopped", false, false};
   }
-  if (config_.registry) config_.registry->OnTerminated(*this, error);
+  // The foreachBatch function may own the session (and so, through its registry, this run):
+  // a terminated query lets go of it.
+  config_.sink.foreach_batch = nullptr;
+  if (auto registry = config_.registry.lock()) registry->OnTerminated(id_, run_id_, error);
   {
     std::lock_guard<std::mutex> lock(mu_);
     active_ = false;
@@ -137,57 +184,67 @@ void QueryExecution::Finish(sluice::Status st) {
   cv_.notify_all();
 }
 
-bool QueryExecution::IsActive() const {
-  std::lock_guard<std::mutex> lock(mu_);
-  return active_;
-}
-
-sluice::Status QueryExecution::Stop() {
+void QueryExecution::Run::RequestStop() {
   {
     std::lock_guard<std::mutex> lock(mu_);
     stop_requested_ = true;
   }
   cv_.notify_all();
+}
+
+const std::string& QueryExecution::id() const { return run_->id_; }
+const std::string& QueryExecution::run_id() const { return run_->run_id_; }
+const std::string& QueryExecution::name() const { return run_->config_.name; }
+
+bool QueryExecution::IsActive() const {
+  std::lock_guard<std::mutex> lock(run_->mu_);
+  return run_->active_;
+}
+
+sluice::Status QueryExecution::Stop() {
+  run_->RequestStop();
   if (thread_.joinable() && thread_.get_id() != std::this_thread::get_id()) thread_.join();
   return sluice::Status::OK();
 }
 
 bool QueryExecution::AwaitTermination(int64_t timeout_ms) {
-  std::unique_lock<std::mutex> lock(mu_);
+  Run& r = *run_;
+  std::unique_lock<std::mutex> lock(r.mu_);
   if (timeout_ms < 0) {
-    cv_.wait(lock, [&] { return !active_; });
+    r.cv_.wait(lock, [&] { return !r.active_; });
     return true;
   }
-  return cv_.wait_for(lock, std::chrono::milliseconds(timeout_ms), [&] { return !active_; });
+  return r.cv_.wait_for(lock, std::chrono::milliseconds(timeout_ms), [&] { return !r.active_; });
 }
 
 sluice::Status QueryExecution::ProcessAllAvailable() {
-  std::unique_lock<std::mutex> lock(mu_);
+  Run& r = *run_;
+  std::unique_lock<std::mutex> lock(r.mu_);
   // Wait for a trigger that started after this call and found nothing new.
-  const int64_t started_before = triggers_started_;
-  cv_.wait(lock, [&] { return !active_ || last_idle_trigger_ > started_before; });
-  if (error_) return *error_;
+  const int64_t started_before = r.triggers_started_;
+  r.cv_.wait(lock, [&] { return !r.active_ || r.last_idle_trigger_ > started_before; });
+  if (r.error_) return *r.error_;
   return sluice::Status::OK();
 }
 
 std::string QueryExecution::LastProgress() const {
-  std::lock_guard<std::mutex> lock(mu_);
-  return recent_progress_.empty() ? std::string() : recent_progress_.back();
+  std::lock_guard<std::mutex> lock(run_->mu_);
+  return run_->recent_progress_.empty() ? std::string() : run_->recent_progress_.back();
 }
 
 std::vector<std::string> QueryExecution::RecentProgress() const {
-  std::lock_guard<std::mutex> lock(mu_);
-  return {recent_progress_.begin(), recent_progress_.end()};
+  std::lock_guard<std::mutex> lock(run_->mu_);
+  return {run_->recent_progress_.begin(), run_->recent_progress_.end()};
 }
 
 QueryStatus QueryExecution::CurrentStatus() const {
-  std::lock_guard<std::mutex> lock(mu_);
-  return status_;
+  std::lock_guard<std::mutex> lock(run_->mu_);
+  return run_->status_;
 }
 
 std::optional<sluice::Status> QueryExecution::Exception() const {
-  std::lock_guard<std::mutex> lock(mu_);
-  return error_;
+  std::lock_guard<std::mutex> lock(run_->mu_);
+  return run_->error_;
 }
 
 }  // namespace sluice::runtime

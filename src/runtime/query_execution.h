@@ -1,17 +1,23 @@
 // A running query: the trigger loop on its own thread around a MicroBatchExecution, and the
 // state the public StreamingQuery reads (active, error, progress, status). Thread-safe.
+//
+// Ownership: a QueryExecution is the handle (held by StreamingQuery objects and, once the query
+// terminated, by the session's QueryRegistry). The trigger loop runs on a thread that shares
+// ownership of the query's run state (QueryExecution::Run), never of the handle, so the thread
+// never touches a destroyed object. Dropping the last handle stops the query and joins its
+// thread; when that happens on the query's own thread (a listener or foreachBatch callback let
+// go of it), the stop is only requested and the thread ends on its own.
+//
+// The query does not outlive what it writes into: it holds shared ownership of the session's
+// memory tables, and Session's destructor stops and joins its queries (QueryRegistry::StopAll).
 #pragma once
 
-#include <condition_variable>
-#include <deque>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <thread>
 #include <vector>
 
-#include "runtime/micro_batch_execution.h"
 #include "runtime/query_config.h"
 #include "sluice/streaming_query.h"
 
@@ -24,11 +30,14 @@ class QueryExecution {
   /// trigger loop on a new thread.
   static Result<std::shared_ptr<QueryExecution>> Start(QueryConfig config);
   ~QueryExecution();
+  QueryExecution(const QueryExecution&) = delete;
+  QueryExecution& operator=(const QueryExecution&) = delete;
 
-  const std::string& id() const { return id_; }
-  const std::string& run_id() const { return run_id_; }
-  const std::string& name() const { return config_.name; }
+  const std::string& id() const;
+  const std::string& run_id() const;
+  const std::string& name() const;
   bool IsActive() const;
+  /// Requests the stop and waits for the batch in flight (not when called on the query thread).
   Status Stop();
   /// timeout_ms < 0 waits forever. Returns true when terminated.
   bool AwaitTermination(int64_t timeout_ms);
@@ -39,33 +48,12 @@ class QueryExecution {
   std::optional<sluice::Status> Exception() const;
 
  private:
-  explicit QueryExecution(QueryConfig config) : config_(std::move(config)) {}
-  void RunLoop();
-  /// Runs triggers per the trigger kind until it says stop; returns the error that ended it.
-  sluice::Status RunTriggers();
-  /// Sleeps until `deadline_ms` or until stop is requested. Returns false if stopping.
-  bool WaitUntil(int64_t deadline_ms);
-  void SetStatus(const std::string& message, bool trigger_active, std::optional<bool> data_available = {});
-  void Finish(sluice::Status st);
+  /// The run state the query thread shares (defined in query_execution.cc).
+  struct Run;
+  explicit QueryExecution(std::shared_ptr<Run> run) : run_(std::move(run)) {}
 
-  QueryConfig config_;
-  std::string id_;
-  std::string run_id_;
-  std::unique_ptr<MicroBatchExecution> execution_;
+  std::shared_ptr<Run> run_;
   std::thread thread_;
-
-  mutable std::mutex mu_;
-  std::condition_variable cv_;
-  bool stop_requested_ = false;
-  bool active_ = true;
-  std::optional<sluice::Status> error_;
-  std::deque<std::string> recent_progress_;
-  QueryStatus status_{"Initializing sources", false, false};
-  /// Triggers are numbered as they start; the number of the latest one that found no new data
-  /// (processAllAvailable waits for one that started after its call).
-  int64_t triggers_started_ = 0;
-  int64_t last_idle_trigger_ = 0;
-  int64_t last_idle_event_ms_ = 0;
 };
 
 }  // namespace sluice::runtime

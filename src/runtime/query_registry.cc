@@ -40,25 +40,32 @@ void QueryRegistry::OnProgress(const std::string& progress_json) {
   for (const auto& l : Listeners()) l->onQueryProgress(event);
 }
 
-void QueryRegistry::OnIdle(const QueryExecution& query, const std::string& timestamp) {
-  StreamingQueryListener::QueryIdleEvent event{query.id(), query.run_id(), timestamp};
+void QueryRegistry::OnIdle(const std::string& id, const std::string& run_id, const std::string& timestamp) {
+  StreamingQueryListener::QueryIdleEvent event{id, run_id, timestamp};
   for (const auto& l : Listeners()) l->onQueryIdle(event);
 }
 
-void QueryRegistry::OnTerminated(const QueryExecution& query, const std::optional<Status>& error) {
-  StreamingQueryListener::QueryTerminatedEvent event{query.id(), query.run_id(), std::nullopt};
+void QueryRegistry::OnTerminated(const std::string& id, const std::string& run_id,
+                                 const std::optional<Status>& error) {
+  StreamingQueryListener::QueryTerminatedEvent event{id, run_id, std::nullopt};
   if (error) event.exception = error->ToString();
   for (const auto& l : Listeners()) l->onQueryTerminated(event);
+  std::shared_ptr<QueryExecution> kept;  // released outside the lock: it may be the last handle
   {
     std::lock_guard<std::mutex> lock(mu_);
-    auto it = active_.find(query.id());
+    auto it = active_.find(id);
     if (it != active_.end()) {
-      if (auto q = it->second.lock()) terminated_[query.id()] = q;
+      kept = it->second.lock();
+      if (kept) terminated_[id] = kept;
       active_.erase(it);
     }
     if (!first_termination_) first_termination_ = error;
   }
   terminated_cv_.notify_all();
+}
+
+void QueryRegistry::StopAll() {
+  for (const auto& q : Active()) (void)q->Stop();
 }
 
 std::vector<std::shared_ptr<QueryExecution>> QueryRegistry::Active() const {

@@ -1,5 +1,9 @@
 // The session's running and recently terminated queries, and its listeners. Queries report
 // their lifecycle here; StreamingQueryManager reads it. Thread-safe.
+//
+// Ownership: the session owns its registry; a query refers to it weakly (QueryConfig::registry),
+// so a registry keeping terminated queries (strongly, for get()) forms no cycle with them.
+// Active queries are held weakly: their StreamingQuery handles own them.
 #pragma once
 
 #include <condition_variable>
@@ -23,9 +27,13 @@ class QueryRegistry {
   /// or the same name, then posts onQueryStarted. Called on the thread calling start().
   Status Admit(const std::shared_ptr<QueryExecution>& query, const std::string& timestamp);
   void OnProgress(const std::string& progress_json);
-  void OnIdle(const QueryExecution& query, const std::string& timestamp);
-  /// Moves the query from active to terminated and posts onQueryTerminated.
-  void OnTerminated(const QueryExecution& query, const std::optional<Status>& error);
+  void OnIdle(const std::string& id, const std::string& run_id, const std::string& timestamp);
+  /// Moves the query from active to terminated and posts onQueryTerminated. Called on the
+  /// query's thread, after it released its checkpoint.
+  void OnTerminated(const std::string& id, const std::string& run_id, const std::optional<Status>& error);
+  /// Stops every active query and waits for each (the session is going away). A query whose
+  /// own thread calls this is only asked to stop.
+  void StopAll();
 
   std::vector<std::shared_ptr<QueryExecution>> Active() const;
   std::shared_ptr<QueryExecution> Get(const std::string& id) const;

@@ -34,7 +34,7 @@ namespace {
 
 class MemorySink final : public Sink {
  public:
-  MemorySink(MemoryTables* tables, std::string name, bool complete)
+  MemorySink(std::shared_ptr<MemoryTables> tables, std::string name, bool complete)
       : tables_(tables), name_(std::move(name)), complete_(complete) {}
   std::string Description() const override { return "MemorySink"; }
   bool idempotent() const override { return true; }
@@ -44,7 +44,7 @@ class MemorySink final : public Sink {
   }
 
  private:
-  MemoryTables* tables_;
+  std::shared_ptr<MemoryTables> tables_;
   std::string name_;
   bool complete_;
 };
@@ -75,6 +75,7 @@ Status ValidateMemorySinkSpec(const SinkSpec& spec) {
 
 Result<std::unique_ptr<Sink>> MakeMemorySink(const SinkSpec& spec, const SinkContext& ctx) {
   ARROW_RETURN_NOT_OK(ValidateMemorySinkSpec(spec));
+  if (!ctx.memory_tables) return Status::Invalid("The memory sink needs the session's memory tables");
   return std::make_unique<MemorySink>(ctx.memory_tables, spec.query_name, spec.output_mode == plan::OutputMode::kComplete);
 }
 

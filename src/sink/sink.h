@@ -52,7 +52,7 @@ struct SinkSpec {
 struct SinkContext {
   std::shared_ptr<io::FileSystem> fs;
   std::string query_id;
-  MemoryTables* memory_tables = nullptr;
+  std::shared_ptr<MemoryTables> memory_tables;  // shared with the session (memoryTable())
   std::ostream* console = nullptr;  // where the console sink prints (default std::cout)
 };
 

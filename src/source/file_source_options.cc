@@ -5,6 +5,7 @@
 #include <charconv>
 
 #include "io/file_system.h"
+#include "source/source_registry.h"
 
 namespace sluice::source {
 namespace {
@@ -141,7 +142,8 @@ Status ParseFormatOptions(const plan::Options& opts, FileFormatOptions* out) {
 }  // namespace
 
 bool IsFileFormat(const std::string& format) {
-  return format == "json" || format == "csv" || format == "parquet" || format == "text";
+  const SourceKind* kind = FindSourceKind(format);
+  return kind && kind->file_format();
 }
 
 Result<int64_t> ParseDurationMs(const std::string& option, const std::string& text) {
@@ -158,8 +160,8 @@ Result<int64_t> ParseDurationMs(const std::string& option, const std::string& te
 
 Result<FileSourceOptions> ParseFileSourceOptions(const plan::SourceSpec& spec) {
   if (!IsFileFormat(spec.format)) {
-    return Status::Invalid("Unsupported file source format '", spec.format,
-                           "'; supported formats: json, csv, parquet, text");
+    return Status::Invalid("Unsupported file source format '", spec.format, "'; supported formats: ",
+                           SourceKindList(/*files_only=*/true));
   }
   const plan::Options& opts = spec.options;
   std::vector<std::string> valid = kCommonOptions;

@@ -4,6 +4,7 @@
 
 #include <functional>
 
+#include "api/access.h"
 #include "plan/aggregate.h"
 #include "plan/logical_plan.h"
 #include "sql/sql_parse.h"
@@ -195,17 +196,17 @@ Result<DataFrame> PlanGroupedSelect(const DataFrame& input, const json& select, 
   std::vector<ExprPtr> group_exprs, select_exprs;
   for (const auto& g : groups) group_exprs.push_back(g.expr);
   for (const auto& item : items) select_exprs.push_back(item.expr);
-  auto planned = plan::PlanAggregation(input.plan(), group_exprs, select_exprs, having);
+  auto planned = plan::PlanAggregation(api::PlanOf(input), group_exprs, select_exprs, having);
   if (!planned.ok()) {
     // Find the part at fault: a grouping expression, a select item, or HAVING.
     for (const auto& g : groups) {
-      auto alone = plan::LogicalPlan::Aggregate(input.plan(), {g.expr}, {});
+      auto alone = plan::LogicalPlan::Aggregate(api::PlanOf(input), {g.expr}, {});
       if (!alone.ok()) {
         return text.ErrorAt(LocateIn(g.expr, alone.status().message(), translator, g.location), alone.status().message());
       }
     }
     for (const auto& item : items) {
-      auto alone = plan::PlanAggregation(input.plan(), group_exprs, {item.expr});
+      auto alone = plan::PlanAggregation(api::PlanOf(input), group_exprs, {item.expr});
       if (!alone.ok()) {
         return text.ErrorAt(LocateIn(item.expr, alone.status().message(), translator, item.location),
                             alone.status().message());
@@ -219,7 +220,7 @@ Result<DataFrame> PlanGroupedSelect(const DataFrame& input, const json& select, 
   }
   locations->clear();
   for (const auto& item : items) locations->push_back(item.location);
-  return DataFrame(input.session(), *planned);
+  return api::MakeDataFrame(input.session(), *planned);
 }
 
 }  // namespace sluice::sql

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <mutex>
 
+#include "sink/sink_registry.h"
+#include "source/source_registry.h"
+
 namespace sluice::sql {
 namespace {
 
@@ -64,6 +67,11 @@ SqlConnector FilesConnector() {
   c.read = [](const TableDecl& table, const ConnectorContext& ctx) -> Result<DataFrame> {
     ARROW_ASSIGN_OR_RAISE(std::string format, RequiredOption(table, "format", "json"));
     ARROW_ASSIGN_OR_RAISE(std::string path, RequiredOption(table, "path", "/data/in"));
+    const source::SourceKind* kind = source::FindSourceKind(format);
+    if (!kind || !kind->file_format()) {
+      return Status::Invalid("option 'format' = '", format, "' cannot be read by the files connector; ",
+                             "valid formats: ", source::SourceKindList(/*files_only=*/true));
+    }
     if (ctx.streaming) {
       DataStreamReader reader = ctx.session->readStream();
       reader.format(format).options(EngineOptions(table));
@@ -78,12 +86,16 @@ SqlConnector FilesConnector() {
   c.write = [](const TableDecl& table) -> Result<SinkTarget> {
     ARROW_ASSIGN_OR_RAISE(std::string format, RequiredOption(table, "format", "parquet"));
     ARROW_ASSIGN_OR_RAISE(std::string path, RequiredOption(table, "path", "/data/out"));
-    std::string f = FoldCase(format);
-    if (f != "parquet" && f != "json" && f != "csv") {
+    const sink::SinkKind* kind = sink::FindSinkKind(format);
+    if (!kind || !kind->file_format) {
+      std::string files;
+      for (const auto& name : sink::SinkKindNames()) {
+        if (sink::FindSinkKind(name)->file_format) files += (files.empty() ? "" : ", ") + name;
+      }
       return Status::Invalid("option 'format' = '", format, "' cannot be written by the files connector; ",
-                             "valid sink formats: parquet, json, csv");
+                             "valid sink formats: ", files);
     }
-    SinkTarget target{f, EngineOptions(table)};
+    SinkTarget target{kind->name, EngineOptions(table)};
     target.options["path"] = path;
     return target;
   };

@@ -4,11 +4,13 @@
 
 #include <algorithm>
 
+#include "api/access.h"
 #include "exec/plan_executor.h"
 #include "io/file_system.h"
 #include "plan/logical_plan.h"
 #include "plan/output_mode.h"
 #include "sink/sink.h"
+#include "sink/sink_registry.h"
 #include "sql/sql_script.h"
 #include "sql/sql_select.h"
 
@@ -142,7 +144,8 @@ Result<StreamingQuery> StartStreamingQuery(const PipelineQuery& query, const Str
 Result<BatchOutcome> RunBatchQuery(const PipelineQuery& query, const std::string& save_mode, bool write_files) {
   BatchOutcome out;
   const std::string& format = query.sink.format;
-  if (write_files && (format == "parquet" || format == "json" || format == "csv")) {
+  const sink::SinkKind* kind = sink::FindSinkKind(format);
+  if (write_files && kind && kind->batch) {
     DataFrameWriter writer = query.frame.write();
     writer.format(format).mode(save_mode);
     std::string path;
@@ -169,7 +172,7 @@ Result<BatchOutcome> RunBatchQuery(const PipelineQuery& query, const std::string
 std::string ExplainQuery(const PipelineQuery& query, const std::optional<plan::OutputMode>& output_mode) {
   std::string out = "== Query '" + query.name + "' (" + query.statement_where + ") ==\n";
   out += "== Logical Plan ==\n" + query.frame.explain() + "\n";
-  if (query.frame.ok()) out += "== Physical Plan ==\n" + exec::DescribePhysicalPlan(*query.frame.plan());
+  if (query.frame.ok()) out += "== Physical Plan ==\n" + exec::DescribePhysicalPlan(*api::PlanOf(query.frame));
   sink::SinkSpec spec;
   spec.format = query.sink.format;
   spec.query_name = query.name;
@@ -182,7 +185,7 @@ std::string ExplainQuery(const PipelineQuery& query, const std::optional<plan::O
                                                                         OutputMode::kComplete};
   for (const auto& mode : modes) {
     // The plan's verdict, then the sink's (file sinks only append).
-    Status st = plan::CheckOutputMode(*query.frame.plan(), mode);
+    Status st = plan::CheckOutputMode(*api::PlanOf(query.frame), mode);
     if (st.ok()) {
       spec.output_mode = mode;
       st = sink::ValidateSinkSpec(spec);

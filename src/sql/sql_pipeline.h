@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "api/access.h"
 #include "sluice/dataframe.h"
 #include "sluice/session.h"
 #include "sluice/streaming_query.h"
@@ -30,7 +31,7 @@ struct PipelineQuery {
   /// Names the query and its checkpoint directory.
   std::string name;
   std::string statement_where;  // "file.sql:5:1"
-  DataFrame frame{nullptr, Status::Invalid("query not planned")};
+  DataFrame frame = api::MakeDataFrame(nullptr, Status::Invalid("query not planned"));
   SinkTarget sink;
 };
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "api/access.h"
 #include "plan/expr_resolve.h"
 #include "plan/logical_plan.h"
 #include "sql/sql_aggregate.h"
@@ -171,7 +172,7 @@ Result<PlannedSelect> PlanSelect(const json& select, int begin, int end, const S
   if (!where.is_null()) {
     ARROW_ASSIGN_OR_RAISE(ExprPtr predicate, where_translator.Translate(where));
     ARROW_RETURN_NOT_OK(RefuseAggregatesAndWindows(predicate, "WHERE", where_translator, text));
-    DataFrame filtered = df.filter(Column(predicate));
+    DataFrame filtered = df.filter(api::MakeColumn(predicate));
     if (!filtered.ok()) {
       return where_translator.LocateError(predicate, filtered.status(), FirstLocation(where, begin));
     }
@@ -205,7 +206,7 @@ Result<PlannedSelect> PlanSelect(const json& select, int begin, int end, const S
     ARROW_RETURN_NOT_OK(RefuseAggregatesAndWindows(item.expr, "SELECT", translator, text));
     size_t expanded = plan::IsStar(*item.expr) ? static_cast<size_t>(df.schema()->num_fields()) : 1;
     locations.insert(locations.end(), expanded, item.location);
-    columns.emplace_back(item.expr);
+    columns.push_back(api::MakeColumn(item.expr));
   }
   DataFrame projected = df.select(columns);
   if (!projected.ok()) {

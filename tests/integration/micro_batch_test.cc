@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "api/access.h"
 #include "integration/test_util.h"
 #include "io/fault_injection.h"
 #include "sluice/sluice.h"
@@ -76,7 +77,7 @@ TEST(MicroBatch, FailureBetweenSinkAndCommitRedoesTheBatchOnce) {
   spec.point = "after_sink_commit";
   spec.action = io::FaultSpec::Action::kFail;
   auto faulty = std::make_shared<io::FaultInjectingFileSystem>(io::LocalFileSystem(), spec);
-  auto session = Session::Make(faulty);
+  auto session = api::MakeSession(faulty);
   MemoryStream input(session, "id BIGINT, name STRING");
   ASSERT_OK(input.addJson(Rows(0, 4)).status());
   {
@@ -103,7 +104,7 @@ TEST(MicroBatch, ForeachBatchSeesTheSameBatchIdAndRowsOnRedo) {
   io::FaultSpec spec;
   spec.point = "after_sink_commit";
   spec.action = io::FaultSpec::Action::kFail;
-  auto session = Session::Make(std::make_shared<io::FaultInjectingFileSystem>(io::LocalFileSystem(), spec));
+  auto session = api::MakeSession(std::make_shared<io::FaultInjectingFileSystem>(io::LocalFileSystem(), spec));
   MemoryStream input(session, "id BIGINT, name STRING");
   ASSERT_OK(input.addJson(Rows(0, 3)).status());
   std::vector<std::pair<int64_t, int64_t>> calls;  // (batch id, rows)

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
+#include "api/access.h"
 #include "integration/test_util.h"
 #include "io/fault_injection.h"
 #include "source/rate_source.h"
@@ -64,7 +65,7 @@ TEST(RateSource, MicroBatchVariantIsDeterministicAcrossAFailureAndRedo) {
   }
   // Batch 1 fails after the sink and is redone by the next run.
   io::FaultSpec spec = io::FaultSpec::Parse("point=after_sink_commit,hits=2,action=fail").ValueOrDie();
-  auto faulty = Session::Make(std::make_shared<io::FaultInjectingFileSystem>(io::LocalFileSystem(), spec));
+  auto faulty = api::MakeSession(std::make_shared<io::FaultInjectingFileSystem>(io::LocalFileSystem(), spec));
   ASSERT_OK(run(faulty, "x").status());
   EXPECT_FALSE(run(faulty, "x").ok());
   auto fresh = Session::Make();  // a new process would have a new session

@@ -17,6 +17,7 @@
 
 #include <arrow/api.h>
 
+#include "api/access.h"
 #include "iceberg/catalog_config.h"
 #include "iceberg/maintenance.h"
 #include "iceberg/metadata.h"
@@ -60,17 +61,17 @@ int Maintain(const std::shared_ptr<Session>& session, const std::string& table, 
   iceberg::AddCatalogOptions(&options, [&](const std::string& k) { return session->conf(k); });
   auto ref = iceberg::TableRefFromOptions(options);
   if (!ref.ok()) return Fail(ref.status());
-  auto catalog = iceberg::MakeCatalog(ref->catalog, ref->catalog_props, session->fs());
+  auto catalog = iceberg::MakeCatalog(ref->catalog, ref->catalog_props, api::FileSystemOf(*session));
   if (!catalog.ok()) return Fail(catalog.status());
   if (args.count("--compact")) {
-    auto r = iceberg::CompactTable(catalog->get(), session->fs().get(), ref->ident, std::stoll(args["--compact"]));
+    auto r = iceberg::CompactTable(catalog->get(), api::FileSystemOf(*session).get(), ref->ident, std::stoll(args["--compact"]));
     if (!r.ok()) return Fail(r.status());
     std::cout << "compacted " << r->rewritten_files << " -> " << r->added_files << std::endl;
     return 0;
   }
   auto age = iceberg::ParseDurationMs(args["--expire-older-than"]);
   if (!age.ok()) return Fail(age.status());
-  auto r = iceberg::ExpireSnapshots(catalog->get(), session->fs().get(), ref->ident, iceberg::NowMs() - *age);
+  auto r = iceberg::ExpireSnapshots(catalog->get(), api::FileSystemOf(*session).get(), ref->ident, iceberg::NowMs() - *age);
   if (!r.ok()) return Fail(r.status());
   std::cout << "expired " << r->expired_snapshots << " deleted " << r->deleted_files << std::endl;
   return 0;
@@ -97,7 +98,7 @@ int main(int argc, char** argv) {
     if (!spec.ok()) return Fail(spec.status());
     fs = std::make_shared<io::FaultInjectingFileSystem>(fs, *spec);
   }
-  auto session = Session::Make(fs);
+  auto session = api::MakeSession(fs);
   const std::string prefix = "sluice.sql.catalog." + catalog + ".";
   session->setConf(prefix + "type", args["--catalog-type"]);
   if (args.count("--uri")) session->setConf(prefix + "uri", args["--uri"]);

@@ -26,6 +26,7 @@
 
 #include <arrow/api.h>
 
+#include "api/access.h"
 #include "io/fault_injection.h"
 #include "sluice/sluice.h"
 
@@ -90,7 +91,7 @@ int main(int argc, char** argv) {
     if (!spec.ok()) return Fail(spec.status());
     fs = std::make_shared<io::FaultInjectingFileSystem>(fs, *spec);
   }
-  auto session = Session::Make(fs);
+  auto session = api::MakeSession(fs);
   session->setConf("spark.sql.shuffle.partitions", args["--partitions"]);
   session->setConf("spark.sql.streaming.stateStore.providerClass", args["--provider"]);
   auto reader = session->readStream().format("json").schema("id BIGINT, k STRING, v BIGINT, ts TIMESTAMP");

@@ -15,6 +15,7 @@
 
 #include <arrow/api.h>
 
+#include "api/access.h"
 #include "io/fault_injection.h"
 #include "sluice/sluice.h"
 
@@ -57,7 +58,7 @@ int main(int argc, char** argv) {
     if (!spec.ok()) return Fail(spec.status());
     fs = std::make_shared<io::FaultInjectingFileSystem>(fs, *spec);
   }
-  auto session = Session::Make(fs);
+  auto session = api::MakeSession(fs);
   auto reader = session->readStream().format(args["--format"]).schema("id BIGINT, name STRING, price DOUBLE");
   if (args.count("--max-files-per-trigger")) reader.option("maxFilesPerTrigger", args["--max-files-per-trigger"]);
   auto df = reader.load(args["--input"]);

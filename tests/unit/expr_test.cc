@@ -2,6 +2,7 @@
 #include <arrow/api.h>
 #include <gtest/gtest.h>
 
+#include "api/access.h"
 #include "exec/expr_eval.h"
 #include "plan/expr.h"
 #include "sluice/column.h"
@@ -106,7 +107,7 @@ TEST(ExprLogic, IsNullAndIsNotNullAreNeverNull) {
   auto b = Numbers();
   ExpectEval(col("id").isNull(), b, arrow::boolean(), "[false, false, true]");
   ExpectEval(col("name").isNotNull(), b, arrow::boolean(), "[true, true, false]");
-  auto field = plan::ResolveExpr(*col("id").isNull().expr(), *b->schema());
+  auto field = plan::ResolveExpr(*api::ExprOf(col("id").isNull()), *b->schema());
   ASSERT_TRUE(field.ok());
   EXPECT_FALSE((*field)->nullable());
 }
@@ -161,7 +162,7 @@ TEST(ExprCast, UnknownTypeNameIsReportedWithValidNames) {
 
 TEST(ExprResolve, UnknownColumnNamesItListsColumnsAndSuggests) {
   auto schema = arrow::schema({arrow::field("id", arrow::int64()), arrow::field("price", arrow::float64())});
-  auto field = plan::ResolveExpr(*(col("pricee") * lit(2)).expr(), *schema);
+  auto field = plan::ResolveExpr(*api::ExprOf((col("pricee") * lit(2))), *schema);
   ASSERT_FALSE(field.ok());
   const std::string& msg = field.status().message();
   EXPECT_NE(msg.find("Column 'pricee' does not exist."), std::string::npos) << msg;
@@ -171,7 +172,7 @@ TEST(ExprResolve, UnknownColumnNamesItListsColumnsAndSuggests) {
 
 TEST(ExprResolve, OutputNamesFollowSpark) {
   auto schema = Numbers()->schema();
-  auto name_of = [&](const Column& c) { return (*plan::ResolveExpr(*c.expr(), *schema))->name(); };
+  auto name_of = [&](const Column& c) { return (*plan::ResolveExpr(*api::ExprOf(c), *schema))->name(); };
   EXPECT_EQ(name_of(col("price") * lit(1.1)), "(price * 1.1)");
   EXPECT_EQ(name_of(upper(col("name"))), "upper(name)");
   EXPECT_EQ(name_of(col("price").alias("p")), "p");
@@ -183,23 +184,23 @@ TEST(ExprResolve, OutputNamesFollowSpark) {
 
 TEST(ExprResolve, NullabilityFollowsInputs) {
   auto schema = arrow::schema({arrow::field("a", arrow::int64(), false), arrow::field("b", arrow::int64(), true)});
-  EXPECT_FALSE((*plan::ResolveExpr(*(col("a") + lit(1)).expr(), *schema))->nullable());
-  EXPECT_TRUE((*plan::ResolveExpr(*(col("a") + col("b")).expr(), *schema))->nullable());
-  EXPECT_TRUE((*plan::ResolveExpr(*(col("a") / lit(1)).expr(), *schema))->nullable());
-  EXPECT_FALSE((*plan::ResolveExpr(*coalesce({col("b"), col("a")}).expr(), *schema))->nullable());
+  EXPECT_FALSE((*plan::ResolveExpr(*api::ExprOf((col("a") + lit(1))), *schema))->nullable());
+  EXPECT_TRUE((*plan::ResolveExpr(*api::ExprOf((col("a") + col("b"))), *schema))->nullable());
+  EXPECT_TRUE((*plan::ResolveExpr(*api::ExprOf((col("a") / lit(1))), *schema))->nullable());
+  EXPECT_FALSE((*plan::ResolveExpr(*api::ExprOf(coalesce({col("b"), col("a")})), *schema))->nullable());
 }
 
 TEST(ExprResolve, StarIsRecognisedAndRejectedInsideExpressions) {
-  EXPECT_TRUE(plan::IsStar(*col("*").expr()));
-  EXPECT_TRUE(plan::IsStar(*col("t.*").expr()));
-  EXPECT_FALSE(plan::IsStar(*col("id").expr()));
-  EXPECT_FALSE(plan::ResolveExpr(*(col("*") + lit(1)).expr(), *Numbers()->schema()).ok());
+  EXPECT_TRUE(plan::IsStar(*api::ExprOf(col("*"))));
+  EXPECT_TRUE(plan::IsStar(*api::ExprOf(col("t.*"))));
+  EXPECT_FALSE(plan::IsStar(*api::ExprOf(col("id"))));
+  EXPECT_FALSE(plan::ResolveExpr(*api::ExprOf((col("*") + lit(1))), *Numbers()->schema()).ok());
 }
 
 TEST(ExprResolve, CheckPredicateRejectsNonBoolean) {
   auto schema = Numbers()->schema();
-  EXPECT_TRUE(plan::CheckPredicate(*(col("n") > lit(1)).expr(), *schema).ok());
-  auto st = plan::CheckPredicate(*(col("n") + lit(1)).expr(), *schema);
+  EXPECT_TRUE(plan::CheckPredicate(*api::ExprOf((col("n") > lit(1))), *schema).ok());
+  auto st = plan::CheckPredicate(*api::ExprOf((col("n") + lit(1))), *schema);
   ASSERT_FALSE(st.ok());
   EXPECT_NE(st.message().find("(n + 1) must be boolean, but it is int"), std::string::npos) << st.message();
 }
@@ -218,21 +219,21 @@ TEST(ExprText, CanonicalTextIsDeterministic) {
 
 TEST(ExprFilterProject, FilterDropsFalseAndNullRows) {
   auto b = Numbers();
-  auto kept = exec::FilterBatch(*(col("n") > lit(0)).expr(), b);
+  auto kept = exec::FilterBatch(*api::ExprOf((col("n") > lit(0))), b);
   ASSERT_TRUE(kept.ok()) << kept.status().ToString();
   EXPECT_EQ((*kept)->num_rows(), 2);
-  auto by_bool = exec::FilterBatch(*col("ok").expr(), b);  // row 3 has ok = NULL
+  auto by_bool = exec::FilterBatch(*api::ExprOf(col("ok")), b);  // row 3 has ok = NULL
   ASSERT_TRUE(by_bool.ok());
   ASSERT_EQ((*by_bool)->num_rows(), 1);
   EXPECT_EQ((*by_bool)->GetColumnByName("name")->ToString(), testing::ArrayFromJson(arrow::utf8(), R"(["apple"])")->ToString());
-  EXPECT_EQ((*exec::FilterBatch(*lit(true).expr(), b))->num_rows(), 3);
-  EXPECT_EQ((*exec::FilterBatch(*litNull("boolean").expr(), b))->num_rows(), 0);
-  EXPECT_FALSE(exec::FilterBatch(*col("n").expr(), b).ok());
+  EXPECT_EQ((*exec::FilterBatch(*api::ExprOf(lit(true)), b))->num_rows(), 3);
+  EXPECT_EQ((*exec::FilterBatch(*api::ExprOf(litNull("boolean")), b))->num_rows(), 0);
+  EXPECT_FALSE(exec::FilterBatch(*api::ExprOf(col("n")), b).ok());
 }
 
 TEST(ExprFilterProject, ProjectBroadcastsScalars) {
   auto b = Numbers();
-  std::vector<plan::ExprPtr> exprs = {col("id").expr(), lit(7).alias("seven").expr(), (lit(1) + lit(2)).expr()};
+  std::vector<plan::ExprPtr> exprs = {api::ExprOf(col("id")), api::ExprOf(lit(7).alias("seven")), api::ExprOf((lit(1) + lit(2)))};
   arrow::FieldVector fields;
   for (const auto& e : exprs) fields.push_back(*plan::ResolveExpr(*e, *b->schema()));
   auto out = exec::ProjectBatch(exprs, arrow::schema(fields), b);

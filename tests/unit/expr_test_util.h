@@ -4,6 +4,7 @@
 #include <arrow/api.h>
 #include <gtest/gtest.h>
 
+#include "api/access.h"
 #include "exec/expr_eval.h"
 #include "plan/expr.h"
 #include "sluice/column.h"
@@ -14,12 +15,12 @@ namespace sluice::testing {
 /// Resolves `c` against the batch, evaluates it with ProjectBatch and checks the result has
 /// exactly the resolved type. Returns the single result column.
 inline arrow::Result<std::shared_ptr<arrow::Array>> TryEval(const Column& c, const std::shared_ptr<arrow::RecordBatch>& batch) {
-  ARROW_ASSIGN_OR_RAISE(auto field, plan::ResolveExpr(*c.expr(), *batch->schema()));
-  ARROW_ASSIGN_OR_RAISE(auto value, exec::Evaluate(*c.expr(), *batch));
+  ARROW_ASSIGN_OR_RAISE(auto field, plan::ResolveExpr(*api::ExprOf(c), *batch->schema()));
+  ARROW_ASSIGN_OR_RAISE(auto value, exec::Evaluate(*api::ExprOf(c), *batch));
   if (!value.type()->Equals(*field->type())) {
     return arrow::Status::Invalid("evaluated type ", value.type()->ToString(), " != resolved ", field->type()->ToString());
   }
-  ARROW_ASSIGN_OR_RAISE(auto out, exec::ProjectBatch({c.expr()}, arrow::schema({field}), batch));
+  ARROW_ASSIGN_OR_RAISE(auto out, exec::ProjectBatch({api::ExprOf(c)}, arrow::schema({field}), batch));
   return out->column(0);
 }
 

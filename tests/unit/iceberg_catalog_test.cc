@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "conf/sql_conf.h"
 #include "iceberg/catalog.h"
 #include "iceberg/catalog_config.h"
 #include "iceberg/hadoop_catalog.h"
@@ -229,10 +230,12 @@ TEST(IcebergSqlCatalog, PostgresCatalogKeepsEveryConcurrentAppendOnce) {
 }
 
 TEST(IcebergCatalogConfig, NamesResolveSparkStyleFromTheConf) {
-  std::map<std::string, std::string> conf = {{"sluice.sql.catalog.lake.type", "sql"},
-                                             {"sluice.sql.catalog.lake.uri", "sqlite:////tmp/x.db"},
-                                             {"sluice.sql.catalog.lake.warehouse", "/tmp/wh"}};
-  auto lookup = [&](const std::string& k) { return conf.count(k) ? conf[k] : std::string(); };
+  // Session settings, under the spark.X = sluice.X rule (conf/sql_conf.h).
+  conf::Settings conf;
+  conf.Set("sluice.sql.catalog.lake.type", "sql");
+  conf.Set("spark.sql.catalog.lake.uri", "sqlite:////tmp/x.db");
+  conf.Set("sluice.sql.catalog.lake.warehouse", "/tmp/wh");
+  auto lookup = [&](const std::string& k) { return conf.GetOr(k, ""); };
   std::map<std::string, std::string> options = {{"table", "lake.db.events"}};
   AddCatalogOptions(&options, lookup);
   auto ref = TableRefFromOptions(options);

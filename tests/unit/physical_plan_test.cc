@@ -4,6 +4,7 @@
 
 #include <sstream>
 
+#include "api/access.h"
 #include "exec/plan_executor.h"
 #include "exec/physical_planner.h"
 #include "plan/output_mode.h"
@@ -45,8 +46,8 @@ class PhysicalPlanTest : public ::testing::Test {
   // that explain's lines are, in order, the operators that ran; returns their names.
   void ExpectExplainIsWhatRuns(const DataFrame& df, const std::vector<std::string>& names) {
     ASSERT_OK(df.status());
-    ASSERT_OK_AND_ASSIGN(auto physical, PlanPhysical(*df.plan()));
-    const std::string explain = DescribePhysicalPlan(*df.plan());
+    ASSERT_OK_AND_ASSIGN(auto physical, PlanPhysical(*api::PlanOf(df)));
+    const std::string explain = DescribePhysicalPlan(*api::PlanOf(df));
     EXPECT_EQ(explain, physical->Explain());
 
     auto stores = MakeMemoryStateStores(2);
@@ -55,7 +56,7 @@ class PhysicalPlanTest : public ::testing::Test {
     ctx.output_mode = plan::OutputMode::kComplete;
     ctx.stores = stores.get();
     ASSERT_OK_AND_ASSIGN(auto output, ExecutePhysicalPlan(*physical, {Rows()}, &ctx));
-    EXPECT_TRUE(output->schema()->Equals(*df.plan()->schema, false));
+    EXPECT_TRUE(output->schema()->Equals(*api::PlanOf(df)->schema, false));
     EXPECT_GT(output->num_rows(), 0);
 
     const auto lines = Lines(explain);
@@ -104,7 +105,7 @@ TEST_F(PhysicalPlanTest, StatefulOperatorsDescribeTheirOwnState) {
                 .groupBy({window(col("ts"), "10 seconds"), col("name")})
                 .agg({count(col("*")).alias("n"), max(col("id")).alias("top")});
   ASSERT_OK(df.status());
-  ASSERT_OK_AND_ASSIGN(auto physical, PlanPhysical(*df.plan()));
+  ASSERT_OK_AND_ASSIGN(auto physical, PlanPhysical(*api::PlanOf(df)));
   ASSERT_EQ(physical->stateful().size(), 2u);
   ASSERT_EQ(physical->watermarks().size(), 1u);
 

@@ -1,0 +1,161 @@
+// The sink kinds and the functions that dispatch on them (declared in sink.h).
+#include "sink/sink_registry.h"
+
+#include <algorithm>
+#include <mutex>
+
+#include "io/file_system.h"
+#include "sink/console_sink.h"
+#include "sink/file_sink.h"
+#include "sink/iceberg_sink.h"
+#include "sink/memory_sink.h"
+
+namespace sluice::sink {
+namespace {
+
+std::string Lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+  return s;
+}
+
+SinkKind FileKind(const std::string& name) {
+  SinkKind k;
+  k.name = name;
+  k.file_format = true;
+  k.batch = true;
+  k.validate = ValidateFileSinkSpec;
+  k.make = MakeFileSink;
+  k.describe = [](const SinkSpec& spec) {
+    return spec.format + " FileSink[" + io::PathToUri(io::AbsolutePath(spec.options.GetOr("path", ""))) + "]";
+  };
+  k.write_batch = [](const std::shared_ptr<io::FileSystem>& fs, const SinkSpec& spec, const std::string& mode,
+                     const std::string& path, const std::shared_ptr<arrow::Table>& rows) {
+    return WriteFilesOnce(fs, spec.format, spec.options, mode, path, rows);
+  };
+  return k;
+}
+
+SinkKind ConsoleKind() {
+  SinkKind k;
+  k.name = "console";
+  k.needs_checkpoint = false;
+  k.validate = ValidateConsoleSinkSpec;
+  k.make = MakeConsoleSink;
+  return k;
+}
+
+SinkKind MemoryKind() {
+  SinkKind k;
+  k.name = "memory";
+  k.needs_checkpoint = false;
+  k.validate = ValidateMemorySinkSpec;
+  k.make = MakeMemorySink;
+  k.describe = [](const SinkSpec& spec) { return "MemorySink[" + spec.query_name + "]"; };
+  return k;
+}
+
+SinkKind ForeachBatchKind() {
+  SinkKind k;
+  k.name = "foreachBatch";
+  k.needs_checkpoint = false;
+  k.user_visible = false;
+  k.make = [](const SinkSpec& spec, const SinkContext&) { return MakeForeachBatchSink(spec); };
+  return k;
+}
+
+SinkKind IcebergKind() {
+  SinkKind k;
+  k.name = "iceberg";
+  k.validate = ValidateIcebergSinkSpec;
+  k.make = MakeIcebergSink;
+  k.describe = [](const SinkSpec& spec) { return "IcebergSink[" + IcebergSinkTableName(spec) + "]"; };
+  k.prepare = PrepareIcebergSinkSpec;
+  return k;
+}
+
+struct Registry {
+  std::mutex mu;
+  std::vector<std::shared_ptr<const SinkKind>> kinds;
+  std::vector<std::shared_ptr<const SinkKind>> replaced;  // kept: FindSinkKind's callers may hold them
+};
+
+Registry& TheRegistry() {
+  static Registry* registry = [] {
+    auto* r = new Registry;
+    // The sink kinds. A new sink: its files, and one line here.
+    for (SinkKind k : {FileKind("parquet"), FileKind("json"), FileKind("csv"), ConsoleKind(), MemoryKind(),
+                       IcebergKind(), ForeachBatchKind()}) {
+      r->kinds.push_back(std::make_shared<const SinkKind>(std::move(k)));
+    }
+    return r;
+  }();
+  return *registry;
+}
+
+}  // namespace
+
+const SinkKind* FindSinkKind(const std::string& name) {
+  Registry& r = TheRegistry();
+  const std::string lower = Lower(name);
+  std::lock_guard<std::mutex> lock(r.mu);
+  for (const auto& k : r.kinds) {
+    if (Lower(k->name) == lower) return k.get();
+  }
+  return nullptr;
+}
+
+std::vector<std::string> SinkKindNames(bool batch_only) {
+  Registry& r = TheRegistry();
+  std::lock_guard<std::mutex> lock(r.mu);
+  std::vector<std::string> out;
+  for (const auto& k : r.kinds) {
+    if (k->user_visible && (!batch_only || k->batch)) out.push_back(k->name);
+  }
+  return out;
+}
+
+std::string SinkKindList(bool batch_only) {
+  std::string out;
+  for (const auto& n : SinkKindNames(batch_only)) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
+Result<const SinkKind*> LookupSinkKind(const std::string& name) {
+  if (const SinkKind* k = FindSinkKind(name)) return k;
+  return Status::Invalid("Unknown sink format '", name, "'. Valid formats: ", SinkKindList(),
+                         " (or foreachBatch(fn))");
+}
+
+void RegisterSinkKind(SinkKind kind) {
+  Registry& r = TheRegistry();
+  auto entry = std::make_shared<const SinkKind>(std::move(kind));
+  std::lock_guard<std::mutex> lock(r.mu);
+  for (auto& k : r.kinds) {
+    if (Lower(k->name) == Lower(entry->name)) {
+      r.replaced.push_back(k);
+      k = entry;
+      return;
+    }
+  }
+  r.kinds.push_back(entry);
+}
+
+// sink.h's dispatching functions.
+
+std::string SinkSpec::Describe() const {
+  const SinkKind* k = FindSinkKind(format);
+  return k && k->describe ? k->describe(*this) : format;
+}
+
+Status ValidateSinkSpec(const SinkSpec& spec) {
+  ARROW_ASSIGN_OR_RAISE(const SinkKind* k, LookupSinkKind(spec.format));
+  return k->validate ? k->validate(spec) : Status::OK();
+}
+
+Result<std::unique_ptr<Sink>> MakeSink(const SinkSpec& spec, const SinkContext& ctx) {
+  ARROW_ASSIGN_OR_RAISE(const SinkKind* k, LookupSinkKind(spec.format));
+  if (k->validate) ARROW_RETURN_NOT_OK(k->validate(spec));
+  return k->make(spec, ctx);
+}
+
+}  // namespace sluice::sink
