@@ -1,0 +1,29 @@
+"""Every known difference the suite asserts: case id -> (row of docs/spark-compatibility.md, the
+difference text harness.difference() gives, or run -> text). A case listed here fails when its
+difference disappears or changes, so the document stays true; regenerate a text only together with
+the document."""
+
+KNOWN = {
+    'str-like-escape': ('D1', 'batch 1: sluice-only [(6, False)] spark-only [(6, True)]'),
+    'json-nested-object-as-string': ('D2', 'batch 0: sluice-only [(1, None, None, None)] spark-only [(1, None, \'{"a":1}\', None)]'),
+    'json-number-for-string': ('D2', "batch 0: sluice-only [(1, None, None, None), (2, None, None, None)] spark-only [(1, None, '12', None), (2, None, 'true', None)]"),
+    'csv-header-by-name': ('D3', "batch 0: sluice-only [(1, 10, 'x'), (2, 20, 'y')] spark-only [(None, 1, '10'), (None, 2, '20')]"),
+    'csv-quotes': ('D4', 'batch 0: sluice-only [(2, 20, \'say "hi"\'), (3, 30, \'\')] spark-only [(2, 20, \'"say ""hi"""\'), (3, 30, None)]'),
+    'csv-whitespace': ('D5', "batch 0: sluice-only [(1, 10, ' a ')] spark-only [(1, None, ' a ')]"),
+    'agg-count-distinct': ('D6', 'refused by spark'),
+    'window-field-column-names': ('D7', "columns: sluice (('window_start', 'timestamp'), ('window_end', 'timestamp'), ('n', 'bigint')) spark (('start', 'timestamp'), ('end', 'timestamp'), ('n', 'bigint'))"),
+    'window-struct-column': ('D7', "columns: sluice (('window_start', 'timestamp'), ('window_end', 'timestamp'), ('n', 'bigint')) spark (('window', 'struct<start:timestamp,end:timestamp>'), ('n', 'bigint')); batch 2: sluice-only [('t1970-01-01 00:00:00', 't1970-01-01 00:00:10', 1)] spark-only [(('t1970-01-01 00:00:00', 't1970-01-01 00:00:10'), 1)]"),
+    'agg-sum-bigint-overflow-ansi': ('D8', 'refused by spark'),
+    'agg-avg-decimal': ('D9', "columns: sluice (('k', 'string'), ('a', 'double')) spark (('k', 'string'), ('a', 'decimal(14,6)')); batch 0: sluice-only [('a', 'f1.875')] spark-only [('a', 'd1.875000')]; batch 1: sluice-only [('a', 'f1.875'), ('b', 'f0.01')] spark-only [('a', 'd1.875000'), ('b', 'd0.010000')]"),
+    'agg-complete-limit': ('D10', 'refused by sluice'),
+    'agg-complete-order-by': ('D10', 'refused by sluice'),
+    'agg-suite-limit-complete': ('D10', 'refused by sluice'),
+    'agg-suite-sort-after-aggregate-complete': ('D10', 'refused by sluice'),
+    'agg-global-update-first-file-empty': ('D11', 'batch 0: sluice-only [] spark-only [(0, None, None, None)]'),
+    'agg-suite-global-update-first-batch-empty': ('D11', 'batch 0: sluice-only [] spark-only [(0,)]'),
+    'etw-complete-mode-with-watermark': ('D12', {'one': '', 'restart': 'batch ids: sluice [0, 1, 2, 3, 4] spark [0, 1, 2]; batch 1: sluice-only [] spark-only [(25, 1)]; batch 2: sluice-only [(10, 3)] spark-only [(10, 4)]'}),
+    'session-complete': ('D12', {'one': 'batch ids: sluice [0, 1, 2, 3] spark [0, 1, 2]', 'restart': "batch ids: sluice [0, 1, 2, 3, 4] spark [0, 1, 2]; batch 2: sluice-only [] spark-only [('t1970-01-01 00:00:40', 't1970-01-01 00:00:45', 'a', 1, 6)]"}),
+    'tumble-complete': ('D12', {'one': 'batch ids: sluice [0, 1, 2, 3] spark [0, 1, 2]', 'restart': "batch ids: sluice [0, 1, 2, 3, 4] spark [0, 1, 2]; batch 2: sluice-only [] spark-only [('t1970-01-01 00:00:40', 't1970-01-01 00:00:50', 'a', 1, 6)]"}),
+    'tumble-complete-late-rows-kept': ('D12', {'one': '', 'restart': "batch ids: sluice [0, 1, 2, 3, 4, 5] spark [0, 1, 2, 3]; batch 1: sluice-only [('t1970-01-01 00:00:00', 't1970-01-01 00:00:10', 'a', 1, 1)] spark-only [('t1970-01-01 00:00:00', 't1970-01-01 00:00:10', 'a', 2, 4), ('t1970-01-01 00:00:10', 't1970-01-01 00:00:20', 'a', 1, 4)]; batch 2: sluice-only [] spark-only [('t1970-01-01 00:00:40', 't1970-01-01 00:00:50', 'a', 1, 5)]; batch 3: sluice-only [('t1970-01-01 00:00:20', 't1970-01-01 00:00:30', 'a', 1, 2)] spark-only [('t1970-01-01 00:00:20', 't1970-01-01 00:00:30', 'a', 2, 8)]"}),
+    'etw-trigger-once-restarts': ('D13', 'batch ids: sluice [0, 1, 2, 3, 4, 5, 6, 7] spark [0, 1, 2, 3, 4]; batch 3: sluice-only [] spark-only [(10, 3)]; batch 4: sluice-only [(10, 3)] spark-only [(15, 1), (25, 1)]'),
+}
