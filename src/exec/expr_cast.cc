@@ -269,23 +269,15 @@ arrow::compute::CastOptions SparkCastOptions(const std::shared_ptr<arrow::DataTy
   return options;
 }
 
-// Cuts fractional seconds beyond microseconds ("…:00.123456789" -> "…:00.123456"), as Spark does.
-std::string TruncateFraction(std::string s) {
-  size_t dot = s.find('.');
-  if (dot == std::string::npos) return s;
-  size_t end = dot + 1;
-  while (end < s.size() && std::isdigit(static_cast<unsigned char>(s[end]))) ++end;
-  if (end - dot - 1 > 6) s.erase(dot + 7, end - dot - 7);
-  return s;
-}
-
 // ISO-8601 text -> timestamp: naive text is read as UTC; text with 'Z' or an offset is converted.
 Result<Datum> ParseTimestamp(const Datum& d, const std::shared_ptr<arrow::DataType>& to) {
   const auto& ts = static_cast<const arrow::TimestampType&>(*to);
   auto parsed = arrow::compute::Cast(d, arrow::timestamp(ts.unit()));
   if (!parsed.ok()) parsed = arrow::compute::Cast(d, arrow::timestamp(ts.unit(), "UTC"));
   if (!parsed.ok() && d.is_scalar() && d.scalar()->is_valid) {
-    Datum cut(std::make_shared<arrow::StringScalar>(TruncateFraction(ScalarText(*d.scalar()))));
+    std::string text = ScalarText(*d.scalar());
+    plan::TruncateFractionToMicros(&text);
+    Datum cut(std::make_shared<arrow::StringScalar>(text));
     parsed = arrow::compute::Cast(cut, arrow::timestamp(ts.unit()));
     if (!parsed.ok()) parsed = arrow::compute::Cast(cut, arrow::timestamp(ts.unit(), "UTC"));
   }

@@ -14,6 +14,7 @@
 #include <cstring>
 #include <functional>
 
+#include "plan/expr_resolve.h"
 #include "source/file_readers.h"
 
 namespace sluice::source {
@@ -202,18 +203,6 @@ Result<std::shared_ptr<arrow::Table>> DecodeJson(const std::shared_ptr<arrow::Bu
   return reader->Read();
 }
 
-// Fractional seconds beyond microseconds are cut ("...:00.123456789" -> "...:00.123456"), as
-// Spark does; returns false when there is nothing to cut.
-bool TruncateFraction(std::string* s) {
-  size_t dot = s->find('.');
-  if (dot == std::string::npos) return false;
-  size_t end = dot + 1;
-  while (end < s->size() && std::isdigit(static_cast<unsigned char>((*s)[end]))) ++end;
-  if (end - dot - 1 <= 6) return false;
-  s->erase(dot + 7, end - dot - 7);
-  return true;
-}
-
 // Timestamp text -> `type` (microseconds, UTC): naive text is UTC, text with a zone is converted.
 Result<std::shared_ptr<arrow::Array>> TimestampsFromText(const std::shared_ptr<arrow::Array>& text,
                                                          const std::shared_ptr<arrow::DataType>& type) {
@@ -254,7 +243,7 @@ Result<std::shared_ptr<arrow::Table>> DecodeTruncatingFractions(const std::share
         continue;
       }
       std::string value = text.GetString(r);
-      TruncateFraction(&value);
+      plan::TruncateFractionToMicros(&value);
       ARROW_RETURN_NOT_OK(cut.Append(value));
     }
     ARROW_ASSIGN_OR_RAISE(auto cut_array, cut.Finish());
@@ -346,7 +335,7 @@ Result<std::shared_ptr<arrow::Table>> CsvToSchema(const std::shared_ptr<arrow::T
           continue;
         }
         std::string value = strings.GetString(r);
-        TruncateFraction(&value);
+        plan::TruncateFractionToMicros(&value);
         ARROW_RETURN_NOT_OK(cut.Append(value));
       }
       ARROW_ASSIGN_OR_RAISE(auto cut_array, cut.Finish());
