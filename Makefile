@@ -4,7 +4,7 @@ BUILD_DIR ?= build
 JOBS ?= $(shell nproc)
 CTEST_ARGS ?=
 
-.PHONY: all setup build test demo clean bench bench-quick
+.PHONY: all setup build test conformance demo clean bench bench-quick
 
 all: build
 
@@ -20,6 +20,12 @@ build: setup $(BUILD_DIR)/build.ninja
 
 test: build
 	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS) $(CTEST_ARGS)
+
+# Every case of the Spark differential suite (tests/conformance; `make test` runs a subset).
+CONFORMANCE_ARGS ?=
+conformance: build
+	SLUICE_BIN_DIR=$(abspath $(BUILD_DIR))/bin SLUICE_CONFORMANCE=full ./.venv/bin/python -m pytest -q \
+	  -p no:cacheprovider tests/conformance $(CONFORMANCE_ARGS)
 
 demo: build
 	./examples/demo.sh $(BUILD_DIR)/bin

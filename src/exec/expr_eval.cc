@@ -1,10 +1,8 @@
-// Evaluation of expressions over record batches: tree walk, casts, filter and project.
+// Evaluation of expressions over record batches: tree walk, filter and project (casts: expr_cast.cc).
 #include "exec/expr_eval.h"
 
 #include <arrow/api.h>
 #include <arrow/compute/api.h>
-
-#include <mutex>
 
 #include "exec/compute_init.h"
 #include "exec/expr_kernels.h"
@@ -12,83 +10,11 @@
 
 namespace sluice::exec {
 namespace internal {
-namespace {
-
-bool IsString(const arrow::DataType& t) { return plan::IsStringType(t); }
-
-// Applies `convert` to the whole input; if that fails, to each value alone, turning failures
-// into NULLs (only dirty input pays for the per-value path).
-Result<arrow::Datum> ConvertOrNull(const arrow::Datum& in, const std::shared_ptr<arrow::DataType>& to,
-                                   const std::function<Result<arrow::Datum>(const arrow::Datum&)>& convert) {
-  auto whole = convert(in);
-  if (whole.ok()) return whole;
-  if (in.is_scalar()) return arrow::Datum(arrow::MakeNullScalar(to));
-  std::shared_ptr<arrow::Array> array = in.make_array();
-  std::unique_ptr<arrow::ArrayBuilder> builder;
-  ARROW_RETURN_NOT_OK(arrow::MakeBuilder(arrow::default_memory_pool(), to, &builder));
-  ARROW_RETURN_NOT_OK(builder->Reserve(array->length()));
-  for (int64_t i = 0; i < array->length(); ++i) {
-    if (array->IsNull(i)) {
-      ARROW_RETURN_NOT_OK(builder->AppendNull());
-      continue;
-    }
-    ARROW_ASSIGN_OR_RAISE(auto value, array->GetScalar(i));
-    auto one = convert(arrow::Datum(value));
-    if (one.ok()) {
-      ARROW_RETURN_NOT_OK(builder->AppendScalar(*one->scalar()));
-    } else {
-      ARROW_RETURN_NOT_OK(builder->AppendNull());
-    }
-  }
-  ARROW_ASSIGN_OR_RAISE(auto out, builder->Finish());
-  return arrow::Datum(std::move(out));
-}
-
-arrow::compute::CastOptions SparkCastOptions(const std::shared_ptr<arrow::DataType>& to) {
-  auto options = arrow::compute::CastOptions::Safe(to);
-  options.allow_float_truncate = true;  // CAST(1.7 AS INT) = 1
-  options.allow_time_truncate = true;   // CAST(ts AS DATE) drops the time of day
-  return options;
-}
-
-// ISO-8601 text -> timestamp: naive text is read as UTC; text with 'Z' or an offset is converted.
-Result<arrow::Datum> ParseIsoTimestamps(const arrow::Datum& text, const std::shared_ptr<arrow::DataType>& to) {
-  const auto& ts = static_cast<const arrow::TimestampType&>(*to);
-  auto naive = arrow::timestamp(ts.unit());
-  auto aware = arrow::timestamp(ts.unit(), "UTC");
-  return ConvertOrNull(text, to, [&](const arrow::Datum& d) -> Result<arrow::Datum> {
-    auto parsed = arrow::compute::Cast(d, naive);
-    if (!parsed.ok()) parsed = arrow::compute::Cast(d, aware);
-    ARROW_ASSIGN_OR_RAISE(auto value, parsed);
-    return arrow::compute::Cast(value, to);  // relabels the zone; the instant is kept
-  });
-}
-
-}  // namespace
 
 Result<arrow::Datum> Kernel(const std::string& fn, const std::vector<arrow::Datum>& args,
                             const arrow::compute::FunctionOptions* options) {
   ARROW_RETURN_NOT_OK(EnsureComputeInitialized());
   return arrow::compute::CallFunction(fn, args, options);
-}
-
-Result<arrow::Datum> SparkCast(const arrow::Datum& value, const std::shared_ptr<arrow::DataType>& to) {
-  ARROW_RETURN_NOT_OK(EnsureComputeInitialized());
-  const auto& from = *value.type();
-  if (from.Equals(*to)) return value;
-  if (from.id() == arrow::Type::NA) {
-    if (value.is_scalar()) return arrow::Datum(arrow::MakeNullScalar(to));
-    ARROW_ASSIGN_OR_RAISE(auto nulls, arrow::MakeArrayOfNull(to, value.length()));
-    return arrow::Datum(std::move(nulls));
-  }
-  if (IsString(from) && !IsString(*to)) {
-    arrow::compute::TrimOptions spaces(" \t\n\r");
-    ARROW_ASSIGN_OR_RAISE(auto trimmed, Kernel("utf8_trim", {value}, &spaces));
-    if (to->id() == arrow::Type::TIMESTAMP) return ParseIsoTimestamps(trimmed, to);
-    auto options = SparkCastOptions(to);
-    return ConvertOrNull(trimmed, to, [&](const arrow::Datum& d) { return arrow::compute::Cast(d, options); });
-  }
-  return arrow::compute::Cast(value, SparkCastOptions(to));
 }
 
 }  // namespace internal
@@ -111,12 +37,12 @@ Result<arrow::Datum> EvaluateCall(const plan::Expr& e, const arrow::RecordBatch&
   ARROW_ASSIGN_OR_RAISE(auto sig, plan::ResolveCall(e, fields));
   auto run = [&]() -> Result<arrow::Datum> {
     for (size_t i = 0; i < args.size() && i < sig.arg_types.size(); ++i) {
-      ARROW_ASSIGN_OR_RAISE(args[i], internal::SparkCast(args[i], sig.arg_types[i]));
+      ARROW_ASSIGN_OR_RAISE(args[i], internal::SparkCast(args[i], sig.arg_types[i], e.mode));
     }
     auto out = internal::RunScalarFunction(e, args, sig);
     if (out.status().IsNotImplemented()) out = internal::RunTimeFunction(e, args, sig);
     ARROW_ASSIGN_OR_RAISE(auto value, out);
-    return internal::SparkCast(value, sig.out);  // e.g. Arrow's int64 year() -> Spark's int
+    return internal::SparkCast(value, sig.out, e.mode);  // e.g. Arrow's int64 year() -> Spark's int
   };
   auto result = run();
   if (!result.ok()) return Annotate(result.status(), e);
@@ -142,7 +68,7 @@ Result<arrow::Datum> Evaluate(const plan::Expr& e, const arrow::RecordBatch& bat
       if (e.args.size() != 1 || !e.type) return Status::Invalid("malformed cast");
       ARROW_ASSIGN_OR_RAISE(auto value, Evaluate(*e.args[0], batch));
       ARROW_RETURN_NOT_OK(plan::CheckCast(e, *value.type()));
-      auto out = internal::SparkCast(value, e.type);
+      auto out = internal::SparkCast(value, e.type, e.mode);
       if (!out.ok()) return Annotate(out.status(), e);
       return out;
     }

@@ -11,21 +11,50 @@ namespace {
 
 using arrow::Datum;
 
-// x / 0 and x % 0 are NULL in Spark (non-ANSI): replace zero divisors by NULL.
-Result<Datum> NullIfZero(const Datum& divisor) {
+Status DivideByZero() {
+  return Status::Invalid("[DIVIDE_BY_ZERO] Division by zero. Use `try_divide` to tolerate divisor being 0 and "
+                         "return NULL instead. If necessary set \"spark.sql.ansi.enabled\" to \"false\" to bypass "
+                         "this error.");
+}
+
+// x / 0 and x % 0: an error under ANSI, NULL otherwise (Spark checks the divisor for every
+// numeric type, floating point included). Returns the divisor with zeros replaced by NULL.
+Result<Datum> CheckDivisor(const Datum& divisor, plan::EvalMode mode) {
   const auto& type = divisor.type();
   ARROW_ASSIGN_OR_RAISE(auto zero, arrow::compute::Cast(Datum(std::make_shared<arrow::Int32Scalar>(0)), type));
   ARROW_ASSIGN_OR_RAISE(auto is_zero, Kernel("equal", {divisor, zero}));
+  if (mode == plan::EvalMode::kAnsi) {
+    Datum any = is_zero;
+    if (!is_zero.is_scalar()) {
+      ARROW_ASSIGN_OR_RAISE(any, Kernel("any", {is_zero}));
+    }
+    const auto& found = static_cast<const arrow::BooleanScalar&>(*any.scalar());
+    if (found.is_valid && found.value) return DivideByZero();
+    return divisor;
+  }
   return Kernel("if_else", {is_zero, Datum(arrow::MakeNullScalar(type)), divisor});
 }
 
+// +, -, *, unary -: integer overflow fails under ANSI ("long overflow", as Spark's
+// ARITHMETIC_OVERFLOW) and wraps around otherwise.
+Result<Datum> Arithmetic(const std::string& kernel, const std::vector<Datum>& args, plan::EvalMode mode) {
+  if (mode == plan::EvalMode::kLegacy) return Kernel(kernel, args);
+  auto out = Kernel(kernel + "_checked", args);
+  if (out.ok() || out.status().message().find("overflow") == std::string::npos) return out;
+  const std::string name = plan::TypeName(*args[0].type());
+  const std::string type = name == "bigint" ? "long" : name == "int" ? "integer" : name;
+  return Status::Invalid("[ARITHMETIC_OVERFLOW] ", type, " overflow. Use 'try_", kernel,
+                         "' to tolerate overflow and return NULL instead. If necessary set "
+                         "\"spark.sql.ansi.enabled\" to \"false\" to bypass this error.");
+}
+
 // Remainder with the sign of the dividend (Java/Spark), unlike Arrow's floored "modulo".
-Result<Datum> Remainder(const Datum& a, const Datum& b) {
-  ARROW_ASSIGN_OR_RAISE(auto divisor, NullIfZero(b));
+Result<Datum> Remainder(const Datum& a, const Datum& b, plan::EvalMode mode) {
+  ARROW_ASSIGN_OR_RAISE(auto divisor, CheckDivisor(b, mode));
   if (plan::IsIntegerType(*a.type())) {
-    ARROW_ASSIGN_OR_RAISE(auto quotient, Kernel("divide_checked", {a, divisor}));  // truncates toward zero
-    ARROW_ASSIGN_OR_RAISE(auto product, Kernel("multiply_checked", {divisor, quotient}));
-    return Kernel("subtract_checked", {a, product});
+    ARROW_ASSIGN_OR_RAISE(auto quotient, Kernel("divide", {a, divisor}));  // truncates toward zero
+    ARROW_ASSIGN_OR_RAISE(auto product, Kernel("multiply", {divisor, quotient}));
+    return Kernel("subtract", {a, product});
   }
   ARROW_ASSIGN_OR_RAISE(auto ratio, Kernel("divide", {a, divisor}));
   ARROW_ASSIGN_OR_RAISE(auto quotient, Kernel("trunc", {ratio}));
@@ -122,15 +151,15 @@ const char* ComparisonKernel(const std::string& fn) {
 
 Result<Datum> RunScalarFunction(const plan::Expr& call, const std::vector<Datum>& args, const plan::CallSignature& sig) {
   const std::string& fn = call.name;
-  if (fn == "+") return Kernel("add_checked", args);
-  if (fn == "-") return Kernel("subtract_checked", args);
-  if (fn == "*") return Kernel("multiply_checked", args);
-  if (fn == "negative") return Kernel("negate_checked", args);
+  if (fn == "+") return Arithmetic("add", args, call.mode);
+  if (fn == "-") return Arithmetic("subtract", args, call.mode);
+  if (fn == "*") return Arithmetic("multiply", args, call.mode);
+  if (fn == "negative") return Arithmetic("negate", args, call.mode);
   if (fn == "/") {
-    ARROW_ASSIGN_OR_RAISE(auto divisor, NullIfZero(args[1]));
+    ARROW_ASSIGN_OR_RAISE(auto divisor, CheckDivisor(args[1], call.mode));
     return Kernel("divide", {args[0], divisor});
   }
-  if (fn == "%") return Remainder(args[0], args[1]);
+  if (fn == "%") return Remainder(args[0], args[1], call.mode);
   if (const char* kernel = ComparisonKernel(fn)) return Kernel(kernel, args);
   if (fn == "and") return Kernel("and_kleene", args);
   if (fn == "or") return Kernel("or_kleene", args);

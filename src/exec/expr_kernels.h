@@ -17,9 +17,14 @@ namespace sluice::exec::internal {
 Result<arrow::Datum> Kernel(const std::string& fn, const std::vector<arrow::Datum>& args,
                             const arrow::compute::FunctionOptions* options = nullptr);
 
-/// Spark's non-ANSI CAST: text that does not parse as the target type becomes NULL; other
-/// failures (overflow, unsupported) are errors. string -> timestamp accepts the ISO-8601 forms.
-Result<arrow::Datum> SparkCast(const arrow::Datum& value, const std::shared_ptr<arrow::DataType>& to);
+/// Spark's CAST in `mode`: under kAnsi a value that does not parse or does not fit fails with
+/// Spark's error class (CAST_INVALID_INPUT, CAST_OVERFLOW, NUMERIC_VALUE_OUT_OF_RANGE); kLegacy
+/// gives NULL (unparsable text, decimal overflow), wraps (integer narrowing) or saturates
+/// (fractional -> integer). Timestamps <-> numbers are seconds (floored); decimals round half
+/// away from zero; string -> timestamp accepts the ISO-8601 forms, fractions beyond
+/// microseconds truncated.
+Result<arrow::Datum> SparkCast(const arrow::Datum& value, const std::shared_ptr<arrow::DataType>& to,
+                               plan::EvalMode mode = plan::EvalMode::kAnsi);
 
 /// Runs `call` over its evaluated, cast arguments (arithmetic, comparison, logic, CASE, IN,
 /// strings); returns NotImplemented for names it does not handle.

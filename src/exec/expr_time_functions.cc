@@ -22,11 +22,33 @@ Result<arrow::compute::CalendarUnit> TruncUnit(const std::string& unit) {
   return CalendarUnit::SECOND;
 }
 
-Result<Datum> ToTimestamp(const std::vector<Datum>& args, const plan::CallSignature& sig) {
-  if (args.size() == 1) return SparkCast(args[0], sig.out);  // ISO-8601 text, a date or a timestamp
+Result<Datum> ToTimestamp(const plan::Expr& call, const std::vector<Datum>& args, const plan::CallSignature& sig) {
+  if (args.size() == 1) return SparkCast(args[0], sig.out, call.mode);  // ISO-8601 text, a date or a timestamp
   ARROW_ASSIGN_OR_RAISE(auto format, plan::SparkPatternToStrptime(args[1].scalar()->ToString()));
   arrow::compute::StrptimeOptions options(format, arrow::TimeUnit::MICRO, /*error_is_null=*/true);
-  return Kernel("strptime", {args[0]}, &options);  // naive results are UTC; SparkCast relabels
+  ARROW_ASSIGN_OR_RAISE(auto parsed, Kernel("strptime", {args[0]}, &options));  // naive = UTC; SparkCast relabels
+  if (call.mode == plan::EvalMode::kLegacy) return parsed;
+  // ANSI: text that does not match the pattern fails the query, naming the first such value.
+  std::shared_ptr<arrow::Array> in, out;
+  if (args[0].is_scalar()) {
+    ARROW_ASSIGN_OR_RAISE(in, arrow::MakeArrayFromScalar(*args[0].scalar(), 1));
+    ARROW_ASSIGN_OR_RAISE(out, arrow::MakeArrayFromScalar(*parsed.scalar(), 1));
+  } else {
+    in = args[0].make_array();
+    out = parsed.make_array();
+  }
+  if (out->null_count() == in->null_count()) return parsed;
+  for (int64_t i = 0; i < in->length(); ++i) {
+    if (in->IsValid(i) && out->IsNull(i)) {
+      ARROW_ASSIGN_OR_RAISE(auto text, in->GetScalar(i));
+      return Status::Invalid("[CANNOT_PARSE_TIMESTAMP] Text '",
+                             static_cast<const arrow::StringScalar&>(*text).value->ToString(),
+                             "' could not be parsed with the pattern '", args[1].scalar()->ToString(),
+                             "'. Use `try_to_timestamp` to tolerate invalid input string and return NULL instead. "
+                             "If necessary set \"spark.sql.ansi.enabled\" to \"false\" to bypass this error.");
+    }
+  }
+  return parsed;
 }
 
 const char* ExtractKernel(const std::string& fn) {
@@ -39,11 +61,39 @@ const char* ExtractKernel(const std::string& fn) {
   return nullptr;
 }
 
+// Seconds of the minute with microseconds, as DECIMAL(8,6) (Spark's EXTRACT(SECOND FROM ts)).
+Result<Datum> SecondWithFraction(const Datum& ts, const std::shared_ptr<arrow::DataType>& out) {
+  ARROW_ASSIGN_OR_RAISE(auto micros, arrow::compute::Cast(ts, arrow::timestamp(arrow::TimeUnit::MICRO)));
+  ARROW_ASSIGN_OR_RAISE(auto raw, arrow::compute::Cast(micros, arrow::int64()));
+  std::shared_ptr<arrow::Array> in;
+  if (raw.is_scalar()) {
+    ARROW_ASSIGN_OR_RAISE(in, arrow::MakeArrayFromScalar(*raw.scalar(), 1));
+  } else {
+    in = raw.make_array();
+  }
+  const auto& values = static_cast<const arrow::Int64Array&>(*in);
+  arrow::Decimal128Builder builder(out);
+  ARROW_RETURN_NOT_OK(builder.Reserve(values.length()));
+  constexpr int64_t kMinute = 60 * 1000000LL;
+  for (int64_t i = 0; i < values.length(); ++i) {
+    if (values.IsNull(i)) {
+      builder.UnsafeAppendNull();
+      continue;
+    }
+    const int64_t in_minute = ((values.Value(i) % kMinute) + kMinute) % kMinute;
+    builder.UnsafeAppend(arrow::Decimal128(in_minute));
+  }
+  ARROW_ASSIGN_OR_RAISE(auto array, builder.Finish());
+  if (raw.is_scalar()) return array->GetScalar(0);
+  return Datum(std::move(array));
+}
+
 }  // namespace
 
 Result<Datum> RunTimeFunction(const plan::Expr& call, const std::vector<Datum>& args, const plan::CallSignature& sig) {
   const std::string& fn = call.name;
-  if (fn == "to_timestamp") return ToTimestamp(args, sig);
+  if (fn == "to_timestamp") return ToTimestamp(call, args, sig);
+  if (fn == "second_with_fraction") return SecondWithFraction(args[0], sig.out);
   if (fn == "date_trunc") {
     ARROW_ASSIGN_OR_RAISE(auto unit, TruncUnit(args[0].scalar()->ToString()));
     // Weeks start on Monday, as Spark's date_trunc('week', ...).

@@ -15,7 +15,7 @@ const std::vector<std::string> kFunctionNames = {
     "<",       "<=",       ">",         ">=",         "and",        "or",       "not",        "isnull",
     "isnotnull", "in",     "like",      "coalesce",   "casewhen",   "upper",    "lower",      "length",
     "trim",    "concat",   "substring", "to_timestamp", "date_trunc", "year",   "month",      "dayofmonth",
-    "hour",    "minute",   "second",    "dayofweek",  "__error__",
+    "hour",    "minute",   "second",    "second_with_fraction", "dayofweek",  "__error__",
     // Aggregate functions (only inside an aggregation) and window functions (only in GROUP BY).
     "count",   "count_distinct", "sum",  "avg",       "min",        "max",      "first",      "last",
     "window",  "session_window"};
@@ -134,6 +134,21 @@ ExprPtr Expr::Cast(ExprPtr arg, std::shared_ptr<arrow::DataType> t) {
   return Make(Kind::kCast, "", nullptr, std::move(t), {std::move(arg)});
 }
 ExprPtr Expr::Alias(ExprPtr arg, std::string name) { return Make(Kind::kAlias, std::move(name), nullptr, nullptr, {std::move(arg)}); }
+
+ExprPtr WithEvalMode(const ExprPtr& e, EvalMode mode) {
+  if (!e) return e;
+  std::vector<ExprPtr> args;
+  bool changed = e->mode != mode && (e->kind == Expr::Kind::kCast || e->kind == Expr::Kind::kCall);
+  for (const auto& a : e->args) {
+    args.push_back(WithEvalMode(a, mode));
+    changed = changed || args.back() != a;
+  }
+  if (!changed) return e;
+  auto copy = std::make_shared<Expr>(*e);
+  copy->args = std::move(args);
+  if (copy->kind == Expr::Kind::kCast || copy->kind == Expr::Kind::kCall) copy->mode = mode;
+  return copy;
+}
 
 bool IsStar(const Expr& e) {
   if (e.kind != Expr::Kind::kColumn) return false;

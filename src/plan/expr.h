@@ -17,6 +17,13 @@ namespace sluice::plan {
 struct Expr;
 using ExprPtr = std::shared_ptr<const Expr>;
 
+/// How a cast or an arithmetic call treats bad values, as Spark's `spark.sql.ansi.enabled`:
+/// kAnsi (Spark 4's default) fails the query (CAST_INVALID_INPUT, CAST_OVERFLOW, DIVIDE_BY_ZERO,
+/// ARITHMETIC_OVERFLOW, NUMERIC_VALUE_OUT_OF_RANGE); kLegacy gives Spark's non-ANSI results (NULL
+/// for unparsable text and division by zero, wrap-around for integer overflow, saturation for
+/// a fractional value too large for an integer type).
+enum class EvalMode { kAnsi, kLegacy };
+
 struct Expr {
   enum class Kind {
     kColumn,   // name = column name ("*" = all columns)
@@ -31,6 +38,9 @@ struct Expr {
   std::shared_ptr<arrow::Scalar> value;
   std::shared_ptr<arrow::DataType> type;
   std::vector<ExprPtr> args;
+  /// Only read for kCast and kCall nodes. Not part of ToString(): the mode is session
+  /// configuration, not the query's identity.
+  EvalMode mode = EvalMode::kAnsi;
 
   /// Canonical text used in plans, explain output and checkpoint fingerprints.
   std::string ToString() const;
@@ -53,7 +63,8 @@ struct Expr {
 ///   strings     "upper" "lower" "length" "trim" "concat" (n args),
 ///               "substring" [s, pos (int literal, 1-based), len (int literal)]
 ///   time        "to_timestamp" [s, (format literal)], "date_trunc" [unit literal, ts],
-///               "year" "month" "dayofmonth" "hour" "minute" "second" "dayofweek"
+///               "year" "month" "dayofmonth" "hour" "minute" "second" "dayofweek",
+///               "second_with_fraction" (EXTRACT(SECOND ...): DECIMAL(8,6))
 ///   aggregates  "count" "count_distinct" "sum" "avg" "min" "max" "first" "last" [x]: only in an
 ///               Aggregate node (plan/aggregate.h); count(*) is count(1)
 ///   windows     "window" [ts, size (string literal)[, slide]], "session_window" [ts, gap]: only as
@@ -61,6 +72,9 @@ struct Expr {
 ///   "__error__" [message literal]: a Column built from bad input (e.g. an unknown cast type);
 ///               ResolveExpr reports the message.
 extern const std::vector<std::string> kFunctionNames;
+
+/// `e` with every node's mode set to `mode` (shares `e` when nothing changes).
+ExprPtr WithEvalMode(const ExprPtr& e, EvalMode mode);
 
 /// True for col("*") (and "t.*"): the DataFrame layer expands stars; ResolveExpr rejects them.
 bool IsStar(const Expr& e);

@@ -232,7 +232,9 @@ Result<CallSignature> ResolveTimeFunction(const Expr& call, const arrow::FieldVe
   const DataTypePtr& t = args[0]->type();
   if (!IsTimeInput(*t)) return TypeMismatch(fn, call, args);
   DataTypePtr in = IsTemporalType(*t) ? t : DefaultTimestampType();
-  return CallSignature{{in}, arrow::int32(), args[0]->nullable() || !IsTemporalType(*t)};
+  // EXTRACT(SECOND FROM ts): seconds with microseconds, DECIMAL(8,6) as Spark's SecondWithFraction.
+  DataTypePtr out = fn == "second_with_fraction" ? arrow::decimal128(8, 6) : arrow::int32();
+  return CallSignature{{in}, out, args[0]->nullable() || !IsTemporalType(*t)};
 }
 
 bool IsBoolOrNull(const arrow::DataType& t) { return t.id() == arrow::Type::BOOL || IsNull(t); }
@@ -285,6 +287,11 @@ Status CheckCast(const Expr& cast, const arrow::DataType& from) {
   if (from.Equals(to) || IsNull(from)) return Status::OK();
   if (IsStringType(from) && IsTemporalType(to)) return Status::OK();
   if (IsStringType(to) && from.id() == arrow::Type::BINARY) return Status::OK();
+  // Timestamps <-> numbers count seconds (exec/expr_cast.cc), as Spark.
+  const bool number_from = IsNumericType(from), number_to = IsNumericType(to);
+  if ((from.id() == arrow::Type::TIMESTAMP && number_to) || (number_from && to.id() == arrow::Type::TIMESTAMP)) {
+    return Status::OK();
+  }
   if (arrow::compute::CanCast(from, to)) return Status::OK();
   return Status::TypeError("cannot cast ", TypeName(from), " to ", TypeName(to), " in ", cast.ToString());
 }
@@ -352,7 +359,7 @@ Result<CallSignature> ResolveCall(const Expr& call, const arrow::FieldVector& ar
     return ResolveStringFunction(call, args);
   }
   if (fn == "to_timestamp" || fn == "date_trunc" || fn == "year" || fn == "month" || fn == "dayofmonth" ||
-      fn == "hour" || fn == "minute" || fn == "second" || fn == "dayofweek") {
+      fn == "hour" || fn == "minute" || fn == "second" || fn == "second_with_fraction" || fn == "dayofweek") {
     return ResolveTimeFunction(call, args);
   }
   if (fn == "__error__") {

@@ -41,6 +41,10 @@ std::shared_ptr<arrow::DataType> CommonType(const std::shared_ptr<arrow::DataTyp
 /// format; errors name unsupported pattern letters.
 Result<std::string> SparkPatternToStrptime(const std::string& pattern);
 
+/// Timestamp text with more than six fractional digits cut to microseconds, as Spark reads it
+/// ("2024-01-01 00:00:00.123456789" -> "...00.123456"); returns false when there was nothing to cut.
+bool TruncateFractionToMicros(std::string* text);
+
 /// Units date_trunc accepts, lower-case: year, quarter, month, week, day, hour, minute, second
 /// (plus Spark's aliases yyyy, yy, mon, mm, dd).
 Result<std::string> NormalizeTruncUnit(const std::string& unit);

@@ -65,6 +65,16 @@ Result<std::string> SparkPatternToStrptime(const std::string& pattern) {
   return out;
 }
 
+bool TruncateFractionToMicros(std::string* text) {
+  const size_t dot = text->find('.');
+  if (dot == std::string::npos) return false;
+  size_t end = dot + 1;
+  while (end < text->size() && std::isdigit(static_cast<unsigned char>((*text)[end]))) ++end;
+  if (end - dot - 1 <= 6) return false;
+  text->erase(dot + 7, end - dot - 7);
+  return true;
+}
+
 Result<std::string> NormalizeTruncUnit(const std::string& unit) {
   std::string u;
   for (char c : unit) u += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));

@@ -79,8 +79,12 @@ json ProgressReporter::Report(const BatchStats& b) {
                    {"durationMs", durations},
                    {"stateOperators", state_ops},
                    {"sources", sources},
-                   {"sink", {{"description", b.sink_description}, {"numOutputRows", b.num_output_rows}}}};
+                   {"sink", {{"description", b.sink_description},
+                             {"numOutputRows", b.num_output_rows},
+                             {"metrics", json::object()}}},
+                   {"observedMetrics", json::object()}};
   progress["inputRowsPerSecond"] = since_last > 0 ? num_input_rows / since_last : 0.0;
+  progress["eventTime"] = json::object();  // Spark writes an empty map for a query without watermark
   if (b.batch_watermark_ms) {
     // Spark's eventTime map: the watermark this batch used; max/min/avg of its event times.
     json event_time = {{"watermark", IsoTimestamp(*b.batch_watermark_ms)}};

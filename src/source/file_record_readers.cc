@@ -4,14 +4,17 @@
 // Slow path (only when the fast path fails): the file's non-blank lines are bisected; a range
 // Arrow decodes is kept as is, a single line it rejects is a malformed record. The cost is about
 // 3 decodes of the file for one bad line, O(n log k) for k bad lines.
+#include <arrow/compute/api.h>
 #include <arrow/csv/api.h>
 #include <arrow/io/memory.h>
 #include <arrow/json/api.h>
 
 #include <algorithm>
-#include <functional>
+#include <cctype>
 #include <cstring>
+#include <functional>
 
+#include "plan/expr_resolve.h"
 #include "source/file_readers.h"
 
 namespace sluice::source {
@@ -74,14 +77,18 @@ using RangeParser = std::function<Result<std::shared_ptr<arrow::Table>>(const st
 // Finds and handles the malformed lines of a file the fast path could not decode.
 class MalformedLineFinder {
  public:
+  // `salvage` (optional) gives PERMISSIVE's partial row of a malformed line; `rescue` (optional)
+  // decodes a line Arrow rejected that is not malformed for Spark (a whole row, not counted).
   MalformedLineFinder(std::shared_ptr<arrow::Buffer> data, std::string path, std::shared_ptr<arrow::Schema> schema,
-                      const FileFormatOptions& options, RangeParser parse, RangeParser salvage)
+                      const FileFormatOptions& options, RangeParser parse, RangeParser salvage,
+                      RangeParser rescue = nullptr)
       : data_(std::move(data)),
         path_(std::move(path)),
         schema_(std::move(schema)),
         options_(options),
         parse_(std::move(parse)),
-        salvage_(std::move(salvage)) {}
+        salvage_(std::move(salvage)),
+        rescue_(std::move(rescue)) {}
 
   // `whole_file_error`: why the fast path failed on all of `lines` (not decoded again).
   Result<FileReadResult> Run(const std::vector<Line>& lines, const Status& whole_file_error) {
@@ -121,6 +128,13 @@ class MalformedLineFinder {
   }
 
   Status OnMalformed(const Line& line, const Status& why) {
+    if (rescue_) {
+      auto whole = rescue_(arrow::SliceBuffer(data_, line.begin, line.end - line.begin));
+      if (whole.ok() && (*whole)->num_rows() == 1) {
+        pieces_.push_back(*whole);
+        return Status::OK();
+      }
+    }
     ++malformed_;
     if (options_.mode == ParseMode::kFailFast) {
       return Status::Invalid("Malformed record in ", io::PathToUri(path_), " at line ", line.number, ": ",
@@ -164,6 +178,7 @@ class MalformedLineFinder {
   const FileFormatOptions& options_;
   RangeParser parse_;
   RangeParser salvage_;
+  RangeParser rescue_;
   const std::vector<Line>* lines_ = nullptr;
   std::vector<std::shared_ptr<arrow::Table>> pieces_;
   int64_t malformed_ = 0;
@@ -186,6 +201,85 @@ Result<std::shared_ptr<arrow::Table>> DecodeJson(const std::shared_ptr<arrow::Bu
                         arrow::json::TableReader::Make(arrow::default_memory_pool(),
                                                        std::make_shared<arrow::io::BufferReader>(data), read, parse));
   return reader->Read();
+}
+
+// Timestamp text -> `type` (microseconds, UTC): naive text is UTC, text with a zone is converted.
+Result<std::shared_ptr<arrow::Array>> TimestampsFromText(const std::shared_ptr<arrow::Array>& text,
+                                                         const std::shared_ptr<arrow::DataType>& type) {
+  const auto unit = static_cast<const arrow::TimestampType&>(*type).unit();
+  auto parsed = arrow::compute::Cast(*text, arrow::timestamp(unit));
+  if (!parsed.ok()) parsed = arrow::compute::Cast(*text, arrow::timestamp(unit, "UTC"));
+  ARROW_ASSIGN_OR_RAISE(auto value, parsed);
+  return arrow::compute::Cast(*value, type);
+}
+
+// A JSON record Arrow rejected only because a timestamp has more than six fractional digits:
+// decoded with those digits cut (Spark truncates to microseconds). An error otherwise.
+Result<std::shared_ptr<arrow::Table>> DecodeTruncatingFractions(const std::shared_ptr<arrow::Buffer>& line,
+                                                                const std::shared_ptr<arrow::Schema>& schema,
+                                                                const std::shared_ptr<arrow::Schema>& parse_schema,
+                                                                const std::string& path) {
+  auto fields = parse_schema->fields();
+  bool any_timestamp = false;
+  for (auto& f : fields) {
+    if (f->type()->id() != arrow::Type::TIMESTAMP) continue;
+    f = f->WithType(arrow::utf8());
+    any_timestamp = true;
+  }
+  if (!any_timestamp) return Status::Invalid("no timestamp field");
+  auto as_text = arrow::schema(fields);
+  ARROW_ASSIGN_OR_RAISE(auto table, DecodeJson(line, as_text, false, BlockSizeFor(line->size(), false)));
+  ARROW_ASSIGN_OR_RAISE(table, table->CombineChunks());
+  std::vector<std::shared_ptr<arrow::ChunkedArray>> columns = table->columns();
+  arrow::FieldVector out_fields = table->schema()->fields();
+  for (int i = 0; i < table->num_columns(); ++i) {
+    auto want = parse_schema->GetFieldByName(table->schema()->field(i)->name());
+    if (!want || want->type()->id() != arrow::Type::TIMESTAMP) continue;
+    const auto& text = static_cast<const arrow::StringArray&>(*columns[i]->chunk(0));
+    arrow::StringBuilder cut;
+    for (int64_t r = 0; r < text.length(); ++r) {
+      if (text.IsNull(r)) {
+        ARROW_RETURN_NOT_OK(cut.AppendNull());
+        continue;
+      }
+      std::string value = text.GetString(r);
+      plan::TruncateFractionToMicros(&value);
+      ARROW_RETURN_NOT_OK(cut.Append(value));
+    }
+    ARROW_ASSIGN_OR_RAISE(auto cut_array, cut.Finish());
+    ARROW_ASSIGN_OR_RAISE(auto parsed, TimestampsFromText(cut_array, want->type()));
+    columns[i] = std::make_shared<arrow::ChunkedArray>(parsed);
+    out_fields[i] = want;
+  }
+  return ConformToSchema(arrow::Table::Make(arrow::schema(out_fields), columns, table->num_rows()), schema, path);
+}
+
+// PERMISSIVE's partial result for a JSON record Arrow rejected as a whole (Spark 4): each field
+// that decodes on its own keeps its value, the others are null. An error when no field decodes.
+Result<std::shared_ptr<arrow::Table>> SalvageJsonRecord(const std::shared_ptr<arrow::Buffer>& line,
+                                                        const std::shared_ptr<arrow::Schema>& schema,
+                                                        const std::shared_ptr<arrow::Schema>& parse_schema,
+                                                        const std::string& path) {
+  std::vector<std::shared_ptr<arrow::ChunkedArray>> columns;
+  bool any = false;
+  for (const auto& field : schema->fields()) {
+    std::shared_ptr<arrow::Table> one;
+    const auto parse_field = parse_schema->GetFieldByName(field->name());
+    if (parse_field) {
+      auto decoded = DecodeJson(line, arrow::schema({parse_field}), false, BlockSizeFor(line->size(), false));
+      auto conformed = decoded.ok() ? ConformToSchema(*decoded, arrow::schema({field}), path) : decoded.status();
+      if (conformed.ok() && (*conformed)->num_rows() == 1) one = *conformed;
+    }
+    if (one) {
+      any = true;
+      columns.push_back(one->column(0));
+    } else {
+      ARROW_ASSIGN_OR_RAISE(auto nulls, arrow::MakeArrayOfNull(field->type(), 1));
+      columns.push_back(std::make_shared<arrow::ChunkedArray>(nulls));
+    }
+  }
+  if (!any) return Status::Invalid("no field of the record decodes");
+  return arrow::Table::Make(schema, std::move(columns), 1);
 }
 
 // ---- CSV ----------------------------------------------------------------------------------
@@ -220,6 +314,65 @@ Result<std::shared_ptr<arrow::Table>> DecodeCsv(const std::shared_ptr<arrow::Buf
   return reader->Read();
 }
 
+// Arrow's CSV reader cannot read naive text into a zoned timestamp column, nor take more than six
+// fractional digits: timestamp columns are decoded as text and converted here (as Spark reads
+// them: naive text is UTC, digits beyond microseconds are cut), then the table is conformed.
+Result<std::shared_ptr<arrow::Table>> CsvToSchema(const std::shared_ptr<arrow::Table>& table,
+                                                  const std::shared_ptr<arrow::Schema>& schema, const std::string& path) {
+  std::vector<std::shared_ptr<arrow::ChunkedArray>> columns = table->columns();
+  arrow::FieldVector fields = table->schema()->fields();
+  for (int i = 0; i < table->num_columns(); ++i) {
+    auto want = schema->GetFieldByName(fields[i]->name());
+    if (!want || want->type()->id() != arrow::Type::TIMESTAMP || fields[i]->type()->id() != arrow::Type::STRING) continue;
+    ARROW_ASSIGN_OR_RAISE(auto text, arrow::Concatenate(columns[i]->chunks()));
+    auto parsed = TimestampsFromText(text, want->type());
+    if (!parsed.ok()) {
+      const auto& strings = static_cast<const arrow::StringArray&>(*text);
+      arrow::StringBuilder cut;
+      for (int64_t r = 0; r < strings.length(); ++r) {
+        if (strings.IsNull(r)) {
+          ARROW_RETURN_NOT_OK(cut.AppendNull());
+          continue;
+        }
+        std::string value = strings.GetString(r);
+        plan::TruncateFractionToMicros(&value);
+        ARROW_RETURN_NOT_OK(cut.Append(value));
+      }
+      ARROW_ASSIGN_OR_RAISE(auto cut_array, cut.Finish());
+      parsed = TimestampsFromText(cut_array, want->type());
+    }
+    ARROW_ASSIGN_OR_RAISE(auto converted, parsed);
+    columns[i] = std::make_shared<arrow::ChunkedArray>(converted);
+    fields[i] = want;
+  }
+  return ConformToSchema(arrow::Table::Make(arrow::schema(fields), columns, table->num_rows()), schema, path);
+}
+
+// PERMISSIVE's partial result for a CSV record with a field that does not convert (Spark 4): the
+// record decoded as text, each field converted on its own, null where that fails.
+Result<std::shared_ptr<arrow::Table>> SalvageCsvRecord(const std::shared_ptr<arrow::Buffer>& line, CsvSetup setup,
+                                                       const std::shared_ptr<arrow::Schema>& schema,
+                                                       const std::string& path) {
+  for (auto& [name, type] : setup.convert.column_types) type = arrow::utf8();
+  ARROW_ASSIGN_OR_RAISE(auto text, DecodeCsv(line, setup));
+  if (text->num_rows() != 1) return Status::Invalid("not one record");
+  std::vector<std::shared_ptr<arrow::ChunkedArray>> columns;
+  for (const auto& field : schema->fields()) {
+    std::shared_ptr<arrow::ChunkedArray> column;
+    if (auto raw = text->GetColumnByName(field->name())) {
+      auto one = CsvToSchema(arrow::Table::Make(arrow::schema({arrow::field(field->name(), raw->type())}), {raw}, 1),
+                             arrow::schema({field}), path);
+      if (one.ok()) column = (*one)->column(0);
+    }
+    if (!column) {
+      ARROW_ASSIGN_OR_RAISE(auto nulls, arrow::MakeArrayOfNull(field->type(), 1));
+      column = std::make_shared<arrow::ChunkedArray>(nulls);
+    }
+    columns.push_back(column);
+  }
+  return arrow::Table::Make(schema, std::move(columns), 1);
+}
+
 // Column names of a header line, as Arrow's CSV parser splits it.
 Result<std::vector<std::string>> CsvHeaderNames(const std::shared_ptr<arrow::Buffer>& header_line, CsvSetup setup) {
   setup.read.use_threads = false;
@@ -248,7 +401,13 @@ Result<FileReadResult> ReadJsonLines(const std::shared_ptr<arrow::Buffer>& data,
     ARROW_ASSIGN_OR_RAISE(auto table, DecodeJson(range, parse_schema, threads, BlockSizeFor(range->size(), threads)));
     return ConformToSchema(table, schema, path);
   };
-  MalformedLineFinder finder(data, path, schema, options, parse, nullptr);
+  RangeParser salvage = [&](const std::shared_ptr<arrow::Buffer>& line) {
+    return SalvageJsonRecord(line, schema, parse_schema, path);
+  };
+  RangeParser rescue = [&](const std::shared_ptr<arrow::Buffer>& line) {
+    return DecodeTruncatingFractions(line, schema, parse_schema, path);
+  };
+  MalformedLineFinder finder(data, path, schema, options, parse, salvage, rescue);
   return finder.Run(NonBlankLines(*data), fast.status());
 }
 
@@ -258,7 +417,10 @@ Result<FileReadResult> ReadCsv(const std::shared_ptr<arrow::Buffer>& data, const
   auto parse_schema = WithoutField(schema, options.corrupt_column);
   CsvSetup setup = MakeCsvSetup(options);
   setup.read.use_threads = use_threads;
-  for (const auto& f : parse_schema->fields()) setup.convert.column_types[f->name()] = f->type();
+  for (const auto& f : parse_schema->fields()) {
+    const bool timestamp = f->type()->id() == arrow::Type::TIMESTAMP;  // converted by CsvToSchema
+    setup.convert.column_types[f->name()] = timestamp ? arrow::utf8() : f->type();
+  }
   if (options.header) {
     setup.convert.include_columns = parse_schema->field_names();
     setup.convert.include_missing_columns = true;
@@ -267,7 +429,7 @@ Result<FileReadResult> ReadCsv(const std::shared_ptr<arrow::Buffer>& data, const
     setup.read.column_names = parse_schema->field_names();  // positional, as Spark without a header
   }
   auto decoded = DecodeCsv(data, setup);
-  auto fast = decoded.ok() ? ConformToSchema(*decoded, schema, path) : decoded.status();
+  auto fast = decoded.ok() ? CsvToSchema(*decoded, schema, path) : decoded.status();
   if (fast.ok()) return FileReadResult{std::move(*fast), 0};
 
   std::vector<Line> lines = NonBlankLines(*data);
@@ -287,7 +449,7 @@ Result<FileReadResult> ReadCsv(const std::shared_ptr<arrow::Buffer>& data, const
     s.read.use_threads = use_threads && range->size() > kThreadedRange;
     s.read.block_size = BlockSizeFor(range->size(), s.read.use_threads);
     ARROW_ASSIGN_OR_RAISE(auto table, DecodeCsv(range, s));
-    return ConformToSchema(table, schema, path);
+    return CsvToSchema(table, schema, path);
   };
   // PERMISSIVE keeps what a row with too few or too many fields still holds (as Spark does).
   RangeParser salvage = [&](const std::shared_ptr<arrow::Buffer>& range) -> Result<std::shared_ptr<arrow::Table>> {
@@ -295,8 +457,10 @@ Result<FileReadResult> ReadCsv(const std::shared_ptr<arrow::Buffer>& data, const
     s.parse.pad_short_rows = true;
     s.parse.ignore_extra_columns = true;
     s.read.use_threads = false;
-    ARROW_ASSIGN_OR_RAISE(auto table, DecodeCsv(range, s));
-    return ConformToSchema(table, schema, path);
+    auto table = DecodeCsv(range, s);
+    auto whole = table.ok() ? CsvToSchema(*table, schema, path) : table.status();
+    if (whole.ok()) return whole;
+    return SalvageCsvRecord(range, s, schema, path);
   };
   MalformedLineFinder finder(data, path, schema, options, parse, salvage);
   return finder.Run(lines, fast.status());

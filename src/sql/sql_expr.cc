@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "sql/sql_functions.h"
+#include "sql/sql_spark_spelling.h"
 #include "sql/sql_parse.h"
 #include "sql/sql_types.h"
 
@@ -52,10 +53,16 @@ bool IsIntervalType(const json& type_name) {
 }  // namespace
 
 ExprTranslator::ExprTranslator(const SqlText& text, std::shared_ptr<arrow::Schema> input,
-                               std::vector<std::string> table_names)
-    : text_(text), input_(std::move(input)), table_names_(std::move(table_names)) {}
+                               std::vector<std::string> table_names, plan::EvalMode mode)
+    : text_(text), input_(std::move(input)), table_names_(std::move(table_names)), mode_(mode) {}
 
 ExprPtr ExprTranslator::Remember(ExprPtr e, int location) {
+  // Arguments were remembered first, so they already carry the mode.
+  if (e->mode != mode_ && (e->kind == Expr::Kind::kCast || e->kind == Expr::Kind::kCall)) {
+    auto copy = std::make_shared<Expr>(*e);
+    copy->mode = mode_;
+    e = std::move(copy);
+  }
   if (location >= 0 && !locations_.count(e.get())) locations_[e.get()] = location;
   keep_alive_.push_back(e);
   return e;
@@ -166,6 +173,26 @@ Result<ExprPtr> ExprTranslator::TranslateColumnRef(const json& body) {
   return Remember(Expr::Column(ColumnName(parts.back())), location);
 }
 
+namespace {
+
+// A literal with a fraction or an exponent, typed as Spark types it: 1.5 is DECIMAL(2,1) (the
+// digits as written), 1e3 and decimals of more than 38 digits are DOUBLE.
+Result<std::shared_ptr<arrow::Scalar>> NumericLiteral(const std::string& text) {
+  if (text.find_first_of("eE") == std::string::npos) {
+    arrow::Decimal128 value;
+    int32_t precision = 0, scale = 0;
+    if (arrow::Decimal128::FromString(text, &value, &precision, &scale).ok()) {
+      precision = std::max({precision, scale, 1});
+      if (precision <= 38) {
+        return std::make_shared<arrow::Decimal128Scalar>(value, arrow::decimal128(precision, scale));
+      }
+    }
+  }
+  return std::make_shared<arrow::DoubleScalar>(std::strtod(text.c_str(), nullptr));
+}
+
+}  // namespace
+
 Result<ExprPtr> ExprTranslator::TranslateConst(const json& body) {
   const int location = sql::LocationOf(body);
   std::shared_ptr<arrow::Scalar> value;
@@ -183,9 +210,14 @@ Result<ExprPtr> ExprTranslator::TranslateConst(const json& body) {
       errno = 0;
       long long v = std::strtoll(text.c_str(), &end, 10);
       if (errno == ERANGE || *end != '\0') return text_.ErrorAt(location, "integer literal " + text + " is out of range");
-      value = std::make_shared<arrow::Int64Scalar>(v);
+      // -2147483648 arrives here (Postgres folds the sign into the text): still an INT, as Spark.
+      if (v >= INT32_MIN && v <= INT32_MAX) {
+        value = std::make_shared<arrow::Int32Scalar>(static_cast<int32_t>(v));
+      } else {
+        value = std::make_shared<arrow::Int64Scalar>(v);
+      }
     } else {
-      value = std::make_shared<arrow::DoubleScalar>(std::strtod(text.c_str(), nullptr));
+      ARROW_ASSIGN_OR_RAISE(value, NumericLiteral(text));
     }
   } else if (body.contains("sval")) {
     value = std::make_shared<arrow::StringScalar>(StringField(Field(body, "sval"), "sval"));
@@ -297,6 +329,7 @@ Result<ExprPtr> ExprTranslator::TranslateFuncCall(const json& body) {
   SqlFunctionCall call;
   call.location = sql::LocationOf(body);
   call.name = LastName(Field(body, "funcname"));
+  if (call.name == kSparkWindowFunction) call.name = "window";  // Spark's window(...), see sql_spark_spelling.h
   if (!Field(body, "over").is_null()) {
     return text_.ErrorAt(call.location, "window functions (" + call.name + "(...) OVER ...) are not supported; for "
                                         "event-time windows use GROUP BY tumble(ts, INTERVAL '10 minutes'), hop(...) "

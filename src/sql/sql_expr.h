@@ -20,7 +20,9 @@ class ExprTranslator {
  public:
   /// `input` is the schema the expressions are evaluated on; `table_names` are the names a
   /// column may be qualified with (the FROM table and its alias), compared ignoring case.
-  ExprTranslator(const SqlText& text, std::shared_ptr<arrow::Schema> input, std::vector<std::string> table_names);
+  /// `mode` is given to every cast and function call it makes (spark.sql.ansi.enabled).
+  ExprTranslator(const SqlText& text, std::shared_ptr<arrow::Schema> input, std::vector<std::string> table_names,
+                 plan::EvalMode mode = plan::EvalMode::kAnsi);
 
   /// Translates one expression node ({"ColumnRef": ...}, {"A_Expr": ...}, ...). Errors for
   /// unsupported constructs and unknown functions are located; unknown columns are not
@@ -54,6 +56,7 @@ class ExprTranslator {
   const SqlText& text_;
   std::shared_ptr<arrow::Schema> input_;
   std::vector<std::string> table_names_;
+  plan::EvalMode mode_;
   std::map<const plan::Expr*, int> locations_;
   std::vector<plan::ExprPtr> keep_alive_;  // keys of locations_ stay valid
 };

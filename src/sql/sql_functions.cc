@@ -77,7 +77,7 @@ Result<ExprPtr> BuildExtract(const SqlFunctionCall& call, const SqlText& text) {
   std::string field = LiteralValue(call.args[0])->ToString();
   std::transform(field.begin(), field.end(), field.begin(), [](unsigned char c) { return std::tolower(c); });
   static const std::map<std::string, std::string> kFields = {
-      {"year", "year"}, {"month", "month"}, {"day", "dayofmonth"}, {"hour", "hour"}, {"minute", "minute"}, {"second", "second"}};
+      {"year", "year"}, {"month", "month"}, {"day", "dayofmonth"}, {"hour", "hour"}, {"minute", "minute"}, {"second", "second_with_fraction"}};
   auto it = kFields.find(field);
   if (it == kFields.end()) {
     return text.ErrorAt(call.arg_locations[0], "EXTRACT/date_part field '" + field +

@@ -2,13 +2,19 @@
 
 #include <pg_query.h>
 
+#include "sql/sql_spark_spelling.h"
+
 namespace sluice::sql {
 
 Result<nlohmann::json> ParseStatements(const SqlText& text) {
-  PgQueryParseResult parsed = pg_query_parse(text.text().c_str());
+  const std::string rewritten = RewriteSparkWindowSpelling(text.text());
+  PgQueryParseResult parsed = pg_query_parse(rewritten.c_str());
   if (parsed.error) {
     // cursorpos is 1-based; 0 means unknown.
-    Status st = text.ErrorAt(parsed.error->cursorpos - 1, std::string("SQL ") + parsed.error->message);
+    const int pos = parsed.error->cursorpos - 1;
+    auto reserved = ExplainReservedWindow(text.text(), pos);
+    Status st = reserved ? text.ErrorAt(reserved->first, reserved->second)
+                         : text.ErrorAt(pos, std::string("SQL ") + parsed.error->message);
     pg_query_free_parse_result(parsed);
     return st;
   }

@@ -3,6 +3,7 @@
 #include <arrow/api.h>
 
 #include <algorithm>
+#include <optional>
 
 #include "api/access.h"
 #include "plan/expr_resolve.h"
@@ -14,6 +15,13 @@
 namespace sluice::sql {
 namespace {
 
+// spark.sql.ansi.enabled, default true as in Spark 4.
+bool AnsiEnabled(const Session& session) {
+  std::string v = session.conf("spark.sql.ansi.enabled", "true");
+  std::transform(v.begin(), v.end(), v.begin(), [](unsigned char c) { return std::tolower(c); });
+  return v != "false";
+}
+
 using nlohmann::json;
 using plan::ExprPtr;
 
@@ -24,7 +32,7 @@ Status RefuseUnsupportedClauses(const json& select, int begin, const SqlText& te
   }
   if (!Field(select, "withClause").is_null()) return text.ErrorAt(begin, "WITH (common table expressions) is not supported");
   if (!Field(select, "distinctClause").is_null()) {
-    return text.ErrorAt(begin, "SELECT DISTINCT is not supported; use GROUP BY the selected columns");
+    return text.ErrorAt(begin, "SELECT DISTINCT ON (...) is not supported; use GROUP BY the selected columns");
   }
   if (!Field(select, "intoClause").is_null()) return text.ErrorAt(begin, "SELECT INTO is not supported; use INSERT INTO");
   if (!Field(select, "windowClause").is_null()) {
@@ -40,6 +48,30 @@ Status RefuseUnsupportedClauses(const json& select, int begin, const SqlText& te
   }
   if (!Field(select, "lockingClause").is_null()) return text.ErrorAt(begin, "FOR UPDATE/SHARE is not supported");
   return Status::OK();
+}
+
+// SELECT DISTINCT a, f(b) AS c ... is SELECT a, f(b) AS c ... GROUP BY a, f(b), as Spark plans
+// it (an aggregation without aggregates: its output modes and watermark rules apply). Nullopt
+// when the query has no plain DISTINCT.
+Result<std::optional<json>> DistinctAsGroupBy(const json& select, int begin, const SqlText& text) {
+  const json& distinct = Field(select, "distinctClause");
+  if (!distinct.is_array() || distinct.size() != 1 || !distinct[0].empty()) return std::nullopt;  // none, or ON (...)
+  if (!Field(select, "groupClause").is_null() || !Field(select, "havingClause").is_null()) {
+    return text.ErrorAt(begin, "SELECT DISTINCT with GROUP BY or HAVING is not supported; group by the selected "
+                               "columns instead");
+  }
+  json out = select;
+  out.erase("distinctClause");
+  json groups = json::array();
+  for (const auto& target : Field(select, "targetList")) {
+    const json& val = Field(Field(target, "ResTarget"), "val");
+    if (NodeKind(val) == "ColumnRef" && Field(Field(val, "ColumnRef"), "fields").dump().find("A_Star") != std::string::npos) {
+      return text.ErrorAt(FirstLocation(val, begin), "SELECT DISTINCT * is not supported; list the columns");
+    }
+    groups.push_back(val);
+  }
+  out["groupClause"] = groups;
+  return out;
 }
 
 // The one table of FROM: its declaration, the names columns may be qualified with, and where it is.
@@ -158,28 +190,76 @@ Result<DataFrame> ReadTable(const TableDecl& table, int use_location, const SqlT
   }
   auto df = connector->read(table, ctx);
   if (!df.ok()) return LocateTableError(table, df.status(), table.location, text);
-  return ApplyEventTime(table, *df, text);
+  return *df;
+}
+
+// a AND b AND c -> [a, b, c].
+void Conjuncts(const ExprPtr& e, std::vector<ExprPtr>* out) {
+  if (e->kind == plan::Expr::Kind::kCall && e->name == "and" && e->args.size() == 2) {
+    Conjuncts(e->args[0], out);
+    Conjuncts(e->args[1], out);
+  } else {
+    out->push_back(e);
+  }
+}
+
+bool ReferencesColumn(const plan::Expr& e, const std::string& column) {
+  if (e.kind == plan::Expr::Kind::kColumn) {
+    const size_t dot = e.name.rfind('.');
+    return SameIdentifier(dot == std::string::npos ? e.name : e.name.substr(dot + 1), column);
+  }
+  return std::any_of(e.args.begin(), e.args.end(), [&](const ExprPtr& a) { return ReferencesColumn(*a, column); });
+}
+
+ExprPtr AllOf(const std::vector<ExprPtr>& conjuncts) {
+  ExprPtr out = conjuncts[0];
+  for (size_t i = 1; i < conjuncts.size(); ++i) out = plan::Expr::Call("and", {out, conjuncts[i]});
+  return out;
+}
+
+// WHERE on a table with an event time: as Spark's optimizer pushes predicates through
+// EventTimeWatermark, the conjuncts that do not read the event-time column filter rows before
+// the watermark sees them (so rows they drop never advance it); the others filter after.
+Result<DataFrame> FilterAroundWatermark(const DataFrame& raw, const TableDecl& table, const ExprPtr& predicate,
+                                        const SqlText& text) {
+  const TableOption* event_time = table.Find("eventTime");
+  std::vector<ExprPtr> conjuncts, below, above;
+  Conjuncts(predicate, &conjuncts);
+  for (const auto& c : conjuncts) (event_time && !ReferencesColumn(*c, event_time->value) ? below : above).push_back(c);
+  // The predicate as written when it is not split (the plan text of a query stays as it was).
+  const ExprPtr before = below.empty() ? nullptr : above.empty() ? predicate : AllOf(below);
+  const ExprPtr after = below.empty() ? predicate : above.empty() ? nullptr : AllOf(above);
+  DataFrame df = before ? raw.filter(api::MakeColumn(before)) : raw;
+  if (!df.ok()) return df.status();
+  ARROW_ASSIGN_OR_RAISE(df, ApplyEventTime(table, df, text));
+  if (after) df = df.filter(api::MakeColumn(after));
+  if (!df.ok()) return df.status();
+  return df;
 }
 
 Result<PlannedSelect> PlanSelect(const json& select, int begin, int end, const Script& script, const SqlText& text,
                                  const ConnectorContext& ctx) {
+  ARROW_ASSIGN_OR_RAISE(std::optional<json> grouped, DistinctAsGroupBy(select, begin, text));
+  if (grouped) return PlanSelect(*grouped, begin, end, script, text, ctx);
   ARROW_RETURN_NOT_OK(RefuseUnsupportedClauses(select, begin, text));
   ARROW_ASSIGN_OR_RAISE(FromTable from, ResolveFrom(select, begin, script, text));
-  ARROW_ASSIGN_OR_RAISE(DataFrame df, ReadTable(*from.table, from.location, text, ctx));
+  ARROW_ASSIGN_OR_RAISE(DataFrame raw, ReadTable(*from.table, from.location, text, ctx));
+  ARROW_ASSIGN_OR_RAISE(DataFrame df, ApplyEventTime(*from.table, raw, text));
 
-  ExprTranslator where_translator(text, df.schema(), from.names);
+  const plan::EvalMode mode = AnsiEnabled(*ctx.session) ? plan::EvalMode::kAnsi : plan::EvalMode::kLegacy;
+  ExprTranslator where_translator(text, df.schema(), from.names, mode);
   const json& where = Field(select, "whereClause");
   if (!where.is_null()) {
     ARROW_ASSIGN_OR_RAISE(ExprPtr predicate, where_translator.Translate(where));
     ARROW_RETURN_NOT_OK(RefuseAggregatesAndWindows(predicate, "WHERE", where_translator, text));
-    DataFrame filtered = df.filter(api::MakeColumn(predicate));
+    auto filtered = FilterAroundWatermark(raw, *from.table, predicate, text);
     if (!filtered.ok()) {
       return where_translator.LocateError(predicate, filtered.status(), FirstLocation(where, begin));
     }
-    df = filtered;
+    df = *filtered;
   }
 
-  ExprTranslator translator(text, df.schema(), from.names);
+  ExprTranslator translator(text, df.schema(), from.names, mode);
   const json& targets = Field(select, "targetList");
   std::vector<SelectItem> items;
   for (size_t i = 0; i < targets.size(); ++i) {

@@ -151,6 +151,22 @@ TEST(FileSourceFormats, MalformedJsonPermissiveKeepsRawLine) {
   EXPECT_EQ(Rows(plain->table), (Strings{"1", "null", "3", "null", "5"}));
 }
 
+// Spark 4's PERMISSIVE partial results: a badly typed field is null, the record's other fields
+// stay; a timestamp with more than six fractional digits is truncated, not malformed.
+TEST(FileSourceFormats, JsonBadFieldKeepsTheOthersAndLongFractionsTruncate) {
+  TempDir dir;
+  WriteFile(dir.Sub("a.json"), "{\"a\":1,\"b\":\"x\",\"ts\":\"2024-01-01 00:00:00\"}\n"
+                               "{\"a\":\"two\",\"b\":\"y\",\"ts\":\"2024-01-01 00:00:02\"}\n"
+                               "{\"a\":3,\"b\":\"z\",\"ts\":\"2024-01-01 00:00:03.123456789\"}\n");
+  auto schema = arrow::schema({arrow::field("a", arrow::int64()), arrow::field("b", arrow::utf8()),
+                               arrow::field("ts", arrow::timestamp(arrow::TimeUnit::MICRO, "UTC"))});
+  auto r = Read(dir.Sub("a.json"), schema, Format("json"));
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(Rows(r->table), (Strings{"1|x|2024-01-01 00:00:00.000000Z", "null|y|2024-01-01 00:00:02.000000Z",
+                                     "3|z|2024-01-01 00:00:03.123456Z"}));
+  EXPECT_EQ(r->malformed_rows, 1);
+}
+
 TEST(FileSourceFormats, MalformedJsonDropAndFailFast) {
   TempDir dir;
   WriteFile(dir.Sub("a.json"), kBadJson);
@@ -173,9 +189,10 @@ TEST(FileSourceFormats, MalformedCsvInAllModes) {
   WriteFile(dir.Sub("a.csv"), kBadCsv);
   auto permissive = Read(dir.Sub("a.csv"), WithCorrupt(), Format("csv", ParseMode::kPermissive, true));
   ASSERT_TRUE(permissive.ok()) << permissive.status();
-  // As Spark: a row with the wrong number of fields keeps what it has.
+  // As Spark: a row with the wrong number of fields keeps what it has; in a row with a field that
+  // does not convert ("zz") only that field is null (Spark 4's partial results).
   EXPECT_EQ(Rows(permissive->table),
-            (Strings{"1|x|null", "null|null|zz,y", "3|null|3", "4|w|4,w,extra", "5|v|null"}));
+            (Strings{"1|x|null", "null|y|zz,y", "3|null|3", "4|w|4,w,extra", "5|v|null"}));
   EXPECT_EQ(permissive->malformed_rows, 3);
 
   auto dropped = Read(dir.Sub("a.csv"), WithCorrupt(), Format("csv", ParseMode::kDropMalformed, true));

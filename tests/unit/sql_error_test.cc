@@ -96,7 +96,10 @@ TEST_F(SqlErrorTest, UnsupportedConstructsArePointedAt) {
   Expect({"join", "SELECT * FROM events a JOIN events b ON a.id = b.id;", "p.sql:3:29", {"JOIN is not supported"}});
   Expect({"order by", "SELECT id FROM events ORDER BY id;", "p.sql:3:32", {"ORDER BY is not supported"}});
   Expect({"limit", "SELECT id FROM events LIMIT 5;", "p.sql:3:29", {"LIMIT"}});
-  Expect({"distinct", "SELECT DISTINCT id FROM events;", "p.sql:3:1", {"DISTINCT"}});
+  Expect({"distinct on", "SELECT DISTINCT ON (id) id FROM events;", "p.sql:3:1", {"DISTINCT ON"}});
+  Expect({"distinct star", "SELECT DISTINCT * FROM events;", "p.sql:3:17", {"SELECT DISTINCT * is not supported"}});
+  Expect({"window struct", "SELECT window FROM events;", "p.sql:3:8",
+          {"'window' is a reserved word", "window.start", "window_time(window) are not available"}});
   Expect({"subquery", "SELECT id FROM events WHERE id IN (SELECT 1);", "p.sql:3:32", {"subqueries are not supported"}});
   Expect({"subquery in FROM", "SELECT * FROM (SELECT 1) AS t;", "p.sql:3:23", {"subqueries in FROM"}});
   Expect({"window function", "SELECT sum(price) OVER () FROM events;", "p.sql:3:8", {"window functions"}});

@@ -106,5 +106,38 @@ TEST_F(SqlNegativeLiteralTest, GroupByPositionZeroOrNegativeIsRefusedWithItsValu
   EXPECT_NE(pipeline.status().message().find("GROUP BY position -1"), std::string::npos) << pipeline.status().message();
 }
 
+// Spark's literal and result types: 1.5 is DECIMAL(2,1), 1e3 DOUBLE, -2147483648 still INT;
+// EXTRACT(SECOND ...) is DECIMAL(8,6) with the microseconds.
+TEST_F(SqlNegativeLiteralTest, LiteralAndExtractTypesFollowSpark) {
+  SqlText text("q.sql", Pipeline("SELECT 1.5 AS d, 0.125 AS f, 1e3 AS e, -2147483648 AS i, 2147483648 AS b, "
+                                 "v + 1.5 AS s, EXTRACT(SECOND FROM TIMESTAMP '2024-01-01 00:00:07.25') AS sec "
+                                 "FROM src WHERE v = 3"));
+  ASSERT_OK_AND_ASSIGN(auto pipeline, CompilePipeline(session_, text, ExecutionMode::kBatch));
+  ASSERT_OK_AND_ASSIGN(auto rows, pipeline.queries[0].frame.collect());
+  const auto& schema = *rows->schema();
+  EXPECT_TRUE(schema.field(0)->type()->Equals(arrow::decimal128(2, 1))) << schema.ToString();
+  EXPECT_TRUE(schema.field(1)->type()->Equals(arrow::decimal128(3, 3))) << schema.ToString();
+  EXPECT_TRUE(schema.field(2)->type()->Equals(arrow::float64())) << schema.ToString();
+  EXPECT_TRUE(schema.field(3)->type()->Equals(arrow::int32())) << schema.ToString();
+  EXPECT_TRUE(schema.field(4)->type()->Equals(arrow::int64())) << schema.ToString();
+  EXPECT_TRUE(schema.field(5)->type()->Equals(arrow::decimal128(22, 1))) << schema.ToString();
+  EXPECT_TRUE(schema.field(6)->type()->Equals(arrow::decimal128(8, 6))) << schema.ToString();
+  EXPECT_EQ(Lines(rows), (std::vector<std::string>{"1.5|0.125|1000|-2147483648|2147483648|4.5|7.250000"}));
+}
+
+// spark.sql.ansi.enabled (default true, as Spark 4) decides how casts and arithmetic fail.
+TEST_F(SqlNegativeLiteralTest, AnsiSettingDecidesBetweenErrorAndNull) {
+  const std::string select = "SELECT CAST('1.5' AS BIGINT) AS c, v / 0 AS d FROM src WHERE v = 3";
+  ASSERT_OK_AND_ASSIGN(auto ansi, CompilePipeline(session_, SqlText("q.sql", Pipeline(select)), ExecutionMode::kBatch));
+  auto failed = ansi.queries[0].frame.collect();
+  ASSERT_FALSE(failed.ok());
+  EXPECT_NE(failed.status().message().find("[CAST_INVALID_INPUT] The value '1.5'"), std::string::npos)
+      << failed.status().message();
+  SqlText legacy_text("q.sql", "SET spark.sql.ansi.enabled = false;\n" + Pipeline(select));
+  ASSERT_OK_AND_ASSIGN(auto legacy, CompilePipeline(Session::Make(), legacy_text, ExecutionMode::kBatch));
+  ASSERT_OK_AND_ASSIGN(auto rows, legacy.queries[0].frame.collect());
+  EXPECT_EQ(Lines(rows), (std::vector<std::string>{"1|null"}));
+}
+
 }  // namespace
 }  // namespace sluice::sql

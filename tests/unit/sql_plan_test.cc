@@ -190,6 +190,54 @@ TEST_F(SqlPlanTest, WindowsAndWatermarkMatchTheDataFrameApi) {
                 .explain());
 }
 
+TEST_F(SqlPlanTest, SparkWindowSpellingIsTheSamePlan) {
+  const std::string options = ", event_time = 'ts', watermark = '10 minutes'";
+  const std::string flink = SqlPlan("SELECT window_start, window_end, count(*) AS n FROM events "
+                                    "GROUP BY tumble(ts, INTERVAL '10 minutes');", options);
+  EXPECT_EQ(SqlPlan("SELECT window.start AS window_start, window.end AS window_end, count(*) AS n FROM events "
+                    "GROUP BY window(ts, '10 minutes');", options),
+            flink);
+  EXPECT_EQ(SqlPlan("SELECT window_start, window_end, count(*) AS n FROM events GROUP BY WINDOW (ts, '10 minutes');",
+                    options),
+            flink);
+  // Spark's window(time, size, slide) is hop(time, slide, size).
+  EXPECT_EQ(SqlPlan("SELECT window.start AS window_start, count(*) AS n FROM events "
+                    "GROUP BY window(ts, '15 minutes', '5 minutes');", options),
+            SqlPlan("SELECT window_start, count(*) AS n FROM events "
+                    "GROUP BY hop(ts, INTERVAL '5 minutes', INTERVAL '15 minutes');", options));
+  EXPECT_EQ(SqlPlan("SELECT name, session_window.start AS window_start, count(*) AS n FROM events "
+                    "GROUP BY name, session_window(ts, '5 minutes');", options),
+            SqlPlan("SELECT name, window_start, count(*) AS n FROM events "
+                    "GROUP BY name, session(ts, INTERVAL '5 minutes');", options));
+  // Text in literals and comments is left alone.
+  EXPECT_EQ(SqlPlan("SELECT 'window(' AS w /* window.start */ FROM events;"),
+            Events().select({lit("window(").alias("w")}).explain());
+}
+
+// As Spark's optimizer pushes predicates through EventTimeWatermark: WHERE conjuncts that do not
+// read the event-time column filter before the watermark, the others after it.
+TEST_F(SqlPlanTest, WhereConjunctsWithoutTheEventTimeFilterBeforeTheWatermark) {
+  const std::string options = ", event_time = 'ts', watermark = '10 minutes'";
+  EXPECT_EQ(SqlPlan("SELECT id FROM events WHERE price > 1 AND ts > TIMESTAMP '2024-01-01 00:00:00' AND id < 9;", options),
+            Events()
+                .filter(col("price") > lit(1) && col("id") < lit(9))
+                .withWatermark("ts", "10 minutes")
+                .filter(col("ts") > lit("2024-01-01 00:00:00").cast("timestamp"))
+                .select({col("id")})
+                .explain());
+  // Nothing to push: the predicate stays as written, above the watermark.
+  EXPECT_EQ(SqlPlan("SELECT id FROM events WHERE ts IS NOT NULL;", options),
+            Events().withWatermark("ts", "10 minutes").filter(col("ts").isNotNull()).select({col("id")}).explain());
+  // Without an event time the plan is the plain filter.
+  EXPECT_EQ(SqlPlan("SELECT id FROM events WHERE price > 1 AND id < 9;"),
+            Events().filter(col("price") > lit(1) && col("id") < lit(9)).select({col("id")}).explain());
+}
+
+TEST_F(SqlPlanTest, SelectDistinctIsAGroupByOfTheSelectedColumns) {
+  EXPECT_EQ(SqlPlan("SELECT DISTINCT name, upper(name) AS u FROM events;"),
+            SqlPlan("SELECT name, upper(name) AS u FROM events GROUP BY name, upper(name);"));
+}
+
 // --- golden files ---------------------------------------------------------------------------
 
 std::string ReadAll(const std::filesystem::path& p) {

@@ -1,0 +1,98 @@
+#include "sql/sql_spark_spelling.h"
+
+#include <cctype>
+#include <cstring>
+#include <functional>
+
+namespace sluice::sql {
+
+// "wind" + U+03C9 (two bytes): six bytes like "window"; an identifier to the lexer that nobody types.
+const char* const kSparkWindowFunction = "wind\xCF\x89";
+
+namespace {
+
+bool IsWordChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || (c & 0x80); }
+
+bool WordAt(const std::string& s, size_t i, const char* word) {
+  const size_t n = std::strlen(word);
+  if (i + n > s.size() || (i > 0 && (IsWordChar(s[i - 1]) || s[i - 1] == '.'))) return false;
+  for (size_t k = 0; k < n; ++k) {
+    if (std::tolower(static_cast<unsigned char>(s[i + k])) != word[k]) return false;
+  }
+  return i + n == s.size() || !IsWordChar(s[i + n]);
+}
+
+// Calls visit(i) for each byte offset outside string literals, quoted identifiers and comments.
+void ForEachCodeByte(const std::string& s, const std::function<void(size_t)>& visit) {
+  for (size_t i = 0; i < s.size();) {
+    if (s[i] == '\'' || s[i] == '"') {
+      const char quote = s[i];
+      for (++i; i < s.size(); ++i) {
+        if (s[i] == quote) {
+          if (i + 1 < s.size() && s[i + 1] == quote) {
+            ++i;  // a doubled quote inside
+          } else {
+            break;
+          }
+        }
+      }
+      ++i;
+    } else if (s.compare(i, 2, "--") == 0) {
+      while (i < s.size() && s[i] != '\n') ++i;
+    } else if (s.compare(i, 2, "/*") == 0) {
+      size_t end = s.find("*/", i + 2);
+      i = end == std::string::npos ? s.size() : end + 2;
+    } else {
+      visit(i);
+      ++i;
+    }
+  }
+}
+
+size_t SkipSpaces(const std::string& s, size_t i) {
+  while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+  return i;
+}
+
+}  // namespace
+
+std::string RewriteSparkWindowSpelling(const std::string& sql) {
+  std::string out = sql;
+  ForEachCodeByte(sql, [&](size_t i) {
+    for (const char* prefix : {"session_window", "window"}) {
+      if (!WordAt(sql, i, prefix)) continue;
+      const size_t n = std::strlen(prefix);
+      for (const char* field : {".start", ".end"}) {
+        if (sql.compare(i + n, std::strlen(field), field) == 0 &&
+            (i + n + std::strlen(field) == sql.size() || !IsWordChar(sql[i + n + std::strlen(field)]))) {
+          // "window.start" -> "window_start"; "session_window.start" -> "window_start" + spaces.
+          std::string column = std::string("window_") + (field + 1);
+          std::string replacement = column + std::string(n + std::strlen(field) - column.size(), ' ');
+          out.replace(i, replacement.size(), replacement);
+          return;
+        }
+      }
+      if (std::strcmp(prefix, "window") == 0 && SkipSpaces(sql, i + n) < sql.size() && sql[SkipSpaces(sql, i + n)] == '(') {
+        out.replace(i, n, kSparkWindowFunction);
+      }
+      return;
+    }
+  });
+  return out;
+}
+
+std::optional<std::pair<int, std::string>> ExplainReservedWindow(const std::string& sql, int pos) {
+  std::optional<std::pair<int, std::string>> message;
+  ForEachCodeByte(sql, [&](size_t i) {
+    if (message || !(WordAt(sql, i, "window") || WordAt(sql, i, "window_time"))) return;
+    const size_t end = i + (WordAt(sql, i, "window") ? 6 : 11);
+    if (pos < 0 || static_cast<size_t>(pos) + 1 < i || static_cast<size_t>(pos) > SkipSpaces(sql, end) + 7) return;
+    message.emplace(static_cast<int>(i),
+        "'window' is a reserved word in this SQL grammar: group with GROUP BY window(ts, '10 seconds') (or "
+        "tumble(ts, INTERVAL '10 seconds')) and select window.start and window.end (or window_start and "
+        "window_end); the window struct itself and window_time(window) are not available, select window_end instead");
+  });
+  return message;
+}
+
+}  // namespace sluice::sql

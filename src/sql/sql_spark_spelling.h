@@ -1,0 +1,25 @@
+// Spark's spelling of event-time windows in a grammar that reserves `window` (PostgreSQL's):
+// before libpg_query reads the text, `window(` becomes a private function name and
+// `window.start` / `window.end` (also `session_window.start` / `.end`) become the columns
+// window_start / window_end. Every rewrite keeps the text's length and byte offsets, so parse-
+// tree locations and error carets still point into the text the user wrote. String literals,
+// quoted identifiers and comments are left alone.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <utility>
+
+namespace sluice::sql {
+
+/// The function name `window(` is rewritten to; the SQL layer reads it as "window".
+extern const char* const kSparkWindowFunction;
+
+/// `sql` with Spark's window spellings replaced (same length).
+std::string RewriteSparkWindowSpelling(const std::string& sql);
+
+/// For a syntax error at byte `pos`: when an unquoted `window` (or `window_time`) word is at or
+/// just before it, that word's offset and a message saying what to write instead.
+std::optional<std::pair<int, std::string>> ExplainReservedWindow(const std::string& sql, int pos);
+
+}  // namespace sluice::sql

@@ -1,0 +1,62 @@
+"""JSON, CSV and text parsing: parse modes, malformed records, missing/extra fields, types."""
+from harness import Case
+
+JSCHEMA = "id BIGINT, v BIGINT, s STRING, ts TIMESTAMP"
+CORRUPT_SCHEMA = JSCHEMA + ", _corrupt_record STRING"
+ALL = "SELECT * FROM src"
+
+
+def js(case_id, *files, schema=JSCHEMA, sql=ALL, **kw):
+    return Case(case_id, sql, list(files), schema=schema, fmt="json", **kw)
+
+
+def csv(case_id, *files, schema="id BIGINT, v BIGINT, s STRING", sql=ALL, **kw):
+    return Case(case_id, sql, list(files), schema=schema, fmt="csv", **kw)
+
+
+GOOD = '{"id":1,"v":10,"s":"a","ts":"2024-01-01 00:00:01"}\n'
+BAD_FIELD = '{"id":2,"v":"four","s":"b","ts":"2024-01-01 00:00:02"}\n'
+NOT_JSON = 'this is not json\n'
+
+CASES = [
+    js("json-well-formed", GOOD + '{"id":3,"v":null,"s":null,"ts":null}\n', GOOD),
+    js("json-missing-and-extra-fields", '{"id":1,"extra":true}\n{"s":"only s"}\n'),
+    js("json-field-order-and-case", '{"ts":"2024-01-01T00:00:00Z","s":"x","v":2,"id":1}\n'),
+    js("json-permissive-bad-field", GOOD + BAD_FIELD, smoke=True),
+    js("json-permissive-bad-field-corrupt-column", GOOD + BAD_FIELD, schema=CORRUPT_SCHEMA),
+    js("json-permissive-not-json", GOOD + NOT_JSON, schema=CORRUPT_SCHEMA, smoke=True),
+    js("json-permissive-not-json-no-corrupt-column", GOOD + NOT_JSON),
+    js("json-dropmalformed", GOOD + NOT_JSON + BAD_FIELD, options={"mode": "DROPMALFORMED"}),
+    js("json-failfast", GOOD + NOT_JSON, options={"mode": "FAILFAST"}, error="Malformed"),
+    js("json-number-for-string", '{"id":1,"s":12}\n{"id":2,"s":true}\n'),
+    js("json-string-for-number", '{"id":1,"v":"12"}\n'),
+    js("json-float-for-bigint", '{"id":1,"v":1.5}\n'),
+    js("json-bigint-overflow", '{"id":1,"v":12345678901234567890}\n'),
+    js("json-bool-and-double", '{"id":1,"b":true,"d":1.25}\n{"id":2,"b":"yes","d":"x"}\n',
+       schema="id BIGINT, b BOOLEAN, d DOUBLE"),
+    js("json-decimal-column", '{"id":1,"x":1.25}\n{"id":2,"x":"3.5"}\n', schema="id BIGINT, x DECIMAL(5,2)"),
+    js("json-date-column", '{"id":1,"day":"2024-02-29"}\n{"id":2,"day":"bad"}\n', schema="id BIGINT, day DATE"),
+    js("json-timestamp-formats", '{"id":1,"ts":"2024-01-01T10:00:00"}\n{"id":2,"ts":"2024-01-01 10:00:00.5"}\n'
+       '{"id":3,"ts":"2024-01-01T10:00:00.123+01:00"}\n'),
+    js("json-timestamp-nanos", '{"id":1,"ts":"2024-01-01 10:00:00.123456789"}\n'),
+    js("json-timestamp-bad", '{"id":1,"ts":"yesterday","s":"kept"}\n'),
+    js("json-empty-file", "", GOOD),
+    js("json-blank-lines", GOOD + "\n\n" + GOOD),
+    js("json-unicode", '{"id":1,"s":"h\\u00e9llo \\u2603"}\n', sql="SELECT id, s, upper(s) AS u, length(s) AS n FROM src"),
+    js("json-nested-object-as-string", '{"id":1,"s":{"a":1}}\n'),
+    csv("csv-by-position", "1,10,a\n2,,b\n3,30,\n"),
+    csv("csv-header-by-name", "s,id,v\nx,1,10\ny,2,20\n", options={"header": "true"}),
+    csv("csv-sep-semicolon", "1;10;a\n", options={"sep": ";"}),
+    csv("csv-quotes", '1,10,"a,b"\n2,20,"say ""hi"""\n3,30,""\n'),
+    csv("csv-permissive-bad-number", "1,ten,a\n2,20,b\n", smoke=True),
+    csv("csv-permissive-corrupt-column", "1,ten,a\n2,20,b\n", schema="id BIGINT, v BIGINT, s STRING, _corrupt_record STRING"),
+    csv("csv-too-few-fields", "1,10\n2\n"),
+    csv("csv-too-many-fields", "1,10,a,extra\n"),
+    csv("csv-dropmalformed", "1,ten,a\n2,20,b\n", options={"mode": "DROPMALFORMED"}),
+    csv("csv-failfast", "1,ten,a\n", options={"mode": "FAILFAST"}, error="Malformed"),
+    csv("csv-timestamp-column", "1,2024-01-01 10:00:00\n2,2024-01-01T10:00:00Z\n", schema="id BIGINT, ts TIMESTAMP"),
+    csv("csv-boolean-double", "1,true,1.5\n2,false,-2\n", schema="id BIGINT, b BOOLEAN, d DOUBLE"),
+    csv("csv-whitespace", "1, 10 , a \n", ),
+    Case("text-lines", "SELECT value, length(value) AS n FROM src", ["one\ntwo\n\nthree", "four\r\n"],
+         schema="value STRING", fmt="text"),
+]
