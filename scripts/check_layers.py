@@ -18,19 +18,20 @@ MAX_LINES = 600
 # public API (include/sluice); every layer may include it.
 ALLOWED = {
     "util": set(),
+    "conf": {"util"},  # the list of configuration keys sluice reads, with their defaults
     "io": {"util"},
     "checkpoint": {"io", "util"},
     "state": {"io", "util"},
-    "iceberg": {"io", "util"},
+    "iceberg": {"conf", "io", "util"},
     "plan": {"io", "util"},
     "exec": {"plan", "state", "util"},
     "source": {"plan", "checkpoint", "iceberg", "io", "util"},
     "sink": {"plan", "checkpoint", "iceberg", "io", "util"},
     "runtime": {"exec", "plan", "source", "sink", "state", "checkpoint", "io", "util"},
-    "api": {"runtime", "exec", "plan", "source", "sink", "state", "checkpoint", "iceberg", "io", "util"},
-    "sql": {"api", "plan", "util"},
+    "api": {"runtime", "exec", "plan", "source", "sink", "state", "checkpoint", "iceberg", "io", "conf", "util"},
+    "sql": {"api", "plan", "source", "sink", "io", "conf", "util"},  # registries, paths; runs queries via api
     "cli": {"sql", "api", "runtime", "exec", "plan", "source", "sink", "state", "checkpoint", "iceberg", "io",
-            "util"},
+            "conf", "util"},
 }
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')

@@ -87,6 +87,8 @@ namespace api {
 inline Column MakeColumn(std::shared_ptr<const plan::Expr> expr) { return detail::Access::MakeColumn(std::move(expr)); }
 inline const std::shared_ptr<const plan::Expr>& ExprOf(const Column& c) { return detail::Access::ExprOf(c); }
 inline std::shared_ptr<const plan::LogicalPlan> PlanOf(const DataFrame& df) { return detail::Access::PlanOf(df); }
+/// The physical operators `df` runs, one per line (explain's "Physical Plan" section).
+std::string PhysicalPlanText(const DataFrame& df);
 inline DataFrame MakeDataFrame(std::shared_ptr<Session> session, std::shared_ptr<const plan::LogicalPlan> plan) {
   return detail::Access::MakeDataFrame(std::move(session), std::move(plan));
 }

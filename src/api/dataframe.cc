@@ -158,6 +158,10 @@ Result<std::shared_ptr<arrow::Table>> DataFrame::collect() const {
   return exec::ExecutePlan(*impl_->plan, inputs);
 }
 
+namespace api {
+std::string PhysicalPlanText(const DataFrame& df) { return exec::DescribePhysicalPlan(*PlanOf(df)); }
+}  // namespace api
+
 std::string DataFrame::explain() const {
   if (!status_.ok()) return "Error: " + status_.ToString();
   return impl_->plan->ToString();

@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "checkpoint/metadata_log.h"
+#include "checkpoint/offset.h"
 #include "io/file_system.h"
-#include "source/source.h"
 
 namespace sluice::checkpoint {
 
@@ -37,7 +37,7 @@ struct OffsetSeq {
   int64_t batch_watermark_ms = 0;
   int64_t batch_timestamp_ms = 0;
   std::map<std::string, std::string> conf;
-  std::vector<std::optional<source::Offset>> offsets;  // one per source; nullopt = none yet
+  std::vector<std::optional<Offset>> offsets;  // one per source; nullopt = none yet
 
   std::string Serialize() const;
   static Result<OffsetSeq> Parse(const std::string& body, const std::string& where);

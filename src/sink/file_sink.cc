@@ -14,10 +14,14 @@
 
 #include "io/uuid.h"
 #include "sink/file_sink_format.h"
-#include "sink/file_sink_log.h"
+#include "checkpoint/file_sink_log.h"
 
 namespace sluice::sink {
 namespace {
+
+using checkpoint::FileSinkLog;
+using checkpoint::SinkFileStatus;
+using checkpoint::kSinkOwnerFile;
 
 std::string Lower(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });

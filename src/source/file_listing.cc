@@ -2,7 +2,7 @@
 
 #include <fnmatch.h>
 
-#include "sink/file_sink_log.h"
+#include "checkpoint/file_sink_log.h"
 
 namespace sluice::source {
 namespace {
@@ -46,7 +46,7 @@ Result<std::vector<io::FileInfo>> ListDataFiles(const std::shared_ptr<io::FileSy
   if (!info->is_dir) return Status::IOError("Input path ", io::PathToUri(dir), " is a file, not a directory");
 
   std::vector<io::FileInfo> out;
-  ARROW_ASSIGN_OR_RAISE(auto committed, sink::ReadCommittedFiles(fs, dir));
+  ARROW_ASSIGN_OR_RAISE(auto committed, checkpoint::ReadCommittedFiles(fs, dir));
   if (committed) {
     for (const auto& path : *committed) {
       ARROW_ASSIGN_OR_RAISE(auto f, fs->Stat(path));

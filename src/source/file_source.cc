@@ -14,7 +14,7 @@
 #include <iostream>
 #include <unordered_set>
 
-#include "sink/file_sink_log.h"
+#include "checkpoint/file_sink_log.h"
 #include "source/file_listing.h"
 #include "source/file_readers.h"
 #include "source/file_source_log.h"
@@ -84,7 +84,7 @@ class FileStreamSource final : public Source {
     if (!info) return PathDoesNotExist(dir_);
     if (opts_.clean_source != CleanSourceMode::kOff) {
       // As Spark: files a sink's log lists belong to that sink; never delete or move them.
-      ARROW_ASSIGN_OR_RAISE(auto committed, sink::ReadCommittedFiles(fs_, dir_));
+      ARROW_ASSIGN_OR_RAISE(auto committed, checkpoint::ReadCommittedFiles(fs_, dir_));
       if (committed) {
         return Status::Invalid("Option 'cleanSource' cannot be used on ", io::PathToUri(dir_),
                                ", which is the output of a file sink (it has a _spark_metadata log)");

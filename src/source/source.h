@@ -11,13 +11,14 @@
 #include <optional>
 #include <string>
 
+#include "checkpoint/offset.h"
 #include "io/file_system.h"
 #include "plan/logical_plan.h"
 
 namespace sluice::source {
 
-/// An offset is a JSON value, stored as one line of offsets/<batchId>.
-using Offset = nlohmann::json;
+/// A source's position (checkpoint/offset.h).
+using Offset = checkpoint::Offset;
 
 /// Counters a source accumulates for progress reports.
 struct SourceMetrics {

@@ -5,7 +5,6 @@
 #include <algorithm>
 
 #include "api/access.h"
-#include "exec/plan_executor.h"
 #include "io/file_system.h"
 #include "plan/logical_plan.h"
 #include "plan/output_mode.h"
@@ -172,7 +171,7 @@ Result<BatchOutcome> RunBatchQuery(const PipelineQuery& query, const std::string
 std::string ExplainQuery(const PipelineQuery& query, const std::optional<plan::OutputMode>& output_mode) {
   std::string out = "== Query '" + query.name + "' (" + query.statement_where + ") ==\n";
   out += "== Logical Plan ==\n" + query.frame.explain() + "\n";
-  if (query.frame.ok()) out += "== Physical Plan ==\n" + exec::DescribePhysicalPlan(*api::PlanOf(query.frame));
+  if (query.frame.ok()) out += "== Physical Plan ==\n" + api::PhysicalPlanText(query.frame);
   sink::SinkSpec spec;
   spec.format = query.sink.format;
   spec.query_name = query.name;

@@ -68,7 +68,7 @@ TEST(OffsetSeq, RoundTripsInSparksLayout) {
   seq.batch_watermark_ms = 5;
   seq.batch_timestamp_ms = 1700000000000;
   seq.conf["k"] = "v";
-  seq.offsets = {source::Offset({{"logOffset", 3}}), std::nullopt, source::Offset(12)};
+  seq.offsets = {Offset({{"logOffset", 3}}), std::nullopt, Offset(12)};
   std::string text = seq.Serialize();
   EXPECT_EQ(text, "{\"batchTimestampMs\":1700000000000,\"batchWatermarkMs\":5,\"conf\":{\"k\":\"v\"}}\n{\"logOffset\":3}\n-\n12");
   auto back = OffsetSeq::Parse(text, "x").ValueOrDie();

@@ -96,11 +96,11 @@ TEST(ExprAnsi, DoublesAndTimestampsCastToSparkText) {
 
 TEST(ExprAnsi, WithEvalModeChangesOnlyCastsAndCalls) {
   Column c = (col("big") + lit(1)).cast("int").alias("x");
-  auto legacy = plan::WithEvalMode(c.expr(), plan::EvalMode::kLegacy);
-  EXPECT_EQ(legacy->ToString(), c.expr()->ToString());  // the mode is not part of the plan text
+  auto legacy = plan::WithEvalMode(api::ExprOf(c), plan::EvalMode::kLegacy);
+  EXPECT_EQ(legacy->ToString(), api::ExprOf(c)->ToString());  // the mode is not part of the plan text
   EXPECT_EQ(legacy->args[0]->mode, plan::EvalMode::kLegacy);
   EXPECT_EQ(legacy->args[0]->args[0]->mode, plan::EvalMode::kLegacy);
-  EXPECT_EQ(c.expr()->args[0]->mode, plan::EvalMode::kAnsi);  // the original is untouched
+  EXPECT_EQ(api::ExprOf(c)->args[0]->mode, plan::EvalMode::kAnsi);  // the original is untouched
   EXPECT_EQ(plan::WithEvalMode(legacy, plan::EvalMode::kLegacy), legacy);
 }
 

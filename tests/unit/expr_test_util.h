@@ -37,7 +37,7 @@ inline void ExpectEval(const Column& c, const std::shared_ptr<arrow::RecordBatch
 }
 
 /// `c` evaluated as with spark.sql.ansi.enabled=false (Spark's non-ANSI results).
-inline Column Legacy(const Column& c) { return Column(plan::WithEvalMode(c.expr(), plan::EvalMode::kLegacy)); }
+inline Column Legacy(const Column& c) { return api::MakeColumn(plan::WithEvalMode(api::ExprOf(c), plan::EvalMode::kLegacy)); }
 
 /// The error message of resolving (or, if resolution passes, evaluating) `c`.
 inline std::string ErrorOf(const Column& c, const std::shared_ptr<arrow::RecordBatch>& batch) {

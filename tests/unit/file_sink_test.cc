@@ -15,7 +15,7 @@
 #include "io/fault_injection.h"
 #include "io/file_system.h"
 #include "sink/file_sink.h"
-#include "sink/file_sink_log.h"
+#include "checkpoint/file_sink_log.h"
 
 namespace sluice::sink {
 namespace {
@@ -23,6 +23,9 @@ namespace {
 namespace fs = std::filesystem;
 
 using sluice::testing::TempDir;
+using checkpoint::FileSinkLog;
+using checkpoint::ReadCommittedFiles;
+using checkpoint::SinkFileStatus;
 
 std::shared_ptr<arrow::Table> Rows(int64_t first, int64_t n) { return sluice::testing::IdNameRows(first, n); }
 

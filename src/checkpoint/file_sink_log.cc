@@ -1,11 +1,11 @@
-#include "sink/file_sink_log.h"
+#include "checkpoint/file_sink_log.h"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <set>
 
-namespace sluice::sink {
+namespace sluice::checkpoint {
 
 std::string SinkFileStatus::ToJson() const {
   // ordered_json keeps Spark's field order; paths are URIs (percent-encoded ASCII), so dump()
@@ -174,4 +174,4 @@ Result<std::optional<std::vector<std::string>>> ReadCommittedFiles(const std::sh
   return std::optional<std::vector<std::string>>(std::move(out));
 }
 
-}  // namespace sluice::sink
+}  // namespace sluice::checkpoint

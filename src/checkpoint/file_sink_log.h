@@ -1,3 +1,5 @@
+// Lives beside the checkpoint's other logs because the file sink writes it and the file source
+// reads it (a sink directory read as a stream or a batch sees only committed files).
 // Reader/writer of a file sink's _spark_metadata/ log (Spark's FileStreamSinkLog layout).
 // Format (docs/file-sink.md): entry <batchId> (or <batchId>.compact) = "v1" then one
 // SinkFileStatus JSON object per line, joined with '\n', no trailing newline. Every
@@ -14,7 +16,7 @@
 #include "checkpoint/metadata_log.h"
 #include "io/file_system.h"
 
-namespace sluice::sink {
+namespace sluice::checkpoint {
 
 /// Spark's spark.sql.streaming.fileSink.log.compactInterval default; readers derive the
 /// compaction entry names from it, so it is fixed.
@@ -81,4 +83,4 @@ inline constexpr const char* kSinkOwnerFile = "_sluice_query";
 Result<std::optional<std::vector<std::string>>> ReadCommittedFiles(const std::shared_ptr<io::FileSystem>& fs,
                                                                    const std::string& dir);
 
-}  // namespace sluice::sink
+}  // namespace sluice::checkpoint
