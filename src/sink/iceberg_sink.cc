@@ -1,4 +1,4 @@
-// Iceberg sink protocol, per batch (ARCHITECTURE.md step 4; Spark's BaseStreamingWrite):
+// Iceberg sink protocol, per batch (docs/architecture.md, addBatch; Spark's BaseStreamingWrite):
 //   1. load the table; epoch already committed by this query (ancestry walk) -> nothing to do
 //   2. conform rows to the table schema; write Parquet data files   (fault: iceberg_after_data_files)
 //   3. commit loop (iceberg/table_ops): on fresh metadata re-check step 1, write manifests +

@@ -1,4 +1,4 @@
-// The source contract (ARCHITECTURE.md): a source reports offsets and returns the rows between
+// The source contract (docs/architecture.md): a source reports offsets and returns the rows between
 // two offsets, deterministically for a recorded range, so a redone batch reads the same rows.
 #pragma once
 
