@@ -23,6 +23,10 @@ Status ApplyConf(const std::vector<std::string>& entries, Session* session);
 /// number is milliseconds) | "processing-time" (= 0: back to back).
 Result<Trigger> ParseTrigger(const std::string& text);
 
+/// Reports a command's failure through the log seam (stderr: "sluice: <message>") and returns
+/// the command's exit code, 1.
+int ReportFailure(const Status& st);
+
 /// "append" | "update" | "complete" (case-insensitive), lower-cased.
 Result<std::string> ParseOutputMode(const std::string& text);
 

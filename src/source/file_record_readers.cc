@@ -89,7 +89,10 @@ class MalformedLineFinder {
     if (!lines.empty()) ARROW_RETURN_NOT_OK(Visit(0, lines.size(), &whole_file_error));
     FileReadResult out;
     out.malformed_rows = malformed_;
-    if (pieces_.empty()) return FileReadResult{arrow::Table::MakeEmpty(schema_).ValueOrDie(), malformed_};
+    if (pieces_.empty()) {
+      ARROW_ASSIGN_OR_RAISE(out.table, arrow::Table::MakeEmpty(schema_));
+      return out;
+    }
     ARROW_ASSIGN_OR_RAISE(auto table, arrow::ConcatenateTables(pieces_));
     ARROW_ASSIGN_OR_RAISE(out.table, table->CombineChunks());
     return out;
