@@ -2,6 +2,7 @@
 
 #include "exec/compute_init.h"
 
+#include <arrow/api.h>
 #include <arrow/compute/api.h>
 #include <arrow/compute/initialize.h>
 #include <arrow/util/parallel.h>

@@ -4,6 +4,7 @@
 // Slow path (only when the fast path fails): the file's non-blank lines are bisected; a range
 // Arrow decodes is kept as is, a single line it rejects is a malformed record. The cost is about
 // 3 decodes of the file for one bad line, O(n log k) for k bad lines.
+#include <arrow/api.h>
 #include <arrow/csv/api.h>
 #include <arrow/io/memory.h>
 #include <arrow/json/api.h>

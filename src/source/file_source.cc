@@ -9,6 +9,8 @@
 //    covered by the next LatestOffset, before any new listing.
 #include "source/file_source.h"
 
+#include <arrow/api.h>
+
 #include <algorithm>
 #include <atomic>
 #include <unordered_set>

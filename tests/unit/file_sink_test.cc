@@ -8,7 +8,6 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <regex>
 
 #include "io/fault_injection.h"
 #include "io/file_system.h"
@@ -79,7 +78,7 @@ TEST(FileSinkTest, LogEntryHasSparkSinkFileStatusLayout) {
   auto parts = PartFiles(out);
   ASSERT_EQ(parts.size(), 1u);
   std::string name = fs::path(parts[0]).filename().string();
-  EXPECT_TRUE(std::regex_match(name, std::regex(R"(part-00000-[0-9a-f-]{36}\.c000\.snappy\.parquet)"))) << name;
+  EXPECT_THAT(name, ::testing::MatchesRegex(R"(part-00000-[0-9a-f-]{36}\.c000\.snappy\.parquet)"));
   auto info = **io::LocalFileSystem()->Stat(parts[0]);
   std::string expected = "v1\n{\"path\":\"file://" + io::AbsolutePath(parts[0]) + "\",\"size\":" + std::to_string(info.size) +
                          ",\"isDir\":false,\"modificationTime\":" + std::to_string(info.mtime_ms) +
