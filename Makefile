@@ -1,10 +1,13 @@
 # sluice — the commands a new user (and CI) runs. Each target does the set-up it needs
 # first: scripts/setup.sh installs only what is missing (Debian packages, the repo's .venv).
 BUILD_DIR ?= build
+ASAN_BUILD_DIR ?= build-asan
 JOBS ?= $(shell nproc)
 CTEST_ARGS ?=
+# Extra CMake settings for a new build directory, e.g. CMAKE_ARGS=-DSLUICE_WERROR=ON (as CI).
+CMAKE_ARGS ?=
 
-.PHONY: all setup build test conformance demo clean bench bench-quick
+.PHONY: all setup build test conformance build-asan test-asan demo clean bench bench-quick
 
 all: build
 
@@ -12,7 +15,7 @@ setup:
 	@./scripts/setup.sh
 
 $(BUILD_DIR)/build.ninja: CMakeLists.txt | setup
-	cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo
+	cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo $(CMAKE_ARGS)
 
 build: setup $(BUILD_DIR)/build.ninja
 	cmake --build $(BUILD_DIR) -j $(JOBS)
@@ -26,6 +29,23 @@ CONFORMANCE_ARGS ?=
 conformance: build
 	SLUICE_BIN_DIR=$(abspath $(BUILD_DIR))/bin SLUICE_CONFORMANCE=full ./.venv/bin/python -m pytest -q \
 	  -p no:cacheprovider tests/conformance $(CONFORMANCE_ARGS)
+
+# The whole suite under AddressSanitizer + UndefinedBehaviorSanitizer, in its own build directory:
+# -O1 -g1 (quick to compile, line numbers in reports), no precompiled header (so every file
+# includes what it uses). Any finding, leaks included, fails the test that hit it.
+$(ASAN_BUILD_DIR)/build.ninja: CMakeLists.txt | setup
+	cmake -S . -B $(ASAN_BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Asan -DCMAKE_CXX_FLAGS_ASAN="-O1 -g1" \
+	  -DSLUICE_SANITIZE=ON -DCMAKE_DISABLE_PRECOMPILE_HEADERS=ON $(CMAKE_ARGS)
+
+build-asan: setup $(ASAN_BUILD_DIR)/build.ninja
+	cmake --build $(ASAN_BUILD_DIR) -j $(JOBS)
+
+test-asan: build-asan
+	cd $(ASAN_BUILD_DIR) && \
+	  ASAN_OPTIONS=detect_leaks=1 \
+	  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/sanitizers/lsan.supp:print_suppressions=0 \
+	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  ctest --output-on-failure -j $(JOBS) $(CTEST_ARGS)
 
 demo: build
 	./examples/demo.sh $(BUILD_DIR)/bin
@@ -42,4 +62,4 @@ bench-quick:
 	./bench/run --quick $(BENCH_ARGS)
 
 clean:
-	rm -rf $(BUILD_DIR)
+	rm -rf $(BUILD_DIR) $(ASAN_BUILD_DIR)

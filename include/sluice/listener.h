@@ -26,11 +26,11 @@ class StreamingQueryListener {
   };
 
   virtual ~StreamingQueryListener() = default;
-  virtual void onQueryStarted(const QueryStartedEvent& event) {}
-  virtual void onQueryProgress(const QueryProgressEvent& event) {}
+  virtual void onQueryStarted(const QueryStartedEvent& /*event*/) {}
+  virtual void onQueryProgress(const QueryProgressEvent& /*event*/) {}
   /// A trigger found no new data (at most once per noDataProgressEventInterval, 10 s by default).
-  virtual void onQueryIdle(const QueryIdleEvent& event) {}
-  virtual void onQueryTerminated(const QueryTerminatedEvent& event) {}
+  virtual void onQueryIdle(const QueryIdleEvent& /*event*/) {}
+  virtual void onQueryTerminated(const QueryTerminatedEvent& /*event*/) {}
 };
 
 }  // namespace sluice

@@ -10,14 +10,10 @@
 #include "plan/output_mode.h"
 #include "sink/console_sink.h"
 #include "sql/sql_pipeline.h"
+#include "util/log.h"
 
 namespace sluice::cli {
 namespace {
-
-int Fail(const Status& st) {
-  std::cerr << "sluice: " << st.message() << std::endl;
-  return 1;
-}
 
 Result<sql::Pipeline> Compile(const std::string& path, const std::vector<std::string>& conf, sql::ExecutionMode mode) {
   ARROW_ASSIGN_OR_RAISE(auto text, ReadPipelineFile(path));
@@ -31,16 +27,17 @@ Result<sql::Pipeline> Compile(const std::string& path, const std::vector<std::st
 
 int RunBatch(const BatchArgs& args) {
   auto pipeline = Compile(args.pipeline, args.conf, sql::ExecutionMode::kBatch);
-  if (!pipeline.ok()) return Fail(pipeline.status());
+  if (!pipeline.ok()) return ReportFailure(pipeline.status());
   for (const auto& q : pipeline->queries) {
     auto outcome = sql::RunBatchQuery(q, args.mode, /*write_files=*/!args.print);
-    if (!outcome.ok()) return Fail(outcome.status());
+    if (!outcome.ok()) return ReportFailure(outcome.status());
     if (outcome->written) {
-      std::cerr << "sluice: " << q.name << ": wrote " << q.sink.options.at("path") << std::endl;
+      auto path = q.sink.options.find("path");
+      util::LogInfo(q.name, ": wrote ", path == q.sink.options.end() ? q.sink.format + " sink" : path->second);
       continue;
     }
     auto shown = sink::ShowTable(*outcome->rows, outcome->rows->num_rows(), /*truncate=*/false);
-    if (!shown.ok()) return Fail(shown.status());
+    if (!shown.ok()) return ReportFailure(shown.status());
     std::cout << "== " << q.name << " (" << outcome->rows->num_rows() << " rows) ==\n" << *shown << std::flush;
   }
   return 0;
@@ -50,11 +47,11 @@ int ExplainPipeline(const ExplainArgs& args) {
   std::optional<plan::OutputMode> mode;
   if (args.output_mode) {
     auto parsed = ParseOutputMode(*args.output_mode);
-    if (!parsed.ok()) return Fail(parsed.status());
+    if (!parsed.ok()) return ReportFailure(parsed.status());
     mode = *parsed;
   }
   auto pipeline = Compile(args.pipeline, args.conf, sql::ExecutionMode::kStreaming);
-  if (!pipeline.ok()) return Fail(pipeline.status());
+  if (!pipeline.ok()) return ReportFailure(pipeline.status());
   int rc = 0;
   for (size_t i = 0; i < pipeline->queries.size(); ++i) {
     const auto& q = pipeline->queries[i];

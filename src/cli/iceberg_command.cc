@@ -6,10 +6,12 @@
 #include <map>
 #include <memory>
 
+#include "cli/pipeline_options.h"
 #include "conf/sql_conf.h"
 #include "iceberg/catalog_config.h"
 #include "iceberg/maintenance.h"
 #include "iceberg/metadata.h"
+#include "util/duration.h"
 
 namespace sluice::cli {
 namespace {
@@ -36,17 +38,12 @@ Result<iceberg::TableRef> Resolve(const IcebergArgs& args, std::shared_ptr<icebe
   return ref;
 }
 
-int Report(const Status& st) {
-  std::cerr << "sluice: " << st.message() << std::endl;
-  return 1;
-}
-
 int Compact(const IcebergArgs& args) {
   std::shared_ptr<iceberg::Catalog> catalog;
   auto ref = Resolve(args, &catalog);
-  if (!ref.ok()) return Report(ref.status());
+  if (!ref.ok()) return ReportFailure(ref.status());
   auto r = iceberg::CompactTable(catalog.get(), io::LocalFileSystem().get(), ref->ident, args.target_file_size);
-  if (!r.ok()) return Report(r.status());
+  if (!r.ok()) return ReportFailure(r.status());
   if (!r->committed) {
     std::cout << ref->ToString() << ": nothing to compact (fewer than two small files)" << std::endl;
   } else {
@@ -57,14 +54,14 @@ int Compact(const IcebergArgs& args) {
 }
 
 int Expire(const IcebergArgs& args) {
-  auto age = iceberg::ParseDurationMs(args.older_than);
-  if (!age.ok()) return Report(age.status());
+  auto age = util::ParseDurationMs("--older-than", args.older_than);
+  if (!age.ok()) return ReportFailure(age.status());
   std::shared_ptr<iceberg::Catalog> catalog;
   auto ref = Resolve(args, &catalog);
-  if (!ref.ok()) return Report(ref.status());
+  if (!ref.ok()) return ReportFailure(ref.status());
   auto r = iceberg::ExpireSnapshots(catalog.get(), io::LocalFileSystem().get(), ref->ident, iceberg::NowMs() - *age,
                                     args.retain_last);
-  if (!r.ok()) return Report(r.status());
+  if (!r.ok()) return ReportFailure(r.status());
   std::cout << ref->ToString() << ": expired " << r->expired_snapshots << " snapshots, deleted " << r->deleted_files
             << " files" << std::endl;
   return 0;

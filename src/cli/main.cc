@@ -6,6 +6,7 @@
 #include "cli/batch_command.h"
 #include "cli/checkpoint_command.h"
 #include "cli/iceberg_command.h"
+#include "cli/pipeline_options.h"
 #include "cli/run_command.h"
 
 int main(int argc, char** argv) {
@@ -56,8 +57,7 @@ int main(int argc, char** argv) {
   show->callback([&] {
     auto out = sluice::cli::ShowCheckpoint(dir);
     if (!out.ok()) {
-      std::cerr << "sluice: " << out.status().message() << std::endl;
-      rc = 1;
+      rc = sluice::cli::ReportFailure(out.status());
       return;
     }
     std::cout << *out << std::endl;

@@ -4,9 +4,15 @@
 #include <fstream>
 #include <sstream>
 
-#include "source/file_source_options.h"
+#include "util/duration.h"
+#include "util/log.h"
 
 namespace sluice::cli {
+
+int ReportFailure(const Status& st) {
+  util::LogError(st.message());
+  return 1;
+}
 
 Result<sql::SqlText> ReadPipelineFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -35,7 +41,7 @@ Result<Trigger> ParseTrigger(const std::string& text) {
   if (t == "processing-time" || t == "processingtime") return ProcessingTime(0);
   const std::string prefix = "processing-time=";
   if (t.rfind(prefix, 0) == 0) {
-    auto ms = source::ParseDurationMs("--trigger processing-time", text.substr(prefix.size()));
+    auto ms = util::ParseDurationMs("--trigger processing-time", text.substr(prefix.size()));
     if (!ms.ok()) return ms.status();
     return ProcessingTime(*ms);
   }

@@ -24,7 +24,12 @@ Status ApplyConf(const std::vector<std::string>& entries, Session* session);
 /// number is milliseconds) | "processing-time" (= 0: back to back).
 Result<Trigger> ParseTrigger(const std::string& text);
 
+/// Reports a command's failure through the log seam (stderr: "sluice: <message>") and returns
+/// the command's exit code, 1.
+int ReportFailure(const Status& st);
+
 /// --output-mode: "append" | "update" | "complete" (case-insensitive).
 Result<plan::OutputMode> ParseOutputMode(const std::string& text);
+
 
 }  // namespace sluice::cli

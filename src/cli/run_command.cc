@@ -9,14 +9,10 @@
 #include "cli/pipeline_options.h"
 #include "cli/run_monitor.h"
 #include "sql/sql_pipeline.h"
+#include "util/log.h"
 
 namespace sluice::cli {
 namespace {
-
-int Fail(const Status& st) {
-  std::cerr << "sluice: " << st.message() << std::endl;
-  return 1;
-}
 
 void StopAll(std::vector<StreamingQuery>& queries) {
   for (auto& q : queries) (void)q.stop();
@@ -26,22 +22,24 @@ void StopAll(std::vector<StreamingQuery>& queries) {
 
 int RunPipeline(const RunArgs& args) {
   auto text = ReadPipelineFile(args.pipeline);
-  if (!text.ok()) return Fail(text.status());
+  if (!text.ok()) return ReportFailure(text.status());
   auto trigger = ParseTrigger(args.trigger);
-  if (!trigger.ok()) return Fail(trigger.status());
+  if (!trigger.ok()) return ReportFailure(trigger.status());
   auto output_mode = ParseOutputMode(args.output_mode);
-  if (!output_mode.ok()) return Fail(output_mode.status());
+  if (!output_mode.ok()) return ReportFailure(output_mode.status());
 
   auto session = Session::Make();
   auto pipeline = sql::CompilePipeline(session, *text, sql::ExecutionMode::kStreaming);
-  if (!pipeline.ok()) return Fail(pipeline.status());
+  if (!pipeline.ok()) return ReportFailure(pipeline.status());
   // Command-line settings win over the file's SET statements.
   Status conf = ApplyConf(args.conf, session.get());
-  if (!conf.ok()) return Fail(conf);
-  if (pipeline->queries.empty()) return Fail(Status::Invalid(args.pipeline, ": no INSERT INTO or SELECT to run"));
+  if (!conf.ok()) return ReportFailure(conf);
+  if (pipeline->queries.empty()) {
+    return ReportFailure(Status::Invalid(args.pipeline, ": no INSERT INTO or SELECT to run"));
+  }
 
   auto monitor = RunMonitor::Make(args.progress_file, ::isatty(STDERR_FILENO) == 1, &std::cerr);
-  if (!monitor.ok()) return Fail(monitor.status());
+  if (!monitor.ok()) return ReportFailure(monitor.status());
   session->streams().addListener(*monitor);
 
   // SIGINT/SIGTERM are taken synchronously by this thread (sigtimedwait below); blocking them
@@ -62,7 +60,7 @@ int RunPipeline(const RunArgs& args) {
     if (!started.ok()) {
       StopAll(running);
       (*monitor)->Finish();
-      return Fail(started.status());
+      return ReportFailure(started.status());
     }
     running.push_back(*started);
   }
@@ -73,7 +71,7 @@ int RunPipeline(const RunArgs& args) {
     struct timespec wait = {0, 100 * 1000 * 1000};
     int sig = sigtimedwait(&signals, nullptr, &wait);
     if (sig == SIGINT || sig == SIGTERM) {
-      if (!stopping) std::cerr << "\nsluice: " << (sig == SIGINT ? "SIGINT" : "SIGTERM") << ", stopping" << std::endl;
+      if (!stopping) util::LogInfo(sig == SIGINT ? "SIGINT" : "SIGTERM", ", stopping");
       stopping = true;
       StopAll(running);
     }
@@ -85,8 +83,8 @@ int RunPipeline(const RunArgs& args) {
       }
       if (auto err = running[i].exception()) {
         (*monitor)->Finish();
-        std::cerr << "sluice: query '" << pipeline->queries[i].name << "' (" << pipeline->queries[i].statement_where
-                  << ") failed: " << err->message() << std::endl;
+        util::LogError("query '", pipeline->queries[i].name, "' (", pipeline->queries[i].statement_where,
+                       ") failed: ", err->message());
         exit_code = 1;
       }
     }

@@ -2,8 +2,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+
+#include "util/numbers.h"
 
 namespace sluice::cli {
 namespace {
@@ -43,9 +46,9 @@ void RunMonitor::onQueryProgress(const QueryProgressEvent& event) {
   q.files_pending = -1;
   for (const auto& src : progress.value("sources", nlohmann::json::array())) {
     const auto& m = src.value("metrics", nlohmann::json::object());
-    if (m.contains("numFilesOutstanding") && m["numFilesOutstanding"].is_string()) {
-      q.files_pending = std::max<int64_t>(q.files_pending, 0) + std::stoll(m["numFilesOutstanding"].get<std::string>());
-    }
+    if (!m.contains("numFilesOutstanding") || !m["numFilesOutstanding"].is_string()) continue;
+    auto files = util::ParseInt64(m["numFilesOutstanding"].get<std::string>(), "numFilesOutstanding");
+    if (files.ok()) q.files_pending = std::max<int64_t>(q.files_pending, 0) + *files;
   }
   const std::string pending = q.files_pending >= 0 ? ", " + std::to_string(q.files_pending) + " files pending" : "";
   if (!live_) {

@@ -12,7 +12,7 @@
 #include <algorithm>
 #include <unordered_set>
 
-#include "exec/compute_init.h"
+#include "util/compute_init.h"
 #include "exec/physical_planner.h"
 #include "exec/row_codec.h"
 #include "exec/stateful_util.h"
@@ -147,7 +147,7 @@ Status DeduplicateExec::Finish(ExecContext* ctx, OperatorState* state, const Bat
   std::sort(rows.begin(), rows.end());
   ARROW_RETURN_NOT_OK(ReportProgress(ctx, std::move(progress)));
 
-  ARROW_RETURN_NOT_OK(EnsureComputeInitialized());
+  ARROW_RETURN_NOT_OK(util::EnsureComputeInitialized());
   arrow::Int64Builder idx;
   ARROW_RETURN_NOT_OK(idx.AppendValues(rows));
   std::shared_ptr<arrow::Array> indices;

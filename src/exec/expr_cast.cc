@@ -11,7 +11,7 @@
 #include <cmath>
 #include <limits>
 
-#include "exec/compute_init.h"
+#include "util/compute_init.h"
 #include "exec/expr_kernels.h"
 #include "plan/expr_resolve.h"
 
@@ -418,7 +418,7 @@ Result<Datum> ToSparkText(const arrow::Array& in) {
 }  // namespace
 
 Result<Datum> SparkCast(const Datum& value, const std::shared_ptr<arrow::DataType>& to, EvalMode mode) {
-  ARROW_RETURN_NOT_OK(EnsureComputeInitialized());
+  ARROW_RETURN_NOT_OK(util::EnsureComputeInitialized());
   const auto& from_type = value.type();
   const auto& from = *from_type;
   if (from.Equals(*to)) return value;

@@ -4,7 +4,7 @@
 #include <arrow/api.h>
 #include <arrow/compute/api.h>
 
-#include "exec/compute_init.h"
+#include "util/compute_init.h"
 #include "exec/expr_kernels.h"
 #include "plan/expr_resolve.h"
 
@@ -13,7 +13,7 @@ namespace internal {
 
 Result<arrow::Datum> Kernel(const std::string& fn, const std::vector<arrow::Datum>& args,
                             const arrow::compute::FunctionOptions* options) {
-  ARROW_RETURN_NOT_OK(EnsureComputeInitialized());
+  ARROW_RETURN_NOT_OK(util::EnsureComputeInitialized());
   return arrow::compute::CallFunction(fn, args, options);
 }
 

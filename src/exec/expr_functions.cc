@@ -100,17 +100,17 @@ Result<Datum> CaseWhen(const std::vector<Datum>& args, const std::shared_ptr<arr
   return result;
 }
 
-int64_t IntLiteral(const plan::Expr& call, size_t i) {
-  return static_cast<const arrow::Int64Scalar&>(
-             *arrow::compute::Cast(Datum(call.args[i]->value), arrow::int64()).ValueOrDie().scalar())
-      .value;
+// The planner admits only integer literals here; the cast is checked anyway (no abort on user SQL).
+Result<int64_t> IntLiteral(const plan::Expr& call, size_t i) {
+  ARROW_ASSIGN_OR_RAISE(Datum v, arrow::compute::Cast(Datum(call.args[i]->value), arrow::int64()));
+  return static_cast<const arrow::Int64Scalar&>(*v.scalar()).value;
 }
 
 // substring(s, pos, len) with Spark's rules: 1-based pos, 0 acts as 1, negative counts from
 // the end, len < 1 gives "".
 Result<Datum> Substring(const plan::Expr& call, const Datum& s) {
-  int64_t pos = IntLiteral(call, 1);
-  int64_t len = IntLiteral(call, 2);
+  ARROW_ASSIGN_OR_RAISE(int64_t pos, IntLiteral(call, 1));
+  ARROW_ASSIGN_OR_RAISE(int64_t len, IntLiteral(call, 2));
   constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
   int64_t start, stop;
   if (len <= 0) {

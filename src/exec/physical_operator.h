@@ -90,7 +90,7 @@ class StatefulOperator : public PhysicalOperator {
   /// Whether a batch without new rows is worth running once the watermark has moved past the
   /// one the last batch used (Spark's shouldRunAnotherBatch): it would emit or evict state.
   /// Only asked when the query has a watermark.
-  virtual bool RunsNoDataBatch(plan::OutputMode mode) const { return true; }
+  virtual bool RunsNoDataBatch(plan::OutputMode /*mode*/) const { return true; }
 
  protected:
   /// Fills ctx->operators[operator_id()] with this batch's progress entry: `measured` (name,

@@ -127,7 +127,9 @@ void EncodeValue(const arrow::Array& a, int64_t row, std::string* out) {
     }
     default:
       // Types the planner does not let through (nested types): encode as their text.
-      std::string text = a.GetScalar(row).ValueOrDie()->ToString();
+      // GetScalar fails only for a row out of range; its message keeps the encoding total.
+      auto scalar = a.GetScalar(row);
+      const std::string text = scalar.ok() ? (*scalar)->ToString() : scalar.status().ToString();
       for (char c : text) {
         out->push_back(c);
         if (c == 0) out->push_back(static_cast<char>(0xff));

@@ -9,7 +9,7 @@
 #include <thread>
 #include <vector>
 
-#include "exec/compute_init.h"
+#include "util/compute_init.h"
 
 namespace sluice::exec {
 
@@ -42,7 +42,7 @@ Status ParallelFor(int n, int threads, const std::function<Status(int)>& fn) {
 }
 
 Result<std::shared_ptr<arrow::Int64Array>> TimestampMicros(const std::shared_ptr<arrow::Array>& ts) {
-  ARROW_RETURN_NOT_OK(EnsureComputeInitialized());
+  ARROW_RETURN_NOT_OK(util::EnsureComputeInitialized());
   if (ts->type_id() != arrow::Type::TIMESTAMP) return Status::TypeError("event time must be a timestamp");
   std::shared_ptr<arrow::Array> us = ts;
   const auto& t = static_cast<const arrow::TimestampType&>(*ts->type());

@@ -7,6 +7,8 @@
 #include <cstring>
 #include <random>
 
+#include "util/json_guard.h"
+
 namespace sluice::iceberg::avro {
 namespace {
 
@@ -245,7 +247,7 @@ Result<TypePtr> ParseSchema(const json& schema) {
 Result<TypePtr> ParseSchema(const std::string& schema_text) {
   json j = json::parse(schema_text, nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded()) return Status::Invalid("Avro schema is not valid JSON");
-  return ParseSchema(j);
+  return util::GuardJson("Avro schema", [&] { return ParseSchema(j); });
 }
 
 void WriteLong(int64_t v, std::string* out) {

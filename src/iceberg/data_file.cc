@@ -12,7 +12,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "exec/compute_init.h"
+#include "util/compute_init.h"
 
 namespace sluice::iceberg {
 namespace {
@@ -143,7 +143,7 @@ Result<std::string> SingleValue(const arrow::Scalar& v) {
 
 Result<DataFile> WriteDataFile(io::FileSystem* fs, const std::string& path, const arrow::Table& rows,
                                const Schema& schema) {
-  ARROW_RETURN_NOT_OK(exec::EnsureComputeInitialized());
+  ARROW_RETURN_NOT_OK(util::EnsureComputeInitialized());
   DataFile file;
   file.path = io::PathToUri(path);
   file.record_count = rows.num_rows();
@@ -170,7 +170,7 @@ Result<DataFile> WriteDataFile(io::FileSystem* fs, const std::string& path, cons
 }
 
 Result<std::shared_ptr<arrow::Table>> ReadDataFile(io::FileSystem* fs, const DataFile& file, const Schema& schema) {
-  ARROW_RETURN_NOT_OK(exec::EnsureComputeInitialized());
+  ARROW_RETURN_NOT_OK(util::EnsureComputeInitialized());
   const std::string path = io::UriToPath(file.path);
   auto fail = [&](const Status& st) {
     return st.WithMessage("Cannot read Iceberg data file ", file.path, ": ", st.message());

@@ -1,6 +1,7 @@
 // Filesystem catalog commits (spec "File System Tables"): claim v<N+1>.metadata.json with a
 // create-only atomic write; AlreadyExists means another writer committed N+1 first.
 #include "iceberg/hadoop_catalog.h"
+#include "util/numbers.h"
 
 #include <cstdlib>
 
@@ -20,7 +21,8 @@ int64_t VersionOf(const std::string& name) {
   if (base.compare(base.size() - suffix.size(), suffix.size(), suffix) != 0) return -1;
   std::string digits = base.substr(1, base.size() - suffix.size() - 1);
   if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos) return -1;
-  return std::stoll(digits);
+  auto version = util::ParseInt64(digits, name);
+  return version.ok() ? *version : -1;
 }
 
 }  // namespace

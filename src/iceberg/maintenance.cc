@@ -54,19 +54,6 @@ std::set<int64_t> Retained(const TableMetadata& m, int64_t older_than_ms, int re
 
 }  // namespace
 
-Result<int64_t> ParseDurationMs(const std::string& text) {
-  size_t pos = 0;
-  while (pos < text.size() && std::isdigit(static_cast<unsigned char>(text[pos]))) ++pos;
-  const std::string unit = text.substr(pos);
-  static const std::map<std::string, int64_t> units = {
-      {"ms", 1}, {"s", 1000}, {"m", 60000}, {"min", 60000}, {"h", 3600000}, {"d", 86400000}};
-  auto it = units.find(unit);
-  if (pos == 0 || it == units.end()) {
-    return Status::Invalid("Invalid duration '", text, "': use a number and a unit (ms, s, m, h, d), e.g. 7d");
-  }
-  return std::stoll(text.substr(0, pos)) * it->second;
-}
-
 Result<CompactResult> CompactTable(Catalog* catalog, io::FileSystem* fs, const TableIdent& ident,
                                    int64_t target_file_size) {
   if (target_file_size <= 0) return Status::Invalid("target file size must be positive");

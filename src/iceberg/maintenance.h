@@ -36,7 +36,4 @@ struct ExpireResult {
 Result<ExpireResult> ExpireSnapshots(Catalog* catalog, io::FileSystem* fs, const TableIdent& ident,
                                      int64_t older_than_ms, int retain_last = 1);
 
-/// "30s", "15m", "12h", "7d", "500ms" -> milliseconds.
-Result<int64_t> ParseDurationMs(const std::string& text);
-
 }  // namespace sluice::iceberg

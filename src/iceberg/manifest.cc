@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "iceberg/avro.h"
+#include "util/json_guard.h"
 
 namespace sluice::iceberg {
 namespace {
@@ -223,7 +224,7 @@ Result<std::vector<ManifestEntry>> ReadManifest(io::FileSystem* fs, const Manife
   ARROW_ASSIGN_OR_RAISE(auto contents, avro::ReadContainer(bytes, manifest.path));
   std::vector<ManifestEntry> entries;
   for (const auto& r : contents.records) {
-    auto e = EntryFromJson(r);
+    auto e = util::GuardJson("Manifest " + manifest.path, [&] { return EntryFromJson(r); });
     if (!e.ok()) return e.status().WithMessage("Manifest ", manifest.path, ": ", e.status().message());
     if (!e->snapshot_id) e->snapshot_id = manifest.added_snapshot_id;
     if (e->status == EntryStatus::kAdded) {
@@ -249,26 +250,36 @@ Status WriteManifestList(io::FileSystem* fs, const std::string& path, int64_t sn
   return fs->WriteAtomic(path, bytes, /*overwrite=*/false);
 }
 
+namespace {
+
+// One manifest_file record of a manifest list.
+Result<ManifestFile> ManifestFileFromJson(const json& r) {
+  ManifestFile m;
+  m.path = r.at("manifest_path").get<std::string>();
+  m.length = r.at("manifest_length").get<int64_t>();
+  m.partition_spec_id = r.value("partition_spec_id", 0);
+  m.content = r.contains("content") && !r["content"].is_null() ? r["content"].get<int>() : 0;
+  m.sequence_number = r.contains("sequence_number") ? r["sequence_number"].get<int64_t>() : 0;
+  m.min_sequence_number = r.contains("min_sequence_number") ? r["min_sequence_number"].get<int64_t>() : 0;
+  m.added_snapshot_id = r.at("added_snapshot_id").get<int64_t>();
+  m.added_files_count = static_cast<int>(Count(r, "added_files_count", "added_data_files_count"));
+  m.existing_files_count = static_cast<int>(Count(r, "existing_files_count", "existing_data_files_count"));
+  m.deleted_files_count = static_cast<int>(Count(r, "deleted_files_count", "deleted_data_files_count"));
+  m.added_rows_count = Count(r, "added_rows_count", "added_rows_count");
+  m.existing_rows_count = Count(r, "existing_rows_count", "existing_rows_count");
+  m.deleted_rows_count = Count(r, "deleted_rows_count", "deleted_rows_count");
+  m.partitions = r.value("partitions", json());
+  return m;
+}
+
+}  // namespace
+
 Result<std::vector<ManifestFile>> ReadManifestList(io::FileSystem* fs, const std::string& uri) {
   ARROW_ASSIGN_OR_RAISE(auto bytes, fs->ReadFile(io::UriToPath(uri)));
   ARROW_ASSIGN_OR_RAISE(auto contents, avro::ReadContainer(bytes, uri));
   std::vector<ManifestFile> list;
   for (const auto& r : contents.records) {
-    ManifestFile m;
-    m.path = r.at("manifest_path").get<std::string>();
-    m.length = r.at("manifest_length").get<int64_t>();
-    m.partition_spec_id = r.value("partition_spec_id", 0);
-    m.content = r.contains("content") && !r["content"].is_null() ? r["content"].get<int>() : 0;
-    m.sequence_number = r.contains("sequence_number") ? r["sequence_number"].get<int64_t>() : 0;
-    m.min_sequence_number = r.contains("min_sequence_number") ? r["min_sequence_number"].get<int64_t>() : 0;
-    m.added_snapshot_id = r.at("added_snapshot_id").get<int64_t>();
-    m.added_files_count = static_cast<int>(Count(r, "added_files_count", "added_data_files_count"));
-    m.existing_files_count = static_cast<int>(Count(r, "existing_files_count", "existing_data_files_count"));
-    m.deleted_files_count = static_cast<int>(Count(r, "deleted_files_count", "deleted_data_files_count"));
-    m.added_rows_count = Count(r, "added_rows_count", "added_rows_count");
-    m.existing_rows_count = Count(r, "existing_rows_count", "existing_rows_count");
-    m.deleted_rows_count = Count(r, "deleted_rows_count", "deleted_rows_count");
-    m.partitions = r.value("partitions", json());
+    ARROW_ASSIGN_OR_RAISE(auto m, util::GuardJson("Manifest list " + uri, [&] { return ManifestFileFromJson(r); }));
     list.push_back(std::move(m));
   }
   return list;

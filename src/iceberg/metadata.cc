@@ -6,6 +6,7 @@
 #include <random>
 
 #include "io/uuid.h"
+#include "util/json_guard.h"
 
 namespace sluice::iceberg {
 namespace {
@@ -152,13 +153,11 @@ Result<TableMetadata> TableMetadata::FromJson(const json& j) {
 Result<TableMetadata> TableMetadata::Parse(const std::string& text, const std::string& what) {
   json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded() || !j.is_object()) return Status::Invalid("Iceberg metadata file ", what, " is not valid JSON");
-  try {
+  return util::GuardJson("Iceberg metadata file " + what, [&]() -> Result<TableMetadata> {
     auto m = FromJson(j);
     if (!m.ok()) return m.status().WithMessage("Iceberg metadata file ", what, ": ", m.status().message());
     return m;
-  } catch (const json::exception& e) {
-    return Status::Invalid("Iceberg metadata file ", what, ": ", e.what());
-  }
+  });
 }
 
 TableMetadata NewTableMetadata(const std::string& location, const Schema& schema,

@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "exec/compute_init.h"
+#include "util/compute_init.h"
 
 namespace sluice::iceberg {
 namespace {
@@ -197,7 +197,7 @@ Result<Schema> AddNullableColumns(const arrow::Schema& query, const Schema& tabl
 Result<std::shared_ptr<arrow::Table>> ConformToSchema(const arrow::Table& rows, const Schema& table,
                                                       const std::string& table_name) {
   ARROW_RETURN_NOT_OK(CheckWritable(*rows.schema(), table, table_name));
-  ARROW_RETURN_NOT_OK(exec::EnsureComputeInitialized());
+  ARROW_RETURN_NOT_OK(util::EnsureComputeInitialized());
   ARROW_ASSIGN_OR_RAISE(auto target, ToArrowSchema(table));
   std::vector<std::shared_ptr<arrow::ChunkedArray>> columns;
   for (int i = 0; i < target->num_fields(); ++i) {

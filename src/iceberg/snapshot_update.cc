@@ -5,6 +5,7 @@
 #include "iceberg/snapshot_update.h"
 
 #include "io/uuid.h"
+#include "util/numbers.h"
 
 namespace sluice::iceberg {
 namespace {
@@ -18,11 +19,9 @@ struct Totals {
 std::optional<int64_t> SummaryLong(const Snapshot& s, const std::string& key) {
   auto it = s.summary.find(key);
   if (it == s.summary.end()) return std::nullopt;
-  try {
-    return std::stoll(it->second);
-  } catch (...) {
-    return std::nullopt;
-  }
+  auto value = util::ParseInt64(it->second, key);
+  if (!value.ok()) return std::nullopt;
+  return *value;
 }
 
 Result<Totals> ParentTotals(io::FileSystem* fs, const TableMetadata& base) {

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "io/uuid.h"
+#include "util/numbers.h"
 
 namespace sluice::iceberg {
 namespace {
@@ -27,7 +28,8 @@ int64_t VersionOf(const std::string& location) {
   if (dash == std::string::npos || dash == 0) return -1;
   std::string digits = base.substr(0, dash);
   if (digits.find_first_not_of("0123456789") != std::string::npos) return -1;
-  return std::stoll(digits);
+  auto version = util::ParseInt64(digits, location);
+  return version.ok() ? *version : -1;
 }
 
 std::string MetadataFileName(int64_t version) {

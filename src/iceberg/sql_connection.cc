@@ -6,10 +6,10 @@
 
 #include <cstring>
 
+#include "util/numbers.h"
+
 namespace sluice::iceberg {
 namespace {
-
-bool StartsWith(const std::string& s, const std::string& p) { return s.rfind(p, 0) == 0; }
 
 class SqliteConnection final : public SqlConnection {
  public:
@@ -103,9 +103,11 @@ class PostgresConnection final : public SqlConnection {
       }
       result.rows.push_back(std::move(row));
     }
-    const char* tuples = PQcmdTuples(res);
-    result.affected = (tuples && *tuples) ? std::stoll(tuples) : 0;
+    const std::string tuples = PQcmdTuples(res);
     PQclear(res);
+    if (!tuples.empty()) {
+      ARROW_ASSIGN_OR_RAISE(result.affected, util::ParseInt64(tuples, "PostgreSQL catalog: affected row count"));
+    }
     return result;
   }
 
@@ -128,12 +130,12 @@ Result<std::unique_ptr<SqlConnection>> OpenSqlite(const std::string& path, const
 }  // namespace
 
 Result<std::unique_ptr<SqlConnection>> OpenSqlConnection(const std::string& uri) {
-  if (StartsWith(uri, "sqlite:///")) return OpenSqlite(uri.substr(std::strlen("sqlite:///")), uri);
-  if (StartsWith(uri, "jdbc:sqlite:")) return OpenSqlite(uri.substr(std::strlen("jdbc:sqlite:")), uri);
+  if (uri.starts_with("sqlite:///")) return OpenSqlite(uri.substr(std::strlen("sqlite:///")), uri);
+  if (uri.starts_with("jdbc:sqlite:")) return OpenSqlite(uri.substr(std::strlen("jdbc:sqlite:")), uri);
   std::string pg = uri;
-  if (StartsWith(pg, "jdbc:")) pg = pg.substr(5);
-  if (StartsWith(pg, "postgresql+") || StartsWith(pg, "postgres+")) pg = "postgresql" + pg.substr(pg.find("://"));
-  if (StartsWith(pg, "postgresql://") || StartsWith(pg, "postgres://")) {
+  if (pg.starts_with("jdbc:")) pg = pg.substr(5);
+  if (pg.starts_with("postgresql+") || pg.starts_with("postgres+")) pg = "postgresql" + pg.substr(pg.find("://"));
+  if (pg.starts_with("postgresql://") || pg.starts_with("postgres://")) {
     PGconn* conn = PQconnectdb(pg.c_str());
     if (PQstatus(conn) != CONNECTION_OK) {
       std::string msg = PQerrorMessage(conn);

@@ -2,8 +2,10 @@
 
 #include <unistd.h>
 
-#include <cstdio>
 #include <sstream>
+
+#include "util/log.h"
+#include "util/numbers.h"
 
 namespace sluice::io {
 
@@ -20,13 +22,13 @@ Result<FaultSpec> FaultSpec::Parse(const std::string& text) {
     } else if (k == "write") {
       spec.path_substring = v;
     } else if (k == "hits") {
-      spec.hits = std::stoi(v);
+      ARROW_ASSIGN_OR_RAISE(spec.hits, util::ParseInt32(v, "fault spec '" + text + "': hits"));
     } else if (k == "action") {
       if (v == "exit") spec.action = Action::kExit;
       else if (v == "fail") spec.action = Action::kFail;
       else return Status::Invalid("fault spec '", text, "': action must be exit or fail");
     } else if (k == "code") {
-      spec.exit_code = std::stoi(v);
+      ARROW_ASSIGN_OR_RAISE(spec.exit_code, util::ParseInt32(v, "fault spec '" + text + "': code"));
     } else {
       return Status::Invalid("fault spec '", text, "': unknown key '", k, "'");
     }
@@ -40,8 +42,7 @@ Result<FaultSpec> FaultSpec::Parse(const std::string& text) {
 Status FaultInjectingFileSystem::Trigger(const std::string& where) {
   triggered_ = true;
   if (spec_.action == FaultSpec::Action::kExit) {
-    std::fprintf(stderr, "fault injection: exiting at %s\n", where.c_str());
-    std::fflush(stderr);
+    util::LogWarning("fault injection: exiting at ", where);
     ::_exit(spec_.exit_code);
   }
   return Status::IOError("injected fault at ", where);

@@ -54,7 +54,7 @@ class FileSystem {
 
   /// A named point in a protocol ("after_offsets_write", ...). OK in production; fault
   /// injecting wrappers may stop the process here or return an error.
-  virtual Status FaultPoint(const std::string& name) { return Status::OK(); }
+  virtual Status FaultPoint(const std::string& /*name*/) { return Status::OK(); }
 };
 
 /// The local POSIX filesystem.

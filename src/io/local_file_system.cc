@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -267,6 +268,15 @@ std::string PathToUri(const std::string& abs_path) {
   return out;
 }
 
+namespace {
+
+// The value of an ASCII hex digit (the caller has checked std::isxdigit).
+int HexDigit(char c) {
+  return std::isdigit(static_cast<unsigned char>(c)) ? c - '0' : std::tolower(static_cast<unsigned char>(c)) - 'a' + 10;
+}
+
+}  // namespace
+
 std::string UriToPath(const std::string& uri) {
   std::string s = uri;
   if (s.rfind("file://", 0) == 0) {
@@ -280,7 +290,7 @@ std::string UriToPath(const std::string& uri) {
   for (size_t i = 0; i < s.size(); ++i) {
     if (s[i] == '%' && i + 2 < s.size() && std::isxdigit(static_cast<unsigned char>(s[i + 1])) &&
         std::isxdigit(static_cast<unsigned char>(s[i + 2]))) {
-      out.push_back(static_cast<char>(std::stoi(s.substr(i + 1, 2), nullptr, 16)));
+      out.push_back(static_cast<char>(HexDigit(s[i + 1]) * 16 + HexDigit(s[i + 2])));
       i += 2;
     } else {
       out.push_back(s[i]);

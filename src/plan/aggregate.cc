@@ -7,25 +7,14 @@
 
 #include "plan/expr_resolve.h"
 #include "plan/logical_plan.h"
-#include "source/file_source_options.h"
+#include "util/duration.h"
+#include "util/strings.h"
 
 namespace sluice::plan {
 namespace {
 
 const std::vector<std::string> kAggregateFunctions = {"count", "count_distinct", "sum",   "avg",
                                                       "min",   "max",            "first", "last"};
-
-std::string Lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-  return s;
-}
-
-std::string Trim(const std::string& s) {
-  size_t b = s.find_first_not_of(" \t\n");
-  if (b == std::string::npos) return "";
-  size_t e = s.find_last_not_of(" \t\n");
-  return s.substr(b, e - b + 1);
-}
 
 const Expr& Unalias(const Expr& e) { return e.kind == Expr::Kind::kAlias && !e.args.empty() ? Unalias(*e.args[0]) : e; }
 
@@ -223,10 +212,12 @@ std::string WindowSpec::ToString() const {
 }
 
 Result<int64_t> ParseIntervalMs(const std::string& what, const std::string& text) {
-  std::string t = Trim(text);
-  if (Lower(t).rfind("interval", 0) == 0) t = Trim(t.substr(8));
-  if (t.size() >= 2 && (t.front() == '\'' || t.front() == '"') && t.back() == t.front()) t = Trim(t.substr(1, t.size() - 2));
-  return source::ParseDurationMs(what, t);
+  std::string t = util::Trim(text);
+  if (util::ToLower(t).starts_with("interval")) t = util::Trim(t.substr(8));
+  if (t.size() >= 2 && (t.front() == '\'' || t.front() == '"') && t.back() == t.front()) {
+    t = util::Trim(t.substr(1, t.size() - 2));
+  }
+  return util::ParseDurationMs(what, t);
 }
 
 Result<PlanPtr> LogicalPlan::Aggregate(PlanPtr input, std::vector<ExprPtr> group_exprs, std::vector<ExprPtr> agg_exprs) {

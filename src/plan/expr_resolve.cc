@@ -82,8 +82,12 @@ DataTypePtr NumericCommon(const DataTypePtr& a, const DataTypePtr& b) {
     if (all_float32 && !IsDecimal(*a) && !IsDecimal(*b)) return arrow::float32();
     return arrow::float64();
   }
-  const auto& da = static_cast<const arrow::DecimalType&>(*AsDecimal(a));
-  const auto& db = static_cast<const arrow::DecimalType&>(*AsDecimal(b));
+  // The shared_ptrs are held: AsDecimal may create the type, and a reference into a temporary
+  // would dangle.
+  const DataTypePtr a_decimal = AsDecimal(a);
+  const DataTypePtr b_decimal = AsDecimal(b);
+  const auto& da = static_cast<const arrow::DecimalType&>(*a_decimal);
+  const auto& db = static_cast<const arrow::DecimalType&>(*b_decimal);
   int scale = std::max(da.scale(), db.scale());
   int int_digits = std::max(da.precision() - da.scale(), db.precision() - db.scale());
   return Decimal(int_digits + scale, scale);

@@ -5,6 +5,8 @@
 #include <string>
 
 #include "plan/expr.h"
+#include "util/numbers.h"
+#include "util/strings.h"
 
 namespace sluice::plan {
 namespace {
@@ -14,23 +16,10 @@ constexpr const char* kValidTypes =
     "precision), float (real, float4), boolean (bool), string (text, varchar, varchar(n)), timestamp "
     "(timestamptz), timestamp_ntz, date, decimal(p,s) (numeric(p,s)), binary";
 
-std::string Lower(const std::string& s) {
-  std::string out = s;
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-std::string Trim(const std::string& s) {
-  size_t b = 0, e = s.size();
-  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
-  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
-  return s.substr(b, e - b);
-}
-
 // Collapses runs of whitespace to one space and removes spaces around '(' ',' ')'.
 std::string Normalize(const std::string& s) {
   std::string out;
-  for (char c : Lower(Trim(s))) {
+  for (char c : util::ToLower(util::Trim(s))) {
     bool space = std::isspace(static_cast<unsigned char>(c));
     if (space) {
       if (!out.empty() && out.back() != ' ' && out.back() != '(' && out.back() != ',') out += ' ';
@@ -54,11 +43,10 @@ bool ParseParams(const std::string& s, std::vector<int>* params) {
   while (true) {
     size_t comma = body.find(',', start);
     std::string part = body.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    if (part.empty() || part.size() > 4) return false;
-    for (char c : part) {
-      if (!std::isdigit(static_cast<unsigned char>(c))) return false;
-    }
-    params->push_back(std::stoi(part));
+    if (part.empty() || part.size() > 4 || part.front() == '-') return false;
+    auto value = util::ParseInt32(part, "type parameter");
+    if (!value.ok()) return false;
+    params->push_back(*value);
     if (comma == std::string::npos) break;
     start = comma + 1;
   }
@@ -147,7 +135,7 @@ Result<std::shared_ptr<arrow::Schema>> ParseSchemaDDL(const std::string& ddl) {
 
   arrow::FieldVector fields;
   for (const std::string& raw : parts) {
-    std::string part = Trim(raw);
+    std::string part = util::Trim(raw);
     if (part.empty()) return Status::Invalid("Empty column definition in schema '", ddl, "'");
     std::string name;
     size_t pos = 0;
@@ -160,14 +148,14 @@ Result<std::shared_ptr<arrow::Schema>> ParseSchemaDDL(const std::string& ddl) {
       while (pos < part.size() && !std::isspace(static_cast<unsigned char>(part[pos]))) ++pos;
       name = part.substr(0, pos);
     }
-    std::string type_text = Trim(part.substr(pos));
-    if (!type_text.empty() && type_text[0] == ':') type_text = Trim(type_text.substr(1));  // "name: type"
+    std::string type_text = util::Trim(part.substr(pos));
+    if (!type_text.empty() && type_text[0] == ':') type_text = util::Trim(type_text.substr(1));  // "name: type"
     bool nullable = true;
-    const std::string lower = Lower(type_text);
+    const std::string lower = util::ToLower(type_text);
     const std::string kNotNull = " not null";
     if (lower.size() > kNotNull.size() && lower.compare(lower.size() - kNotNull.size(), kNotNull.size(), kNotNull) == 0) {
       nullable = false;
-      type_text = Trim(type_text.substr(0, type_text.size() - kNotNull.size()));
+      type_text = util::Trim(type_text.substr(0, type_text.size() - kNotNull.size()));
     }
     if (name.empty() || type_text.empty()) {
       return Status::Invalid("Column definition '", part, "' must be '<name> <type> [NOT NULL]'");

@@ -18,6 +18,7 @@
 #include "iceberg/catalog_config.h"
 #include "iceberg/table_ops.h"
 #include "io/uuid.h"
+#include "util/numbers.h"
 
 namespace sluice::sink {
 namespace {
@@ -94,11 +95,9 @@ std::optional<int64_t> LastCommittedEpoch(const iceberg::TableMetadata& metadata
   if (!s) return std::nullopt;
   auto it = s->summary.find(kEpochIdSummaryKey);
   if (it == s->summary.end()) return std::nullopt;
-  try {
-    return std::stoll(it->second);
-  } catch (...) {
-    return std::nullopt;
-  }
+  auto epoch = util::ParseInt64(it->second, kEpochIdSummaryKey);
+  if (!epoch.ok()) return std::nullopt;
+  return *epoch;
 }
 
 class IcebergSink final : public Sink {

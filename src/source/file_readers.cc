@@ -1,7 +1,8 @@
 #include "source/file_readers.h"
 
-#include "exec/compute_init.h"
+#include "util/compute_init.h"
 
+#include <arrow/api.h>
 #include <arrow/compute/api.h>
 #include <arrow/compute/initialize.h>
 #include <arrow/util/parallel.h>
@@ -39,7 +40,7 @@ Result<std::shared_ptr<arrow::Table>> ReadTextLines(const arrow::Buffer& data, c
   ARROW_ASSIGN_OR_RAISE(auto values, builder.Finish());
   std::shared_ptr<arrow::Array> column = values;
   if (!schema->field(0)->type()->Equals(arrow::utf8())) {
-    ARROW_RETURN_NOT_OK(exec::EnsureComputeInitialized());
+    ARROW_RETURN_NOT_OK(util::EnsureComputeInitialized());
     ARROW_ASSIGN_OR_RAISE(column, arrow::compute::Cast(*values, schema->field(0)->type()));
   }
   return arrow::Table::Make(schema, {column});
@@ -96,7 +97,7 @@ Result<std::shared_ptr<arrow::Table>> ConformToSchema(const std::shared_ptr<arro
     }
     auto column = table->column(i);
     if (!column->type()->Equals(*field->type())) {
-      ARROW_RETURN_NOT_OK(exec::EnsureComputeInitialized());
+      ARROW_RETURN_NOT_OK(util::EnsureComputeInitialized());
       auto cast = arrow::compute::Cast(column, field->type());
       if (!cast.ok()) {
         return Status::Invalid("Column '", field->name(), "' of ", io::PathToUri(path), " has type ",

@@ -4,6 +4,7 @@
 // Slow path (only when the fast path fails): the file's non-blank lines are bisected; a range
 // Arrow decodes is kept as is, a single line it rejects is a malformed record. The cost is about
 // 3 decodes of the file for one bad line, O(n log k) for k bad lines.
+#include <arrow/api.h>
 #include <arrow/compute/api.h>
 #include <arrow/csv/api.h>
 #include <arrow/io/memory.h>
@@ -96,7 +97,10 @@ class MalformedLineFinder {
     if (!lines.empty()) ARROW_RETURN_NOT_OK(Visit(0, lines.size(), &whole_file_error));
     FileReadResult out;
     out.malformed_rows = malformed_;
-    if (pieces_.empty()) return FileReadResult{arrow::Table::MakeEmpty(schema_).ValueOrDie(), malformed_};
+    if (pieces_.empty()) {
+      ARROW_ASSIGN_OR_RAISE(out.table, arrow::Table::MakeEmpty(schema_));
+      return out;
+    }
     ARROW_ASSIGN_OR_RAISE(auto table, arrow::ConcatenateTables(pieces_));
     ARROW_ASSIGN_OR_RAISE(out.table, table->CombineChunks());
     return out;

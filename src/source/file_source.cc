@@ -9,9 +9,10 @@
 //    covered by the next LatestOffset, before any new listing.
 #include "source/file_source.h"
 
+#include <arrow/api.h>
+
 #include <algorithm>
 #include <atomic>
-#include <iostream>
 #include <unordered_set>
 
 #include "checkpoint/file_sink_log.h"
@@ -19,6 +20,7 @@
 #include "source/file_readers.h"
 #include "source/file_source_log.h"
 #include "source/file_source_options.h"
+#include "util/log.h"
 
 namespace sluice::source {
 namespace {
@@ -162,12 +164,12 @@ class FileStreamSource final : public Source {
     if (to <= cleaned_through_) return Status::OK();
     auto files = log_.FilesIn(cleaned_through_, to);
     if (!files.ok()) {
-      std::cerr << "sluice: cleanSource skipped for " << Description() << ": " << files.status().ToString() << "\n";
+      util::LogWarning("cleanSource skipped for ", Description(), ": ", files.status().ToString());
       return Status::OK();
     }
     for (const auto& f : *files) {
       Status st = CleanFile(f.path);
-      if (!st.ok()) std::cerr << "sluice: cleanSource could not clean " << io::PathToUri(f.path) << ": " << st.ToString() << "\n";
+      if (!st.ok()) util::LogWarning("cleanSource could not clean ", io::PathToUri(f.path), ": ", st.ToString());
     }
     cleaned_through_ = to;
     return Status::OK();

@@ -2,7 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include <iostream>
+#include "util/log.h"
 
 namespace sluice::source {
 
@@ -101,7 +101,7 @@ Status FileSourceLog::Add(int64_t id, std::vector<FileEntry> files) {
     // Everything below `id` is in id.compact; keep the last min_batches_to_retain entries readable
     // as plain files anyway (a person inspecting recent batches). Best effort.
     Status st = log_.PurgeBefore(id - min_batches_to_retain_);
-    if (!st.ok()) std::cerr << "sluice: could not delete old source log entries in " << log_.dir() << ": " << st.ToString() << "\n";
+    if (!st.ok()) util::LogWarning("could not delete old source log entries in ", log_.dir(), ": ", st.ToString());
   }
   return Status::OK();
 }

@@ -1,14 +1,18 @@
 #include "source/file_source_options.h"
 
 #include <algorithm>
-#include <cctype>
-#include <charconv>
 
 #include "io/file_system.h"
 #include "source/source_registry.h"
+#include "util/duration.h"
+#include "util/numbers.h"
+#include "util/strings.h"
 
 namespace sluice::source {
 namespace {
+
+using util::ToLower;
+using util::Trim;
 
 const std::vector<std::string> kCommonOptions = {
     "maxFilesPerTrigger", "maxBytesPerTrigger", "latestFirst",      "maxFileAge",
@@ -16,71 +20,33 @@ const std::vector<std::string> kCommonOptions = {
 const std::vector<std::string> kRecordOptions = {"mode", "columnNameOfCorruptRecord"};
 const std::vector<std::string> kCsvOptions = {"header", "sep", "delimiter", "quote", "escape", "inferSchema"};
 
-std::string Lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-  return s;
-}
-
-std::string Trim(const std::string& s) {
-  size_t b = s.find_first_not_of(" \t");
-  if (b == std::string::npos) return "";
-  size_t e = s.find_last_not_of(" \t");
-  return s.substr(b, e - b + 1);
-}
-
 Status BadValue(const std::string& option, const std::string& value, const std::string& expected) {
   return Status::Invalid("Invalid value '", value, "' for option '", option, "', ", expected);
-}
-
-// A non-negative integer with nothing after it; nullopt otherwise.
-std::optional<int64_t> ParseInt(const std::string& s) {
-  int64_t v = 0;
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc() || p != s.data() + s.size() || s.empty()) return std::nullopt;
-  return v;
 }
 
 Result<bool> ParseBool(const plan::Options& opts, const std::string& name, bool def) {
   auto v = opts.Get(name);
   if (!v) return def;
-  std::string l = Lower(Trim(*v));
+  std::string l = ToLower(Trim(*v));
   if (l == "true") return true;
   if (l == "false") return false;
   return BadValue(name, *v, "must be true or false");
 }
 
 Result<int64_t> ParsePositive(const std::string& name, const std::string& value) {
-  auto v = ParseInt(Trim(value));
-  if (!v || *v <= 0) return BadValue(name, value, "must be a positive integer");
+  auto v = util::ParseInt64(Trim(value), name);
+  if (!v.ok() || *v <= 0) return BadValue(name, value, "must be a positive integer");
   return *v;
-}
-
-// "<digits>[ ]<unit>" times the unit's multiplier from `units` (case-insensitive); nullopt when
-// malformed, the unit is unknown, or the result overflows.
-using UnitTable = std::vector<std::pair<std::vector<std::string>, int64_t>>;
-std::optional<int64_t> ScaledNumber(const std::string& text, const UnitTable& units) {
-  std::string t = Lower(Trim(text));
-  size_t digits = 0;
-  while (digits < t.size() && std::isdigit(static_cast<unsigned char>(t[digits]))) ++digits;
-  auto n = ParseInt(t.substr(0, digits));
-  std::string unit = Trim(t.substr(digits));
-  for (const auto& [names, mult] : units) {
-    if (std::find(names.begin(), names.end(), unit) == names.end()) continue;
-    if (!n || *n > INT64_MAX / mult) return std::nullopt;
-    return *n * mult;
-  }
-  return std::nullopt;
 }
 
 // "1048576", "10m", "1g", "512kb" -> bytes.
 Result<int64_t> ParseBytes(const std::string& name, const std::string& value) {
-  static const UnitTable kUnits = {
+  static const std::vector<util::ScaleUnit> kUnits = {
       {{"", "b"}, 1}, {{"k", "kb"}, 1LL << 10}, {{"m", "mb"}, 1LL << 20}, {{"g", "gb"}, 1LL << 30}};
-  auto bytes = ScaledNumber(value, kUnits);
-  if (!bytes || *bytes <= 0) {
-    return BadValue(name, value, "must be a positive number of bytes (e.g. 1048576, 512k, 10m, 1g)");
-  }
-  return *bytes;
+  constexpr const char* kExpected = "a positive number of bytes (e.g. 1048576, 512k, 10m, 1g)";
+  ARROW_ASSIGN_OR_RAISE(int64_t bytes, util::ParseScaled(value, kUnits, name, kExpected));
+  if (bytes <= 0) return BadValue(name, value, std::string("must be ") + kExpected);
+  return bytes;
 }
 
 // A single character; "\t" and friends as two-character escapes; "" only when `allow_empty`.
@@ -98,7 +64,7 @@ Result<std::optional<char>> ParseChar(const std::string& name, const std::string
 
 Status ParseFormatOptions(const plan::Options& opts, FileFormatOptions* out) {
   if (auto mode = opts.Get("mode")) {
-    std::string m = Lower(Trim(*mode));
+    std::string m = ToLower(Trim(*mode));
     if (m == "permissive") {
       out->mode = ParseMode::kPermissive;
     } else if (m == "dropmalformed") {
@@ -146,18 +112,6 @@ bool IsFileFormat(const std::string& format) {
   return kind && kind->file_format();
 }
 
-Result<int64_t> ParseDurationMs(const std::string& option, const std::string& text) {
-  static const UnitTable kUnits = {{{"", "ms", "msec", "msecs", "millisecond", "milliseconds"}, 1},
-                                   {{"s", "sec", "secs", "second", "seconds"}, 1000},
-                                   {{"m", "min", "mins", "minute", "minutes"}, 60 * 1000},
-                                   {{"h", "hour", "hours"}, 3600 * 1000},
-                                   {{"d", "day", "days"}, 24 * 3600 * 1000},
-                                   {{"w", "week", "weeks"}, 7LL * 24 * 3600 * 1000}};
-  auto ms = ScaledNumber(text, kUnits);
-  if (!ms) return BadValue(option, text, "must be a duration such as 7d, 12h, 30m, 10s or 500ms");
-  return *ms;
-}
-
 Result<FileSourceOptions> ParseFileSourceOptions(const plan::SourceSpec& spec) {
   if (!IsFileFormat(spec.format)) {
     return Status::Invalid("Unsupported file source format '", spec.format, "'; supported formats: ",
@@ -181,11 +135,11 @@ Result<FileSourceOptions> ParseFileSourceOptions(const plan::SourceSpec& spec) {
   ARROW_ASSIGN_OR_RAISE(out.latest_first, ParseBool(opts, "latestFirst", false));
   ARROW_ASSIGN_OR_RAISE(out.recursive, ParseBool(opts, "recursiveFileLookup", false));
   if (auto v = opts.Get("maxFileAge")) {
-    ARROW_ASSIGN_OR_RAISE(out.max_file_age_ms, ParseDurationMs("maxFileAge", *v));
+    ARROW_ASSIGN_OR_RAISE(out.max_file_age_ms, util::ParseDurationMs("maxFileAge", *v));
   }
   out.path_glob_filter = opts.GetOr("pathGlobFilter", "");
 
-  std::string clean = Lower(Trim(opts.GetOr("cleanSource", "off")));
+  std::string clean = ToLower(Trim(opts.GetOr("cleanSource", "off")));
   if (clean == "off") {
     out.clean_source = CleanSourceMode::kOff;
   } else if (clean == "delete") {

@@ -55,7 +55,4 @@ bool IsFileFormat(const std::string& format);
 /// the option and the value).
 Result<FileSourceOptions> ParseFileSourceOptions(const plan::SourceSpec& spec);
 
-/// "7d", "1h", "30 min", "500ms", "2 days" (a bare number is milliseconds) -> milliseconds.
-Result<int64_t> ParseDurationMs(const std::string& option, const std::string& text);
-
 }  // namespace sluice::source

@@ -54,7 +54,7 @@ class MemorySource final : public Source {
     return Status::OK();
   }
 
-  Result<std::optional<Offset>> LatestOffset(const std::optional<Offset>& start, bool limited) override {
+  Result<std::optional<Offset>> LatestOffset(const std::optional<Offset>& start, bool /*limited*/) override {
     int64_t end = available_now_end_ >= 0 ? available_now_end_ : data_->NumRows();
     if (end <= OffsetValue(start)) return start;
     return std::optional<Offset>(Offset(end));

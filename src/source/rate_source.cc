@@ -6,7 +6,7 @@
 #include <thread>
 
 #include "checkpoint/metadata_log.h"
-#include "source/file_source_options.h"
+#include "util/duration.h"
 
 namespace sluice::source {
 
@@ -102,7 +102,7 @@ class RateSource final : public Source {
     return Status::OK();
   }
 
-  Result<std::optional<Offset>> LatestOffset(const std::optional<Offset>& start, bool limited) override {
+  Result<std::optional<Offset>> LatestOffset(const std::optional<Offset>& start, bool /*limited*/) override {
     int64_t end = available_now_end_ >= 0 ? available_now_end_ : ElapsedSeconds();
     if (end <= OffsetInt(start, "seconds", 0)) return start;
     return std::optional<Offset>(Offset(end));
@@ -148,7 +148,7 @@ class RatePerMicroBatchSource final : public Source {
     return Status::OK();
   }
 
-  Result<std::optional<Offset>> LatestOffset(const std::optional<Offset>& start, bool limited) override {
+  Result<std::optional<Offset>> LatestOffset(const std::optional<Offset>& start, bool /*limited*/) override {
     if (available_now_batches_ == 0) return start;
     if (available_now_batches_ > 0) --available_now_batches_;
     int64_t offset = OffsetInt(start, "offset", 0), ts = OffsetInt(start, "timestamp", start_ts_);
@@ -191,7 +191,9 @@ Status ValidateRateSourceSpec(const plan::SourceSpec& spec) {
     ARROW_RETURN_NOT_OK(spec.options.CheckKnown({"rowsPerSecond", "rampUpTime", "numPartitions"}, "rate source"));
     ARROW_RETURN_NOT_OK(PositiveInt(spec.options, "rowsPerSecond", 1).status());
     ARROW_RETURN_NOT_OK(PositiveInt(spec.options, "numPartitions", 1).status());
-    if (auto ramp = spec.options.Get("rampUpTime")) ARROW_RETURN_NOT_OK(ParseDurationMs("rampUpTime", *ramp).status());
+    if (auto ramp = spec.options.Get("rampUpTime")) {
+      ARROW_RETURN_NOT_OK(util::ParseDurationMs("rampUpTime", *ramp).status());
+    }
     return Status::OK();
   }
   ARROW_RETURN_NOT_OK(spec.options.CheckKnown(
@@ -213,7 +215,7 @@ Result<std::unique_ptr<Source>> MakeRateSource(const plan::SourceSpec& spec, con
     ARROW_ASSIGN_OR_RAISE(int64_t rps, PositiveInt(spec.options, "rowsPerSecond", 1));
     int64_t ramp_ms = 0;
     if (auto ramp = spec.options.Get("rampUpTime")) {
-      ARROW_ASSIGN_OR_RAISE(ramp_ms, ParseDurationMs("rampUpTime", *ramp));
+      ARROW_ASSIGN_OR_RAISE(ramp_ms, util::ParseDurationMs("rampUpTime", *ramp));
     }
     ARROW_ASSIGN_OR_RAISE(int64_t start_ms, LoadOrRecordStartTime(ctx));
     return std::make_unique<RateSource>(rps, ramp_ms / 1000, partitions, start_ms, ctx.clock_ms);

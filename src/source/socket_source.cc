@@ -7,9 +7,10 @@
 
 #include <atomic>
 #include <cstring>
-#include <iostream>
 #include <mutex>
 #include <thread>
+
+#include "util/log.h"
 
 namespace sluice::source {
 
@@ -43,6 +44,13 @@ Result<int> Connect(const std::string& host, const std::string& port) {
   return fd;
 }
 
+// The line count an offset of this source holds (offsets are read back from the checkpoint).
+Result<int64_t> LineCount(const std::optional<Offset>& offset) {
+  if (!offset) return 0;
+  if (!offset->is_number_integer()) return Status::Invalid("Invalid socket source offset '", offset->dump(), "'");
+  return offset->get<int64_t>();
+}
+
 class SocketSource final : public Source {
  public:
   SocketSource(std::string host, std::string port, bool include_timestamp, int fd, std::function<int64_t()> clock)
@@ -58,18 +66,19 @@ class SocketSource final : public Source {
   std::string Description() const override { return "TextSocketV2[host: " + host_ + ", port: " + port_ + "]"; }
   std::shared_ptr<arrow::Schema> schema() const override { return SocketSourceSchema(include_ts_); }
 
-  Result<std::optional<Offset>> LatestOffset(const std::optional<Offset>& start, bool limited) override {
+  Result<std::optional<Offset>> LatestOffset(const std::optional<Offset>& start, bool /*limited*/) override {
     std::lock_guard<std::mutex> lock(mu_);
-    if (!base_) base_ = start ? start->get<int64_t>() : 0;  // this run's lines continue the offset count
+    ARROW_ASSIGN_OR_RAISE(int64_t from, LineCount(start));
+    if (!base_) base_ = from;  // this run's lines continue the offset count
     int64_t end = *base_ + static_cast<int64_t>(lines_.size());
-    int64_t from = start ? start->get<int64_t>() : 0;
     if (end <= from) return start;
     return std::optional<Offset>(Offset(end));
   }
 
   Result<std::shared_ptr<arrow::Table>> GetBatch(const std::optional<Offset>& start, const Offset& end) override {
     std::lock_guard<std::mutex> lock(mu_);
-    int64_t from = start ? start->get<int64_t>() : 0, to = end.get<int64_t>();
+    ARROW_ASSIGN_OR_RAISE(int64_t from, LineCount(start));
+    ARROW_ASSIGN_OR_RAISE(int64_t to, LineCount(end));
     if (!base_) base_ = from;
     if (from < *base_ || to > *base_ + static_cast<int64_t>(lines_.size())) {
       return Status::Invalid("The socket source cannot replay lines (", from, ", ", to, "] of ", Description(),
@@ -151,11 +160,10 @@ Result<std::unique_ptr<Source>> MakeSocketSource(const plan::SourceSpec& spec, c
   ARROW_RETURN_NOT_OK(ValidateSocketSourceSpec(spec));
   std::string host = *spec.options.Get("host"), port = *spec.options.Get("port");
   if (!ctx.temporary_checkpoint) {
-    std::cerr << "sluice: warning: the socket source (" << host << ":" << port
-              << ") does not support recovery: lines are kept only in memory, so a restart on this checkpoint "
-                 "cannot re-run a batch and lines sent while the query is down are lost. It is not exactly-once; "
-                 "use it for demos only."
-              << std::endl;
+    util::LogWarning("the socket source (", host, ":", port,
+                     ") does not support recovery: lines are kept only in memory, so a restart on this checkpoint "
+                     "cannot re-run a batch and lines sent while the query is down are lost. It is not exactly-once; "
+                     "use it for demos only.");
   }
   ARROW_ASSIGN_OR_RAISE(int fd, Connect(host, port));
   return std::make_unique<SocketSource>(host, port, spec.options.GetOr("includeTimestamp", "false") == "true", fd,

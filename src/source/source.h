@@ -57,7 +57,7 @@ class Source {
   /// The rows in (start, end]. Must return the same rows for the same range on a redo.
   virtual Result<std::shared_ptr<arrow::Table>> GetBatch(const std::optional<Offset>& start, const Offset& end) = 0;
   /// Data up to `end` is committed: the source may release it (e.g. cleanSource).
-  virtual Status Commit(const Offset& end) { return Status::OK(); }
+  virtual Status Commit(const Offset& /*end*/) { return Status::OK(); }
   virtual SourceMetrics metrics() const { return {}; }
 };
 

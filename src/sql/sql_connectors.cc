@@ -1,5 +1,7 @@
 #include "sql/sql_connectors.h"
 
+#include <arrow/api.h>
+
 #include <algorithm>
 #include <mutex>
 

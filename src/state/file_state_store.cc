@@ -60,7 +60,8 @@ class FileStateStore final : public StateStore {
       if (auto r = removed_.find(key); r != removed_.end()) removed_.erase(r);
     }
     // The map node outlives this version's changes unless removed (then it leaves puts_ first).
-    if (puts_.try_emplace(std::string_view(it->first), &*it).second) {
+    // put_order_ is kept only while valid: after a removal it may point at freed nodes.
+    if (puts_.try_emplace(std::string_view(it->first), &*it).second && put_order_valid_) {
       if (!put_order_.empty() && !(put_order_.back()->first < it->first)) puts_in_key_order_ = false;
       put_order_.push_back(&*it);
     }
@@ -72,7 +73,10 @@ class FileStateStore final : public StateStore {
     auto it = data_.map.find(key);
     if (it == data_.map.end()) return Status::OK();
     data_.bytes -= EntryBytes(it->first.size(), it->second.size());
-    if (puts_.erase(std::string_view(it->first)) > 0) put_order_valid_ = false;  // put_order_ now dangles
+    if (puts_.erase(std::string_view(it->first)) > 0) {
+      put_order_valid_ = false;  // put_order_ would dangle: drop it, Commit sorts puts_ instead
+      put_order_.clear();
+    }
     removed_.emplace(key);
     data_.map.erase(it);
     return Status::OK();

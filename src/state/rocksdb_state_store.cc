@@ -1,9 +1,9 @@
 // The RocksDB state store provider, for state larger than memory (Spark's
 // RocksDBStateStoreProvider with changelog checkpointing, in sluice's file format).
 //
-// The live state is a local RocksDB database in a working directory of the provider's own
-// (options.local_dir/sluice-rocksdb-<uuid>/db: local disk, never the checkpoint, removed with
-// the provider). It holds one version at a time, `local_version_`. The checkpoint holds exactly
+// The live state is a local RocksDB database in a working directory of the provider's own,
+// <base>/sluice-rocksdb-<pid>-<uuid>/db, removed with the provider (see WorkDirBase for the
+// base). It holds one version at a time, `local_version_`. The checkpoint holds exactly
 // what the file provider writes (store_files.h): each commit writes <V>.delta, maintenance
 // writes <V>.snapshot by iterating the database, so either provider reads the other's
 // checkpoint. Load(V) reuses the database when it is at V, rolls it forward over the deltas
@@ -21,12 +21,16 @@
 #include <rocksdb/table.h>
 #include <rocksdb/utilities/write_batch_with_index.h>
 
+#include <unistd.h>
+
 #include <filesystem>
 
+#include "io/file_system.h"
 #include "io/uuid.h"
 #include "state/state_file.h"
 #include "state/state_store.h"
 #include "state/store_files.h"
+#include "util/log.h"
 
 namespace sluice::state {
 namespace {
@@ -62,6 +66,34 @@ rocksdb::Options DatabaseOptions() {
   table.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));  // most Gets of new keys miss
   options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
   return options;
+}
+
+// Where a provider creates its working directory: options.local_dir when set, else
+// <checkpoint>/rocksdb-local, which is removed again when its last provider closes. Never the
+// system temp directory: a crashed run's databases stay with the checkpoint they cache.
+struct WorkDirBase {
+  std::filesystem::path path;
+  bool in_checkpoint;
+};
+
+WorkDirBase BaseFor(const StateStoreId& id, const StateStoreOptions& options) {
+  if (!options.local_dir.empty()) return {options.local_dir, false};
+  return {std::filesystem::path(io::UriToPath(id.checkpoint_dir)) / kRocksDBLocalDirName, true};
+}
+
+std::string WorkDirPrefix(pid_t pid) { return "sluice-rocksdb-" + std::to_string(pid) + "-"; }
+
+// Under the checkpoint's base, working directories of other processes are left over from runs
+// that crashed: the checkpoint lock lets only this process run the query. A configured
+// local_dir may be shared by other live processes, so nothing is removed there.
+void RemoveCrashedRunsWorkDirs(const WorkDirBase& base) {
+  if (!base.in_checkpoint) return;
+  const std::string mine = WorkDirPrefix(::getpid());
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(base.path, ec)) {
+    const std::string name = e.path().filename().string();
+    if (name.starts_with("sluice-rocksdb-") && !name.starts_with(mine)) std::filesystem::remove_all(e.path(), ec);
+  }
 }
 
 rocksdb::WriteOptions LocalWrite() {
@@ -126,10 +158,16 @@ class RocksDBStateStoreProvider final : public StateStoreProvider {
   RocksDBStateStoreProvider(std::shared_ptr<io::FileSystem> fs, StateStoreId id, StateStoreOptions options)
       : fs_(std::move(fs)), id_(std::move(id)), options_(std::move(options)), dir_(id_.Dir()) {}
 
+  // Closes the database and deletes the working directory (and the checkpoint's base when it
+  // is left empty); failures are only logged, there is no caller to report them to.
   ~RocksDBStateStoreProvider() override {
     db_.reset();
+    if (work_dir_.empty()) return;
     std::error_code ec;
-    if (!work_dir_.empty()) std::filesystem::remove_all(work_dir_, ec);  // nothing to report it to
+    std::filesystem::remove_all(work_dir_, ec);
+    if (ec) util::LogWarning("could not remove the RocksDB working directory '", work_dir_, "': ", ec.message());
+    const WorkDirBase base = BaseFor(id_, options_);
+    if (base.in_checkpoint) std::filesystem::remove(base.path, ec);  // fails while other providers use it
   }
 
   const StateStoreId& id() const override { return id_; }
@@ -284,10 +322,9 @@ Status RocksDBStateStoreProvider::ResetDatabase() {
   ++generation_;
   std::error_code ec;
   if (work_dir_.empty()) {
-    std::filesystem::path base =
-        options_.local_dir.empty() ? std::filesystem::temp_directory_path(ec) : std::filesystem::path(options_.local_dir);
-    if (ec) return Status::IOError("No local directory for the RocksDB state store of ", id_.Describe(), ": ", ec.message());
-    work_dir_ = (base / ("sluice-rocksdb-" + io::RandomUuid())).string();
+    const WorkDirBase base = BaseFor(id_, options_);
+    RemoveCrashedRunsWorkDirs(base);
+    work_dir_ = (base.path / (WorkDirPrefix(::getpid()) + io::RandomUuid())).string();
   }
   const std::string path = work_dir_ + "/db";
   std::filesystem::remove_all(path, ec);

@@ -53,8 +53,10 @@ struct StateStoreOptions {
   /// reread files (Spark's maxBatchesToRetainInMemory). The highest versions are kept.
   int versions_in_memory = 2;
   /// RocksDB provider: the directory under which each provider creates its working directory
-  /// sluice-rocksdb-<uuid> (the live database; removed when the provider is destroyed).
-  /// Empty = std::filesystem::temp_directory_path(). Local disk, never the checkpoint.
+  /// sluice-rocksdb-<pid>-<uuid> (the live database; removed when the provider is destroyed).
+  /// Empty = <checkpoint_dir>/rocksdb-local (kRocksDBLocalDirName), removed when its last
+  /// provider closes; a crashed run's directories there are removed by the next run. Must be
+  /// local disk with room for the state.
   std::string local_dir;
 };
 
@@ -127,6 +129,9 @@ Result<std::unique_ptr<StateStoreProvider>> OpenFileStateStoreProvider(std::shar
 Result<std::unique_ptr<StateStoreProvider>> OpenRocksDBStateStoreProvider(std::shared_ptr<io::FileSystem> fs,
                                                                           StateStoreId id,
                                                                           StateStoreOptions options = {});
+
+/// The RocksDB provider's default working area inside a checkpoint (StateStoreOptions::local_dir).
+inline constexpr const char* kRocksDBLocalDirName = "rocksdb-local";
 
 /// The conf key that selects the provider (Spark's name).
 inline constexpr const char* kStateStoreProviderConf = "spark.sql.streaming.stateStore.providerClass";

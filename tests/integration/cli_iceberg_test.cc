@@ -1,14 +1,18 @@
 // The Iceberg connector from SQL and the `sluice iceberg` maintenance commands, end to end
 // through the CLI: stream into a table, restart, read it back with `sluice batch`, compact,
 // expire, and stream on exactly once.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <fstream>
 
 #include "integration/test_util.h"
+#include "support/status.h"
 
 namespace sluice::testing {
 namespace {
+
+using ::testing::HasSubstr;
 
 std::string ReadAll(const std::string& path) {
   std::ifstream in(path);
@@ -55,24 +59,35 @@ TEST_F(CliIceberg, StreamIntoATableRestartReadBackCompactAndExpire) {
   ASSERT_EQ(Sluice(run), 0) << Stderr();
 
   ASSERT_EQ(Sluice("batch " + read + " --print"), 0) << Stderr();
-  EXPECT_NE(Stdout().find("(25 rows)"), std::string::npos) << Stdout();
+  EXPECT_THAT(Stdout(), HasSubstr("(25 rows)"));
 
   ASSERT_EQ(Sluice("iceberg compact lake.db.events" + Conf()), 0) << Stderr();
-  EXPECT_NE(Stdout().find("lake.db.events"), std::string::npos) << Stdout();
+  EXPECT_THAT(Stdout(), HasSubstr("lake.db.events"));
   ASSERT_EQ(Sluice("iceberg expire-snapshots lake.db.events --older-than 0s" + Conf()), 0) << Stderr();
-  EXPECT_NE(Stdout().find("expired"), std::string::npos) << Stdout();
+  EXPECT_THAT(Stdout(), HasSubstr("expired"));
 
   // After compaction and expiry the stream still knows what it committed: new files only.
   WriteInputFile(dir_.Sub("in"), "f5.json", JsonRows(25, 5));
   ASSERT_EQ(Sluice(run), 0) << Stderr();
   ASSERT_EQ(Sluice("batch " + read + " --print"), 0) << Stderr();
-  EXPECT_NE(Stdout().find("(30 rows)"), std::string::npos) << Stdout();
+  EXPECT_THAT(Stdout(), HasSubstr("(30 rows)"));
 
   auto bad = Write("bad.sql", Catalog() + "CREATE TABLE t () WITH (connector = 'iceberg', catalog = 'lake');\n"
                                           "CREATE TABLE s (id BIGINT) WITH (connector = 'files', format = 'json', path = '" +
                                           dir_.Sub("in") + "');\nINSERT INTO t SELECT id FROM s;\n");
   EXPECT_EQ(Sluice("run " + bad + " --checkpoint " + dir_.Sub("ckpt2")), 1);
-  EXPECT_NE(Stderr().find("needs option 'table'"), std::string::npos) << Stderr();
+  EXPECT_THAT(Stderr(), HasSubstr("needs option 'table'"));
+}
+
+// Ages that do not fit in 64-bit milliseconds, or are not durations, are a clear error (exit 1)
+// naming the flag, not an uncaught exception.
+TEST_F(CliIceberg, ExpireSnapshotsRefusesAnAgeThatIsNotAValidDuration) {
+  for (const std::string age : {"99999999999999999999d", "9999999999999999d"}) {
+    EXPECT_EQ(Sluice("iceberg expire-snapshots lake.db.events --older-than " + age + Conf()), 1) << age;
+    EXPECT_THAT(Stderr(), HasSubstr("Invalid value '" + age + "' for option '--older-than': too large")) << age;
+  }
+  EXPECT_EQ(Sluice("iceberg expire-snapshots lake.db.events --older-than 7fortnights" + Conf()), 1);
+  EXPECT_THAT(Stderr(), HasSubstr("Invalid value '7fortnights' for option '--older-than', must be a duration"));
 }
 
 }  // namespace

@@ -9,10 +9,12 @@
 #include <nlohmann/json.hpp>
 
 #include "integration/test_util.h"
+#include "support/status.h"
 
 namespace sluice::testing {
 namespace {
 
+using ::testing::HasSubstr;
 
 void WriteText(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
 
@@ -85,7 +87,7 @@ TEST_F(CliRunTest, SigtermStopsGracefullyWithExitZero) {
                       " --checkpoint " + dir_.Sub("ckpt") + " --trigger processing-time=50ms >/dev/null 2>" +
                       dir_.Sub("stderr.txt"));
   EXPECT_EQ(rc, 0) << Stderr();
-  EXPECT_NE(Stderr().find("SIGTERM, stopping"), std::string::npos) << Stderr();
+  EXPECT_THAT(Stderr(), HasSubstr("SIGTERM, stopping"));
   EXPECT_LT(OutputIds().size(), 120u);
   ASSERT_EQ(Sluice("run " + pipeline + " --checkpoint " + dir_.Sub("ckpt") + " --trigger available-now"), 0) << Stderr();
   EXPECT_EQ(OutputIds(), Range(0, 120));
@@ -109,10 +111,10 @@ TEST_F(CliRunTest, ProgressFileGetsOneJsonLinePerBatch) {
   }
   EXPECT_EQ(batches, Range(0, 4));
   // Not a terminal: one plain status line per batch.
-  EXPECT_NE(Stderr().find("sluice: out batch 3: 2 rows"), std::string::npos) << Stderr();
+  EXPECT_THAT(Stderr(), HasSubstr("sluice: out batch 3: 2 rows"));
   // maxFilesPerTrigger = 1 over 4 files: 3 files wait after batch 0, none after batch 3.
-  EXPECT_NE(Stderr().find(", 3 files pending)"), std::string::npos) << Stderr();
-  EXPECT_NE(Stderr().find(", 0 files pending)"), std::string::npos) << Stderr();
+  EXPECT_THAT(Stderr(), HasSubstr(", 3 files pending)"));
+  EXPECT_THAT(Stderr(), HasSubstr(", 0 files pending)"));
 }
 
 TEST_F(CliRunTest, BatchWritesTheSameRowsAsTheStream) {
@@ -127,27 +129,25 @@ TEST_F(CliRunTest, BatchWritesTheSameRowsAsTheStream) {
   EXPECT_EQ(streamed, Range(0, 12));
   // A second batch run refuses the non-empty directory unless told otherwise.
   EXPECT_EQ(Sluice("batch " + pipeline), 1);
-  EXPECT_NE(Stderr().find("already exists"), std::string::npos) << Stderr();
+  EXPECT_THAT(Stderr(), HasSubstr("already exists"));
   EXPECT_EQ(Sluice("batch " + pipeline + " --mode overwrite"), 0) << Stderr();
   EXPECT_EQ(OutputIds(), Range(0, 12));
 
   ASSERT_EQ(Sluice("batch " + pipeline + " --print"), 0) << Stderr();
-  EXPECT_NE(Stdout().find("== out (12 rows) =="), std::string::npos) << Stdout();
-  EXPECT_NE(Stdout().find("|N11 "), std::string::npos) << Stdout();
+  EXPECT_THAT(Stdout(), HasSubstr("== out (12 rows) =="));
+  EXPECT_THAT(Stdout(), HasSubstr("|N11 "));
 }
 
 TEST_F(CliRunTest, ExplainPrintsPlanAndOutputModeVerdict) {
   std::filesystem::create_directories(dir_.Sub("in"));
   std::string pipeline = WritePipeline("");
   ASSERT_EQ(Sluice("explain " + pipeline), 0) << Stderr();
-  EXPECT_NE(Stdout().find("== Logical Plan ==\nProject [id, upper(name) AS name, price]\n  Filter (id >= 0)"),
-            std::string::npos)
+  EXPECT_THAT(Stdout(), HasSubstr("== Logical Plan ==\nProject [id, upper(name) AS name, price]\n  Filter (id >= 0)"))
       << Stdout();
-  EXPECT_NE(Stdout().find("== Physical Plan ==\nProjectExec [id, upper(name) AS name, price]"), std::string::npos)
-      << Stdout();
-  EXPECT_NE(Stdout().find("    ScanExec json FileStreamSource["), std::string::npos);
-  EXPECT_NE(Stdout().find("append: ok"), std::string::npos);
-  EXPECT_NE(Stdout().find("complete: refused: Complete output mode not supported"), std::string::npos);
+  EXPECT_THAT(Stdout(), HasSubstr("== Physical Plan ==\nProjectExec [id, upper(name) AS name, price]")) << Stdout();
+  EXPECT_THAT(Stdout(), HasSubstr("    ScanExec json FileStreamSource["));
+  EXPECT_THAT(Stdout(), HasSubstr("append: ok"));
+  EXPECT_THAT(Stdout(), HasSubstr("complete: refused: Complete output mode not supported"));
   EXPECT_EQ(Sluice("explain " + pipeline + " --output-mode complete"), 1);
 }
 
@@ -155,20 +155,20 @@ TEST_F(CliRunTest, ErrorsExitNonZeroAndPointAtTheSql) {
   std::filesystem::create_directories(dir_.Sub("in"));
   std::string pipeline = WritePipeline("", "INSERT INTO out2 SELECT id FROM events;\n");
   EXPECT_EQ(Sluice("run " + pipeline + " --checkpoint " + dir_.Sub("ckpt")), 1);
-  EXPECT_NE(Stderr().find("pipeline.sql:5:13: unknown table 'out2'"), std::string::npos) << Stderr();
+  EXPECT_THAT(Stderr(), HasSubstr("pipeline.sql:5:13: unknown table 'out2'"));
 
   pipeline = WritePipeline("");
   EXPECT_EQ(Sluice("run " + pipeline + " --checkpoint " + dir_.Sub("ckpt") + " --output-mode complete"), 1);
-  EXPECT_NE(Stderr().find("Complete output mode not supported"), std::string::npos) << Stderr();
-  EXPECT_NE(Stderr().find("query 'out' (" + pipeline + ":4:1)"), std::string::npos) << Stderr();
+  EXPECT_THAT(Stderr(), HasSubstr("Complete output mode not supported"));
+  EXPECT_THAT(Stderr(), HasSubstr("query 'out' (" + pipeline + ":4:1)"));
 
   EXPECT_EQ(Sluice("run " + pipeline), 1);  // a file sink needs a checkpoint
-  EXPECT_NE(Stderr().find("checkpointLocation must be specified"), std::string::npos) << Stderr();
+  EXPECT_THAT(Stderr(), HasSubstr("checkpointLocation must be specified"));
 
   EXPECT_EQ(Sluice("run " + pipeline + " --checkpoint " + dir_.Sub("ckpt") + " --trigger sometimes"), 1);
-  EXPECT_NE(Stderr().find("--trigger 'sometimes'"), std::string::npos) << Stderr();
+  EXPECT_THAT(Stderr(), HasSubstr("--trigger 'sometimes'"));
   EXPECT_EQ(Sluice("run " + dir_.Sub("missing.sql")), 1);
-  EXPECT_NE(Stderr().find("cannot read pipeline file"), std::string::npos) << Stderr();
+  EXPECT_THAT(Stderr(), HasSubstr("cannot read pipeline file"));
 }
 
 TEST_F(CliRunTest, VersionAndCheckpointShowStillWork) {
@@ -178,14 +178,14 @@ TEST_F(CliRunTest, VersionAndCheckpointShowStillWork) {
   std::string pipeline = WritePipeline("");
   ASSERT_EQ(Sluice("run " + pipeline + " --checkpoint " + dir_.Sub("ckpt") + " --trigger available-now"), 0) << Stderr();
   ASSERT_EQ(Sluice("checkpoint show " + dir_.Sub("ckpt/out")), 0) << Stderr();
-  EXPECT_NE(Stdout().find("\"queryId\""), std::string::npos) << Stdout();
+  EXPECT_THAT(Stdout(), HasSubstr("\"queryId\""));
   // The pipeline's root shows every query's checkpoint by sink table.
   ASSERT_EQ(Sluice("checkpoint show " + dir_.Sub("ckpt")), 0) << Stderr();
   auto root = nlohmann::json::parse(Stdout());
   EXPECT_EQ(root["queries"]["out"]["lastCommittedBatch"], 0) << Stdout();
   EXPECT_EQ(root["queries"]["out"]["rerunOnRestart"], false);
   EXPECT_EQ(Sluice("checkpoint show " + dir_.Sub("in")), 1);
-  EXPECT_NE(Stderr().find("is not a sluice checkpoint"), std::string::npos) << Stderr();
+  EXPECT_THAT(Stderr(), HasSubstr("is not a sluice checkpoint"));
 }
 
 }  // namespace

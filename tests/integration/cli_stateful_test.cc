@@ -11,10 +11,12 @@
 #include <nlohmann/json.hpp>
 
 #include "integration/test_util.h"
+#include "support/status.h"
 
 namespace sluice::testing {
 namespace {
 
+using ::testing::HasSubstr;
 
 // File f holds 5 events a minute apart from minute 5*f: event time only moves forward across
 // files, so no row is ever late, and a 1-minute watermark closes the 3-minute windows behind it.
@@ -81,7 +83,7 @@ TEST_F(CliStatefulTest, WindowedCountSurvivesRestartsAndKillNine) {
   // 300 minutes of events in 3-minute windows, two users; the watermark (last event - 1 min)
   // closes all but the last window.
   ASSERT_EQ(expected.size(), 2u * 99) << ::testing::PrintToString(expected);
-  EXPECT_NE(expected.front().find("2024-05-01 10:00:00"), std::string::npos) << expected.front();
+  EXPECT_THAT(expected.front(), HasSubstr("2024-05-01 10:00:00"));
 
   // The same input in pieces: stop, add files, restart; then kill -9 in the middle of a run.
   const std::string run = dir_.Sub("run");
@@ -127,15 +129,14 @@ TEST_F(CliStatefulTest, OutputModesAndExplainVerdicts) {
   std::string windowed = WritePipeline(root);
   WriteInputFile(root + "/in", "a.json", EventsFile(0));
   ASSERT_EQ(Sluice("explain " + windowed), 0) << Stderr();
-  EXPECT_NE(Stdout().find("Aggregate [tumbling window(ts, 180000 ms), who] [count(1) AS n]"), std::string::npos)
-      << Stdout();
-  EXPECT_NE(Stdout().find("WithWatermark ts, 1 minute"), std::string::npos) << Stdout();
-  EXPECT_NE(Stdout().find("append: ok"), std::string::npos) << Stdout();
-  EXPECT_NE(Stdout().find("complete: refused: Data source parquet does not support complete output mode"), std::string::npos) << Stdout();
+  EXPECT_THAT(Stdout(), HasSubstr("Aggregate [tumbling window(ts, 180000 ms), who] [count(1) AS n]")) << Stdout();
+  EXPECT_THAT(Stdout(), HasSubstr("WithWatermark ts, 1 minute"));
+  EXPECT_THAT(Stdout(), HasSubstr("append: ok"));
+  EXPECT_THAT(Stdout(), HasSubstr("complete: refused: Data source parquet does not support complete output mode"));
   // The file sink is append-only: complete is refused at start with the sink's message.
   EXPECT_EQ(Sluice("run " + windowed + " --checkpoint " + root + "/ckpt --output-mode complete --trigger once"), 1);
-  EXPECT_NE(Stderr().find("query 'counts'"), std::string::npos) << Stderr();
-  EXPECT_NE(Stderr().find("output mode"), std::string::npos) << Stderr();
+  EXPECT_THAT(Stderr(), HasSubstr("query 'counts'"));
+  EXPECT_THAT(Stderr(), HasSubstr("output mode"));
 
   // Without a window, append is refused (naming the fix); complete and update run to the console.
   std::string keyed = root + "/keyed.sql";
@@ -143,17 +144,17 @@ TEST_F(CliStatefulTest, OutputModesAndExplainVerdicts) {
                           "path = '" + root + "/in');\n"
                           "SELECT who, count(*) AS n FROM clicks GROUP BY who;\n";
   ASSERT_EQ(Sluice("explain " + keyed), 0) << Stderr();
-  EXPECT_NE(Stdout().find("append: refused: Append output mode not supported"), std::string::npos) << Stdout();
-  EXPECT_NE(Stdout().find("GROUP BY tumble/hop/session"), std::string::npos) << Stdout();
+  EXPECT_THAT(Stdout(), HasSubstr("append: refused: Append output mode not supported"));
+  EXPECT_THAT(Stdout(), HasSubstr("GROUP BY tumble/hop/session"));
   EXPECT_EQ(Sluice("explain " + keyed + " --output-mode append"), 1);
   EXPECT_EQ(Sluice("run " + keyed + " --trigger once"), 1);
-  EXPECT_NE(Stderr().find("Append output mode not supported"), std::string::npos) << Stderr();
+  EXPECT_THAT(Stderr(), HasSubstr("Append output mode not supported"));
   ASSERT_EQ(Sluice("run " + keyed + " --trigger once --output-mode complete"), 0) << Stderr();
-  EXPECT_NE(Stdout().find("| u0|  3|"), std::string::npos) << Stdout();
+  EXPECT_THAT(Stdout(), HasSubstr("| u0|  3|"));
   ASSERT_EQ(Sluice("run " + keyed + " --trigger once --output-mode update"), 0) << Stderr();
-  EXPECT_NE(Stdout().find("| u1|  2|"), std::string::npos) << Stdout();
+  EXPECT_THAT(Stdout(), HasSubstr("| u1|  2|"));
   ASSERT_EQ(Sluice("batch " + keyed + " --print"), 0) << Stderr();
-  EXPECT_NE(Stdout().find("(2 rows)"), std::string::npos) << Stdout();
+  EXPECT_THAT(Stdout(), HasSubstr("(2 rows)"));
 }
 
 }  // namespace

@@ -8,9 +8,12 @@
 #include <fstream>
 
 #include "integration/test_util.h"
+#include "support/status.h"
 
 namespace sluice::testing {
 namespace {
+
+using ::testing::HasSubstr;
 
 namespace fs = std::filesystem;
 
@@ -96,7 +99,7 @@ TEST(SeedExercise, ANewCheckpointForAnExistingFileSinkIsRefused) {
   ASSERT_EQ(RunCommand(StreamCommand(dir, "")), 1);
   std::ifstream log(dir.Sub("log"));
   std::string text((std::istreambuf_iterator<char>(log)), std::istreambuf_iterator<char>());
-  EXPECT_NE(text.find("was written by query"), std::string::npos) << text;
+  EXPECT_THAT(text, HasSubstr("was written by query"));
   auto rows = ReadSinkDir(dir.Sub("out"));
   ASSERT_NE(rows, nullptr);
   EXPECT_EQ(SortedInts(rows, "id"), Range(0, 20));

@@ -6,9 +6,12 @@
 #include <nlohmann/json.hpp>
 
 #include "integration/test_util.h"
+#include "support/status.h"
 
 namespace sluice::testing {
 namespace {
+
+using ::testing::HasSubstr;
 
 namespace fs = std::filesystem;
 const char* kSchema = "id BIGINT, name STRING, price DOUBLE";
@@ -117,8 +120,8 @@ TEST(FileStream, MalformedRowsFailFastStopsTheQueryNamingFileAndLine) {
                                    .option("checkpointLocation", dir.Sub("ckpt")).trigger(AvailableNow()).start());
   Status st = q.awaitTermination();
   ASSERT_FALSE(st.ok());
-  EXPECT_NE(st.message().find("bad.json"), std::string::npos) << st.message();
-  EXPECT_NE(st.message().find("line 3"), std::string::npos) << st.message();
+  EXPECT_THAT(st.message(), HasSubstr("bad.json"));
+  EXPECT_THAT(st.message(), HasSubstr("line 3"));
   // Nothing was committed: the checkpoint is consistent and the batch will be re-run.
   EXPECT_TRUE(fs::exists(dir.Sub("ckpt/offsets/0")));
   EXPECT_FALSE(fs::exists(dir.Sub("ckpt/commits/0")));
@@ -130,41 +133,41 @@ TEST(FileStream, BadInputsAreRefusedWithWhatAndWhere) {
   auto s = Session::Make();
   auto no_schema = s->readStream().format("json").load(dir.Sub("in"));
   ASSERT_FALSE(no_schema.ok());
-  EXPECT_NE(no_schema.status().message().find("Schema must be specified"), std::string::npos);
+  EXPECT_THAT(no_schema.status().message(), HasSubstr("Schema must be specified"));
 
   auto bad_format = s->readStream().format("jsonl").schema(kSchema).load(dir.Sub("in"));
   ASSERT_FALSE(bad_format.ok());
-  EXPECT_NE(bad_format.status().message().find("Unknown source format 'jsonl'"), std::string::npos);
+  EXPECT_THAT(bad_format.status().message(), HasSubstr("Unknown source format 'jsonl'"));
 
   auto bad_option = JsonStream(s, dir.Sub("in"), {{"maxFilesPerTriger", "2"}});
   ASSERT_FALSE(bad_option.ok());
-  EXPECT_NE(bad_option.status().message().find("maxFilesPerTriger"), std::string::npos);
-  EXPECT_NE(bad_option.status().message().find("maxFilesPerTrigger"), std::string::npos);  // the valid list
+  EXPECT_THAT(bad_option.status().message(), HasSubstr("maxFilesPerTriger"));
+  EXPECT_THAT(bad_option.status().message(), HasSubstr("maxFilesPerTrigger"));  // the valid list
 
   auto bad_value = JsonStream(s, dir.Sub("in"), {{"maxFilesPerTrigger", "0"}});
   ASSERT_FALSE(bad_value.ok());
-  EXPECT_NE(bad_value.status().message().find("must be a positive integer"), std::string::npos);
+  EXPECT_THAT(bad_value.status().message(), HasSubstr("must be a positive integer"));
 
   auto missing_dir = JsonStream(s, dir.Sub("nowhere"));
   ASSERT_FALSE(missing_dir.ok());
-  EXPECT_NE(missing_dir.status().message().find(dir.Sub("nowhere")), std::string::npos);
+  EXPECT_THAT(missing_dir.status().message(), HasSubstr(dir.Sub("nowhere")));
 
   auto bad_ddl = s->readStream().format("json").schema("id BIGINTEGER").load(dir.Sub("in"));
   ASSERT_FALSE(bad_ddl.ok());
-  EXPECT_NE(bad_ddl.status().message().find("BIGINTEGER"), std::string::npos) << bad_ddl.status().message();
+  EXPECT_THAT(bad_ddl.status().message(), HasSubstr("BIGINTEGER"));
 
   ASSERT_OK_AND_ASSIGN(auto df, JsonStream(s, dir.Sub("in")));
   auto no_ckpt = df.writeStream().format("parquet").option("path", dir.Sub("out")).start();
   ASSERT_FALSE(no_ckpt.ok());
-  EXPECT_NE(no_ckpt.status().message().find("checkpointLocation must be specified"), std::string::npos);
+  EXPECT_THAT(no_ckpt.status().message(), HasSubstr("checkpointLocation must be specified"));
 
   auto no_path = df.writeStream().format("parquet").option("checkpointLocation", dir.Sub("ckpt")).start();
   ASSERT_FALSE(no_path.ok());
-  EXPECT_NE(no_path.status().message().find("path"), std::string::npos);
+  EXPECT_THAT(no_path.status().message(), HasSubstr("path"));
 
   auto unknown_col = df.select({col("pricee")});
   ASSERT_FALSE(unknown_col.ok());
-  EXPECT_NE(unknown_col.status().message().find("pricee"), std::string::npos);
+  EXPECT_THAT(unknown_col.status().message(), HasSubstr("pricee"));
   EXPECT_FALSE(unknown_col.writeStream().format("memory").queryName("x").start().ok());
 }
 

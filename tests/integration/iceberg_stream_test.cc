@@ -5,9 +5,12 @@
 #include <filesystem>
 
 #include "integration/test_util.h"
+#include "support/status.h"
 
 namespace sluice::testing {
 namespace {
+
+using ::testing::HasSubstr;
 
 namespace fs = std::filesystem;
 
@@ -35,9 +38,9 @@ Result<StreamingQuery> Start(const DataFrame& df, const std::string& ckpt, const
 
 std::vector<int64_t> ReadIds(const std::shared_ptr<Session>& session, const std::string& table) {
   auto df = session->read().table(table);
-  EXPECT_TRUE(df.ok()) << df.status().ToString();
+  EXPECT_OK(df);
   auto rows = df->collect();
-  EXPECT_TRUE(rows.ok()) << rows.status().ToString();
+  EXPECT_OK(rows);
   return SortedInts(*rows, "id");
 }
 
@@ -54,7 +57,7 @@ TEST(IcebergStream, ToTableCreatesTheTableAndRestartsContinueExactlyOnce) {
   {
     ASSERT_OK_AND_ASSIGN(auto q, Start(input.toDF(), dir.Sub("ckpt"), "lake.db.events"));
     ASSERT_OK(q.awaitTermination());
-    EXPECT_NE(q.lastProgress().find("IcebergSink[lake.db.events]"), std::string::npos) << q.lastProgress();
+    EXPECT_THAT(q.lastProgress(), HasSubstr("IcebergSink[lake.db.events]"));
   }
   EXPECT_EQ(ReadIds(session, "lake.db.events"), Range(0, 8));
   ASSERT_OK_AND_ASSIGN(auto df, session->read().format("iceberg").load("lake.db.events"));
@@ -90,11 +93,11 @@ TEST(IcebergStream, AQueryWhoseColumnsDoNotMatchTheTableIsRefusedAtStart) {
   MemoryStream b(session, "id STRING, name STRING");
   auto refused = Start(b.toDF(), dir.Sub("ckpt-b"), "lake.db.events");
   ASSERT_FALSE(refused.ok());
-  EXPECT_NE(refused.status().message().find("column 'id' is string in the query but long"), std::string::npos)
+  EXPECT_THAT(refused.status().message(), HasSubstr("column 'id' is string in the query but long"))
       << refused.status().ToString();
   auto missing = session->read().table("lake.db.nope");
   ASSERT_FALSE(missing.ok());
-  EXPECT_NE(missing.status().message().find("lake.db.nope does not exist"), std::string::npos);
+  EXPECT_THAT(missing.status().message(), HasSubstr("lake.db.nope does not exist"));
 }
 
 TEST(IcebergStream, MergeSchemaLetsAStreamAddANullableColumnToAnExistingTable) {
@@ -109,8 +112,8 @@ TEST(IcebergStream, MergeSchemaLetsAStreamAddANullableColumnToAnExistingTable) {
   ASSERT_OK(b.addJson(R"([{"id":3,"name":"n3","score":1.5},{"id":4,"name":"n4","score":2.5}])").status());
   auto refused = Start(b.toDF(), dir.Sub("ckpt-b"), "lake.db.events");
   ASSERT_FALSE(refused.ok());
-  EXPECT_NE(refused.status().message().find("column 'score'"), std::string::npos) << refused.status().ToString();
-  EXPECT_NE(refused.status().message().find("mergeSchema"), std::string::npos) << refused.status().ToString();
+  EXPECT_THAT(refused.status().message(), HasSubstr("column 'score'")) << refused.status().ToString();
+  EXPECT_THAT(refused.status().message(), HasSubstr("mergeSchema")) << refused.status().ToString();
 
   ASSERT_OK_AND_ASSIGN(auto q2, b.toDF()
                                     .writeStream()

@@ -11,9 +11,12 @@
 #include "integration/test_util.h"
 #include "io/fault_injection.h"
 #include "sluice/sluice.h"
+#include "support/status.h"
 
 namespace sluice::testing {
 namespace {
+
+using ::testing::HasSubstr;
 
 namespace fs = std::filesystem;
 
@@ -46,11 +49,11 @@ TEST(MicroBatch, WritesOffsetsBeforeAndCommitAfterEachBatch) {
   std::getline(in, meta);
   std::getline(in, offset);
   EXPECT_EQ(version, "v1");
-  EXPECT_NE(meta.find("\"batchWatermarkMs\":0"), std::string::npos);
+  EXPECT_THAT(meta, HasSubstr("\"batchWatermarkMs\":0"));
   EXPECT_EQ(offset, "3");  // memory source offsets are row counts
   ASSERT_OK_AND_ASSIGN(auto rows, session->memoryTable("t"));
   EXPECT_EQ(SortedInts(rows, "id"), Range(0, 3));
-  EXPECT_NE(q.lastProgress().find("\"batchId\":0"), std::string::npos);
+  EXPECT_THAT(q.lastProgress(), HasSubstr("\"batchId\":0"));
 }
 
 TEST(MicroBatch, RestartOnSameCheckpointContinuesWithoutGapOrDuplicate) {
@@ -84,7 +87,7 @@ TEST(MicroBatch, FailureBetweenSinkAndCommitRedoesTheBatchOnce) {
     ASSERT_OK_AND_ASSIGN(auto q, StartToMemory(input.toDF(), dir.Sub("ckpt"), "t"));
     Status st = q.awaitTermination();
     ASSERT_FALSE(st.ok());
-    EXPECT_NE(st.message().find("injected fault"), std::string::npos);
+    EXPECT_THAT(st.message(), HasSubstr("injected fault"));
     ASSERT_TRUE(q.exception().has_value());
   }
   EXPECT_TRUE(fs::exists(dir.Sub("ckpt/offsets/0")));
@@ -141,18 +144,18 @@ TEST(MicroBatch, RefusesACheckpointOfAnotherQuery) {
   auto other = input.toDF().filter(col("id") > lit(int64_t{0}));
   auto r = StartToMemory(other, dir.Sub("ckpt"), "t");
   ASSERT_FALSE(r.ok());
-  EXPECT_NE(r.status().message().find("belongs to a different query"), std::string::npos) << r.status().message();
-  EXPECT_NE(r.status().message().find(dir.Sub("ckpt")), std::string::npos);
-  EXPECT_NE(r.status().message().find("plan"), std::string::npos);
+  EXPECT_THAT(r.status().message(), HasSubstr("belongs to a different query"));
+  EXPECT_THAT(r.status().message(), HasSubstr(dir.Sub("ckpt")));
+  EXPECT_THAT(r.status().message(), HasSubstr("plan"));
   // Another sink.
   auto r2 = StartToMemory(input.toDF(), dir.Sub("ckpt"), "other_table");
   ASSERT_FALSE(r2.ok());
-  EXPECT_NE(r2.status().message().find("sink"), std::string::npos) << r2.status().message();
+  EXPECT_THAT(r2.status().message(), HasSubstr("sink"));
   // Another source.
   MemoryStream input2(session, "id BIGINT, label STRING");
   auto r3 = StartToMemory(input2.toDF(), dir.Sub("ckpt"), "t");
   ASSERT_FALSE(r3.ok());
-  EXPECT_NE(r3.status().message().find("source 0"), std::string::npos) << r3.status().message();
+  EXPECT_THAT(r3.status().message(), HasSubstr("source 0"));
 }
 
 TEST(MicroBatch, RefusesASecondLiveRunOnTheSameCheckpoint) {
@@ -162,7 +165,7 @@ TEST(MicroBatch, RefusesASecondLiveRunOnTheSameCheckpoint) {
   ASSERT_OK_AND_ASSIGN(auto q, StartToMemory(input.toDF(), dir.Sub("ckpt"), "t", ProcessingTime(50)));
   auto second = StartToMemory(input.toDF(), dir.Sub("ckpt"), "t", ProcessingTime(50));
   ASSERT_FALSE(second.ok());
-  EXPECT_NE(second.status().message().find("is in use by pid " + std::to_string(::getpid())), std::string::npos)
+  EXPECT_THAT(second.status().message(), HasSubstr("is in use by pid " + std::to_string(::getpid())))
       << second.status().message();
   ASSERT_OK(q.stop());
   // Once the first run stopped, the checkpoint is free again.
@@ -184,7 +187,7 @@ TEST(MicroBatch, TakesOverTheLockOfADeadRun) {
   ASSERT_OK(q.awaitTermination());
   std::ifstream lock(dir.Sub("ckpt/lock"));
   std::string content((std::istreambuf_iterator<char>(lock)), std::istreambuf_iterator<char>());
-  EXPECT_NE(content.find("\"pid\":" + std::to_string(::getpid())), std::string::npos) << content;
+  EXPECT_THAT(content, HasSubstr("\"pid\":" + std::to_string(::getpid())));
 }
 
 TEST(MicroBatch, KeepsOnlyTheLastMinBatchesToRetainLogEntries) {
@@ -260,16 +263,16 @@ TEST(MicroBatch, RefusesBadWriterSettingsBeforeAnyBatch) {
   MemoryStream input(session, "id BIGINT, name STRING");
   auto r = input.toDF().writeStream().format("memory").queryName("t").outputMode("complete").start();
   ASSERT_FALSE(r.ok());
-  EXPECT_NE(r.status().message().find("Complete output mode not supported"), std::string::npos);
+  EXPECT_THAT(r.status().message(), HasSubstr("Complete output mode not supported"));
   auto r2 = input.toDF().writeStream().format("kafkaa").start();
   ASSERT_FALSE(r2.ok());
-  EXPECT_NE(r2.status().message().find("Unknown sink format 'kafkaa'"), std::string::npos);
+  EXPECT_THAT(r2.status().message(), HasSubstr("Unknown sink format 'kafkaa'"));
   auto r3 = input.toDF().writeStream().format("memory").start();
   ASSERT_FALSE(r3.ok());
-  EXPECT_NE(r3.status().message().find("queryName"), std::string::npos);
+  EXPECT_THAT(r3.status().message(), HasSubstr("queryName"));
   auto r4 = input.toDF().writeStream().format("memory").queryName("t").outputMode("sideways").start();
   ASSERT_FALSE(r4.ok());
-  EXPECT_NE(r4.status().message().find("Unknown output mode 'sideways'"), std::string::npos);
+  EXPECT_THAT(r4.status().message(), HasSubstr("Unknown output mode 'sideways'"));
 }
 
 }  // namespace

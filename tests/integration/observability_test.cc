@@ -15,9 +15,12 @@
 #include "integration/test_util.h"
 #include "io/fault_injection.h"
 #include "source/rate_source.h"
+#include "support/status.h"
 
 namespace sluice::testing {
 namespace {
+
+using ::testing::HasSubstr;
 
 using nlohmann::json;
 
@@ -94,16 +97,16 @@ TEST(RateSource, RejectsBadOptionsByName) {
   auto s = Session::Make();
   auto a = s->readStream().format("rate").option("rowsPerSecond", "-1").load();
   ASSERT_FALSE(a.ok());
-  EXPECT_NE(a.status().message().find("rowsPerSecond"), std::string::npos);
+  EXPECT_THAT(a.status().message(), HasSubstr("rowsPerSecond"));
   auto b = s->readStream().format("rate-micro-batch").load();
   ASSERT_FALSE(b.ok());
-  EXPECT_NE(b.status().message().find("rowsPerBatch"), std::string::npos);
+  EXPECT_THAT(b.status().message(), HasSubstr("rowsPerBatch"));
   auto c = s->readStream().format("rate").option("rowsPerSec", "1").load();
   ASSERT_FALSE(c.ok());
-  EXPECT_NE(c.status().message().find("rowsPerSec'"), std::string::npos);
+  EXPECT_THAT(c.status().message(), HasSubstr("rowsPerSec'"));
   auto d = s->readStream().format("rate").load("/tmp");
   ASSERT_FALSE(d.ok());
-  EXPECT_NE(d.status().message().find("takes no path"), std::string::npos);
+  EXPECT_THAT(d.status().message(), HasSubstr("takes no path"));
 }
 
 class RecordingListener : public StreamingQueryListener {
@@ -112,7 +115,7 @@ class RecordingListener : public StreamingQueryListener {
   void onQueryProgress(const QueryProgressEvent& e) override {
     Add("progress:" + std::to_string(json::parse(e.progress)["batchId"].get<int64_t>()));
   }
-  void onQueryIdle(const QueryIdleEvent& e) override { Add("idle"); }
+  void onQueryIdle(const QueryIdleEvent& /*e*/) override { Add("idle"); }
   void onQueryTerminated(const QueryTerminatedEvent& e) override {
     Add(e.exception ? "terminated:error" : "terminated:ok");
   }
@@ -160,8 +163,8 @@ TEST(Listener, IdleTriggersAreReportedAndFailuresCarryTheError) {
   ASSERT_OK(input.addJson(R"([{"id":1}])").status());
   Status st = q.awaitTermination();
   ASSERT_FALSE(st.ok());
-  EXPECT_NE(st.message().find("downstream unavailable"), std::string::npos);
-  EXPECT_NE(st.message().find("batch 0"), std::string::npos);
+  EXPECT_THAT(st.message(), HasSubstr("downstream unavailable"));
+  EXPECT_THAT(st.message(), HasSubstr("batch 0"));
   auto events = listener->Events();
   ASSERT_GE(events.size(), 3u);
   EXPECT_EQ(events.front(), "started:");
@@ -186,11 +189,11 @@ TEST(QueryManager, TracksActiveQueriesAndRefusesDuplicates) {
   // Same name while active.
   auto dup_name = b.toDF().writeStream().format("memory").queryName("a").option("checkpointLocation", dir.Sub("c")).start();
   ASSERT_FALSE(dup_name.ok());
-  EXPECT_NE(dup_name.status().message().find("name 'a'"), std::string::npos);
+  EXPECT_THAT(dup_name.status().message(), HasSubstr("name 'a'"));
   // Same checkpoint while active.
   auto dup_ckpt = a.toDF().writeStream().format("memory").queryName("a2").option("checkpointLocation", dir.Sub("a")).start();
   ASSERT_FALSE(dup_ckpt.ok());
-  EXPECT_NE(dup_ckpt.status().message().find("in use"), std::string::npos);
+  EXPECT_THAT(dup_ckpt.status().message(), HasSubstr("in use"));
 
   ASSERT_OK_AND_ASSIGN(bool none, s->streams().awaitAnyTermination(50));
   EXPECT_FALSE(none);
@@ -288,7 +291,7 @@ TEST(SocketSource, ReadsLinesAndSaysItCannotReplay) {
   ASSERT_OK(refused.status());  // options are fine; connecting happens at start
   auto start = refused->writeStream().format("memory").queryName("nope").start();
   ASSERT_FALSE(start.ok());
-  EXPECT_NE(start.status().message().find("127.0.0.1:1"), std::string::npos);
+  EXPECT_THAT(start.status().message(), HasSubstr("127.0.0.1:1"));
 }
 
 }  // namespace

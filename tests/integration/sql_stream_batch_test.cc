@@ -13,9 +13,12 @@
 
 #include "integration/test_util.h"
 #include "sql/sql_pipeline.h"
+#include "support/status.h"
 
 namespace sluice::testing {
 namespace {
+
+using ::testing::HasSubstr;
 
 // 5 files x 8 rows: ids 0..39, some null names and prices, timestamps as text and as TIMESTAMP.
 void WriteEvents(const std::string& dir) {
@@ -58,7 +61,15 @@ std::vector<std::string> SortedRows(const std::shared_ptr<arrow::Table>& table,
   return rows;
 }
 
-class SqlStreamBatchTest : public ::testing::TestWithParam<std::string> {};
+// A query of a parameterized suite: `name` names the ctest entry, `sql` is the SELECT.
+struct SqlCase {
+  const char* name;
+  const char* sql;
+};
+void PrintTo(const SqlCase& c, std::ostream* os) { *os << c.sql; }
+std::string CaseName(const ::testing::TestParamInfo<SqlCase>& info) { return info.param.name; }
+
+class SqlStreamBatchTest : public ::testing::TestWithParam<SqlCase> {};
 
 // Runs `select` (over table `events`) into a parquet sink, as a stream and as a batch job.
 void ExpectStreamEqualsBatch(const std::string& select) {
@@ -79,7 +90,7 @@ void ExpectStreamEqualsBatch(const std::string& select) {
   options.trigger = AvailableNow();
   ASSERT_OK_AND_ASSIGN(auto query, sql::StartStreamingQuery(stream_pipeline.queries.at(0), options));
   ASSERT_OK(query.awaitTermination());
-  EXPECT_NE(query.lastProgress().find("\"batchId\":4"), std::string::npos) << "one file per batch: 5 batches";
+  EXPECT_THAT(query.lastProgress(), HasSubstr("\"batchId\":4")) << "one file per batch: 5 batches";
 
   auto batch_session = Session::Make();
   sql::SqlText batch_sql("batch.sql", pipeline_text(dir.Sub("batch_out")));
@@ -97,29 +108,41 @@ void ExpectStreamEqualsBatch(const std::string& select) {
   EXPECT_EQ(stream_rows, SortedRows(batched)) << select;
 }
 
-TEST_P(SqlStreamBatchTest, StreamingResultEqualsBatchResult) { ExpectStreamEqualsBatch(GetParam()); }
+TEST_P(SqlStreamBatchTest, StreamingResultEqualsBatchResult) { ExpectStreamEqualsBatch(GetParam().sql); }
 
 INSTANTIATE_TEST_SUITE_P(
     Queries, SqlStreamBatchTest,
     ::testing::Values(
-        "SELECT * FROM events",
-        "SELECT id, upper(name) AS u FROM events WHERE price > 5",
-        "SELECT id, price * 2 + 1 AS p, id % 3 AS m, -price AS neg, id / 4 AS q FROM events",
-        "SELECT id, CASE WHEN price >= 20 THEN 'high' WHEN price >= 5 THEN 'mid' ELSE 'low' END AS band FROM events",
-        "SELECT id, name FROM events WHERE name IS NULL OR name LIKE 'n1%'",
-        "SELECT id, coalesce(name, 'anon') AS n, id IN (1, 5, 9) AS picked FROM events WHERE price IS NOT NULL",
-        "SELECT concat(name, '#', CAST(id AS STRING)) AS tag, substring(name, 1, 2) AS pre, length(name) AS len, "
-        "lower(trim(name)) AS l FROM events",
-        "SELECT id, date_trunc('hour', ts) AS h, year(ts) AS y, hour(ts) AS hr, minute(ts) AS mi, dayofweek(ts) AS dw, "
-        "EXTRACT(day FROM ts) AS d FROM events",
-        "SELECT id, CAST(price AS INT) AS pi, price::DECIMAL(10, 2) AS pd FROM events WHERE price BETWEEN 2 AND 20",
-        "SELECT id FROM events WHERE NOT (id = 3) AND id <> 4 AND id NOT IN (7, 8) AND name NOT LIKE '%9'",
-        "SELECT id, to_timestamp(ts_text, 'yyyy-MM-dd HH:mm:ss') AS parsed, ts_text FROM events WHERE id % 2 = 0",
-        "SELECT id, name || '!' AS shout, CASE id % 2 WHEN 0 THEN 'even' ELSE 'odd' END AS parity FROM events e "
-        "WHERE e.price < 25 OR e.name IS NULL"));
+        SqlCase{"SelectStar", "SELECT * FROM events"},
+        SqlCase{"UpperWithFilter", "SELECT id, upper(name) AS u FROM events WHERE price > 5"},
+        SqlCase{"Arithmetic", "SELECT id, price * 2 + 1 AS p, id % 3 AS m, -price AS neg, id / 4 AS q FROM events"},
+        SqlCase{"SearchedCase",
+                "SELECT id, CASE WHEN price >= 20 THEN 'high' WHEN price >= 5 THEN 'mid' ELSE 'low' END AS band FROM "
+                "events"},
+        SqlCase{"IsNullOrLike", "SELECT id, name FROM events WHERE name IS NULL OR name LIKE 'n1%'"},
+        SqlCase{"CoalesceAndIn",
+                "SELECT id, coalesce(name, 'anon') AS n, id IN (1, 5, 9) AS picked FROM events WHERE price IS NOT "
+                "NULL"},
+        SqlCase{"StringFunctions",
+                "SELECT concat(name, '#', CAST(id AS STRING)) AS tag, substring(name, 1, 2) AS pre, length(name) AS "
+                "len, lower(trim(name)) AS l FROM events"},
+        SqlCase{"TimeFunctions",
+                "SELECT id, date_trunc('hour', ts) AS h, year(ts) AS y, hour(ts) AS hr, minute(ts) AS mi, "
+                "dayofweek(ts) AS dw, EXTRACT(day FROM ts) AS d FROM events"},
+        SqlCase{"Casts",
+                "SELECT id, CAST(price AS INT) AS pi, price::DECIMAL(10, 2) AS pd FROM events WHERE price BETWEEN 2 "
+                "AND 20"},
+        SqlCase{"NegatedPredicates",
+                "SELECT id FROM events WHERE NOT (id = 3) AND id <> 4 AND id NOT IN (7, 8) AND name NOT LIKE '%9'"},
+        SqlCase{"ToTimestamp",
+                "SELECT id, to_timestamp(ts_text, 'yyyy-MM-dd HH:mm:ss') AS parsed, ts_text FROM events WHERE id % 2 "
+                "= 0"},
+        SqlCase{"ConcatOperatorAndSimpleCase",
+                "SELECT id, name || '!' AS shout, CASE id % 2 WHEN 0 THEN 'even' ELSE 'odd' END AS parity FROM "
+                "events e WHERE e.price < 25 OR e.name IS NULL"}),
+    CaseName);
 
 // --- aggregations -----------------------------------------------------------------------
-
 
 constexpr int kFiles = 5;
 constexpr int kRowsPerFile = 8;
@@ -185,12 +208,12 @@ Result<std::string> RunStream(const std::shared_ptr<Session>& session, const std
   return query.lastProgress();
 }
 
-class SqlCompleteModeTest : public ::testing::TestWithParam<std::string> {};
+class SqlCompleteModeTest : public ::testing::TestWithParam<SqlCase> {};
 
 TEST_P(SqlCompleteModeTest, LastCompleteResultEqualsBatchResult) {
   TempDir dir;
   WriteTimedEvents(dir.Sub("in"));
-  const std::string sql = Pipeline(dir.Sub("in"), "CREATE TABLE out () WITH (connector = 'memory');", GetParam());
+  const std::string sql = Pipeline(dir.Sub("in"), "CREATE TABLE out () WITH (connector = 'memory');", GetParam().sql);
 
   auto session = Session::Make();
   ASSERT_OK_AND_ASSIGN(std::string progress, RunStream(session, sql, dir.Sub("ckpt"), "complete"));
@@ -200,24 +223,31 @@ TEST_P(SqlCompleteModeTest, LastCompleteResultEqualsBatchResult) {
   ASSERT_OK_AND_ASSIGN(auto batched, RunBatch(sql));
   auto rows = SortedRows(streamed);
   EXPECT_FALSE(rows.empty());
-  EXPECT_EQ(rows, SortedRows(batched)) << GetParam();
+  EXPECT_EQ(rows, SortedRows(batched)) << GetParam().sql;
 }
 
 INSTANTIATE_TEST_SUITE_P(
     Queries, SqlCompleteModeTest,
     ::testing::Values(
-        "SELECT name, count(*) AS n, sum(price) AS total FROM events GROUP BY name",
-        "SELECT count(*) AS n, count(name) AS named, count(DISTINCT name) AS names, avg(price) AS a, min(ts) AS lo, "
-        "max(ts) AS hi FROM events",
-        "SELECT id % 3 AS bucket, max(price) - min(price) AS spread, sum(price) / count(*) AS mean FROM events "
-        "WHERE price IS NOT NULL GROUP BY 1 HAVING count(*) > 5",
-        "SELECT window_start, window_end, count(*) AS n, sum(price) AS s FROM events "
-        "GROUP BY tumble(ts, INTERVAL '1 hour')",
-        "SELECT upper(name) AS who, window_start, count(*) AS n FROM events "
-        "GROUP BY upper(name), hop(ts, INTERVAL '30 minutes', INTERVAL '1 hour')",
-        "SELECT id % 4 AS k, first(id) AS f, last(id) AS l, min(name) AS lo, max(name) AS hi FROM events GROUP BY k"));
+        SqlCase{"GroupByName", "SELECT name, count(*) AS n, sum(price) AS total FROM events GROUP BY name"},
+        SqlCase{"GlobalAggregates",
+                "SELECT count(*) AS n, count(name) AS named, count(DISTINCT name) AS names, avg(price) AS a, min(ts) "
+                "AS lo, max(ts) AS hi FROM events"},
+        SqlCase{"GroupByOrdinalWithHaving",
+                "SELECT id % 3 AS bucket, max(price) - min(price) AS spread, sum(price) / count(*) AS mean FROM "
+                "events WHERE price IS NOT NULL GROUP BY 1 HAVING count(*) > 5"},
+        SqlCase{"TumblingWindow",
+                "SELECT window_start, window_end, count(*) AS n, sum(price) AS s FROM events GROUP BY tumble(ts, "
+                "INTERVAL '1 hour')"},
+        SqlCase{"HoppingWindowByExpression",
+                "SELECT upper(name) AS who, window_start, count(*) AS n FROM events GROUP BY upper(name), hop(ts, "
+                "INTERVAL '30 minutes', INTERVAL '1 hour')"},
+        SqlCase{"FirstLastMinMax",
+                "SELECT id % 4 AS k, first(id) AS f, last(id) AS l, min(name) AS lo, max(name) AS hi FROM events "
+                "GROUP BY k"}),
+    CaseName);
 
-class SqlAppendModeTest : public ::testing::TestWithParam<std::string> {};
+class SqlAppendModeTest : public ::testing::TestWithParam<SqlCase> {};
 
 // The final watermark is the latest event time minus the 10-minute delay; append mode has
 // emitted exactly the windows ending at or before it.
@@ -226,7 +256,7 @@ TEST_P(SqlAppendModeTest, EmittedWindowsEqualTheBatchWindowsTheWatermarkClosed) 
   WriteTimedEvents(dir.Sub("in"));
   const std::string sink = "CREATE TABLE out () WITH (connector = 'files', format = 'parquet', path = '" +
                            dir.Sub("out") + "');";
-  const std::string sql = Pipeline(dir.Sub("in"), sink, GetParam());
+  const std::string sql = Pipeline(dir.Sub("in"), sink, GetParam().sql);
   ASSERT_OK(RunStream(Session::Make(), sql, dir.Sub("ckpt"), "append").status());
 
   int64_t max_ts = 0;
@@ -237,18 +267,22 @@ TEST_P(SqlAppendModeTest, EmittedWindowsEqualTheBatchWindowsTheWatermarkClosed) 
   auto streamed = SortedRows(ReadSinkDir(dir.Sub("out"), "parquet"));
   EXPECT_FALSE(expected.empty());
   EXPECT_LT(expected.size(), SortedRows(batched).size()) << "some windows stay open";
-  EXPECT_EQ(streamed, expected) << GetParam();
+  EXPECT_EQ(streamed, expected) << GetParam().sql;
 }
 
 INSTANTIATE_TEST_SUITE_P(
     Queries, SqlAppendModeTest,
     ::testing::Values(
-        "SELECT window_start, window_end, count(*) AS n, sum(price) AS s FROM events "
-        "GROUP BY tumble(ts, INTERVAL '30 minutes')",
-        "SELECT name, window_start, window_end, count(*) AS n, max(id) AS top FROM events "
-        "GROUP BY name, hop(ts, INTERVAL '20 minutes', INTERVAL '1 hour') HAVING count(*) >= 2",
-        "SELECT name, window_start, window_end, count(*) AS n, min(id) AS first_id FROM events "
-        "GROUP BY name, session(ts, INTERVAL '25 minutes')"));
+        SqlCase{"TumblingWindow",
+                "SELECT window_start, window_end, count(*) AS n, sum(price) AS s FROM events GROUP BY tumble(ts, "
+                "INTERVAL '30 minutes')"},
+        SqlCase{"HoppingWindowWithHaving",
+                "SELECT name, window_start, window_end, count(*) AS n, max(id) AS top FROM events GROUP BY name, "
+                "hop(ts, INTERVAL '20 minutes', INTERVAL '1 hour') HAVING count(*) >= 2"},
+        SqlCase{"SessionWindow",
+                "SELECT name, window_start, window_end, count(*) AS n, min(id) AS first_id FROM events GROUP BY "
+                "name, session(ts, INTERVAL '25 minutes')"}),
+    CaseName);
 
 }  // namespace
 }  // namespace sluice::testing

@@ -137,6 +137,20 @@ std::string CaseName(const ::testing::TestParamInfo<KillCase>& info) {
 
 INSTANTIATE_TEST_SUITE_P(KillMatrix, StatefulCrashTest, ::testing::ValuesIn(KillMatrix()), CaseName);
 
+TEST(StatefulCrash, RocksDBWorkingDirectoriesStayWithTheCheckpointNotInTmpdir) {
+  const Job job{"tumbling", "rocksdb"};
+  TempDir dir;
+  WriteEventFiles(dir);
+  fs::create_directories(dir.Sub("tmp"));
+  const std::string tmpdir = "TMPDIR=" + dir.Sub("tmp") + " ";
+  ASSERT_EQ(RunCommand(tmpdir + Command(dir, job, "--fault point=after_state_commit,hits=2")), 42) << LogOf(dir);
+  EXPECT_FALSE(fs::is_empty(dir.Sub("ckpt/rocksdb-local"))) << "the killed run's databases stay in its checkpoint";
+  ASSERT_EQ(RunCommand(tmpdir + Command(dir, job, "")), 0) << LogOf(dir);
+  EXPECT_FALSE(fs::exists(dir.Sub("ckpt/rocksdb-local"))) << "the restart removes the crashed run's databases and "
+                                                             "its own on close";
+  EXPECT_TRUE(fs::is_empty(dir.Sub("tmp"))) << "something was left in TMPDIR";
+}
+
 TEST(StatefulCrash, SigkillAtRandomMomentsThenRestartEqualsTheNeverStoppedRun) {
   const Job job{"sliding", "file", /*files_per_trigger=*/1};
   const auto& expected = NeverStopped(job);

@@ -26,6 +26,7 @@
 #include "integration/stateful_events.h"
 #include "integration/test_util.h"
 #include "sluice/sluice.h"
+#include "support/status.h"
 
 namespace sluice::testing {
 namespace {
@@ -246,9 +247,9 @@ MemoryStreamResult RunBatchPerRun(Kind kind, const std::vector<std::vector<Event
   MemoryStream input(run.session, kEventSchema);
   const DataFrame df = Build(kind, input.toDF());
   for (const auto& b : batches) {
-    EXPECT_TRUE(input.addJson(JsonArray(b)).ok());
+    EXPECT_OK(input.addJson(JsonArray(b)));
     Status st = run.Run(df);
-    EXPECT_TRUE(st.ok()) << st.ToString();
+    EXPECT_OK(st);
   }
   return {run.Output(), run.dropped};
 }

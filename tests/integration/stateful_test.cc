@@ -14,9 +14,12 @@
 #include <nlohmann/json.hpp>
 
 #include "sluice/sluice.h"
+#include "support/status.h"
 
 namespace sluice::testing {
 namespace {
+
+using ::testing::HasSubstr;
 
 namespace fs = std::filesystem;
 
@@ -252,7 +255,7 @@ TEST(Stateful, DropDuplicatesWithWatermarkEvictsOldKeysAndDropsLateRows) {
   EXPECT_EQ(f.Table(), (std::vector<std::string>{"a|1|0", "a|3|50"}));
   // The watermark (45) evicted the key (a, 0): state holds only (a, 50).
   auto last = q.lastProgress();
-  EXPECT_NE(last.find("\"numRowsTotal\":1"), std::string::npos) << last;
+  EXPECT_THAT(last, HasSubstr("\"numRowsTotal\":1"));
   // A duplicate of the evicted key is late now: dropped, not emitted again.
   ASSERT_OK(f.input.addJson(Events({Event("a", 7, 0)})).status());
   ASSERT_OK(f.RunOnce(df, "append"));
@@ -292,13 +295,13 @@ TEST(Stateful, WatermarkIsPersistedAndNeverMovesBack) {
   std::string v1, body;
   std::getline(commit, v1);
   std::getline(commit, body);
-  EXPECT_NE(body.find(std::to_string((kMidnightUs / 1000) + 90000)), std::string::npos) << body;
+  EXPECT_THAT(body, HasSubstr(std::to_string((kMidnightUs / 1000) + 90000)));
   std::ifstream offsets(f.dir.Sub("ckpt/offsets/1"));
   std::string ov, meta;
   std::getline(offsets, ov);
   std::getline(offsets, meta);
-  EXPECT_NE(meta.find("\"batchWatermarkMs\":" + std::to_string((kMidnightUs / 1000) + 90000)), std::string::npos) << meta;
-  EXPECT_NE(meta.find("spark.sql.shuffle.partitions"), std::string::npos) << meta;
+  EXPECT_THAT(meta, HasSubstr("\"batchWatermarkMs\":" + std::to_string((kMidnightUs / 1000) + 90000)));
+  EXPECT_THAT(meta, HasSubstr("spark.sql.shuffle.partitions"));
 }
 
 TEST(Stateful, RefusesUnsupportedOutputModesBeforeAnyBatch) {
@@ -306,21 +309,21 @@ TEST(Stateful, RefusesUnsupportedOutputModesBeforeAnyBatch) {
   auto agg = f.input.toDF().groupBy({col("k")}).agg({count(col("*"))});
   auto st = f.Start(agg, "append").status();
   EXPECT_TRUE(st.IsInvalid());
-  EXPECT_NE(st.message().find("Append output mode not supported"), std::string::npos) << st.message();
-  EXPECT_NE(st.message().find("withWatermark"), std::string::npos) << st.message();
+  EXPECT_THAT(st.message(), HasSubstr("Append output mode not supported"));
+  EXPECT_THAT(st.message(), HasSubstr("withWatermark"));
   EXPECT_FALSE(fs::exists(f.dir.Sub("ckpt/offsets/0")));
   auto plain = f.input.toDF().select({col("k")});
   st = f.Start(plain, "complete").status();
-  EXPECT_NE(st.message().find("Complete output mode not supported"), std::string::npos) << st.message();
+  EXPECT_THAT(st.message(), HasSubstr("Complete output mode not supported"));
   auto session = f.input.toDF()
                      .withWatermark("ts", "1 second")
                      .groupBy({col("k"), session_window(col("ts"), "5 seconds")})
                      .agg({count(col("*"))});
   st = f.Start(session, "update").status();
-  EXPECT_NE(st.message().find("Update output mode not supported for session window"), std::string::npos) << st.message();
+  EXPECT_THAT(st.message(), HasSubstr("Update output mode not supported for session window"));
   auto within = f.input.toDF().dropDuplicatesWithinWatermark({"k"});
   st = f.Start(within, "append").status();
-  EXPECT_NE(st.message().find("without a watermark"), std::string::npos) << st.message();
+  EXPECT_THAT(st.message(), HasSubstr("without a watermark"));
 }
 
 TEST(Stateful, RestartWithChangedAggregationIsRefused) {
@@ -330,9 +333,9 @@ TEST(Stateful, RestartWithChangedAggregationIsRefused) {
   auto changed = f.input.toDF().groupBy({col("k")}).agg({sum(col("v")).alias("n")});
   auto st = f.Start(changed, "complete").status();
   ASSERT_FALSE(st.ok());
-  EXPECT_NE(st.message().find("state"), std::string::npos) << st.message();
-  EXPECT_NE(st.message().find("sum(v)"), std::string::npos) << st.message();
-  EXPECT_NE(st.message().find("new checkpointLocation"), std::string::npos) << st.message();
+  EXPECT_THAT(st.message(), HasSubstr("state"));
+  EXPECT_THAT(st.message(), HasSubstr("sum(v)"));
+  EXPECT_THAT(st.message(), HasSubstr("new checkpointLocation"));
 }
 
 TEST(Stateful, ProgressReportsStateOperatorsAndEventTime) {

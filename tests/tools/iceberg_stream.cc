@@ -23,6 +23,8 @@
 #include "iceberg/metadata.h"
 #include "io/fault_injection.h"
 #include "sluice/sluice.h"
+#include "util/duration.h"
+#include "util/numbers.h"
 
 using namespace sluice;
 
@@ -64,12 +66,14 @@ int Maintain(const std::shared_ptr<Session>& session, const std::string& table, 
   auto catalog = iceberg::MakeCatalog(ref->catalog, ref->catalog_props, api::FileSystemOf(*session));
   if (!catalog.ok()) return Fail(catalog.status());
   if (args.count("--compact")) {
-    auto r = iceberg::CompactTable(catalog->get(), api::FileSystemOf(*session).get(), ref->ident, std::stoll(args["--compact"]));
+    auto target = util::ParseInt64(args["--compact"], "--compact");
+    if (!target.ok()) return Fail(target.status());
+    auto r = iceberg::CompactTable(catalog->get(), api::FileSystemOf(*session).get(), ref->ident, *target);
     if (!r.ok()) return Fail(r.status());
     std::cout << "compacted " << r->rewritten_files << " -> " << r->added_files << std::endl;
     return 0;
   }
-  auto age = iceberg::ParseDurationMs(args["--expire-older-than"]);
+  auto age = util::ParseDurationMs("--expire-older-than", args["--expire-older-than"]);
   if (!age.ok()) return Fail(age.status());
   auto r = iceberg::ExpireSnapshots(catalog->get(), api::FileSystemOf(*session).get(), ref->ident, iceberg::NowMs() - *age);
   if (!r.ok()) return Fail(r.status());

@@ -70,7 +70,7 @@ int main(int argc, char** argv) {
   const std::string sink = args["--sink"];
   if (sink == "naive") {
     const std::string target = args["--output"] + "/rows.jsonl";
-    writer.foreachBatch([target](const std::shared_ptr<arrow::Table>& rows, int64_t batch_id) {
+    writer.foreachBatch([target](const std::shared_ptr<arrow::Table>& rows, int64_t /*batch_id*/) {
       Status st = AppendJsonLines(target, rows);
       return st;
     });

@@ -7,10 +7,13 @@
 #include "checkpoint/checkpoint.h"
 #include "checkpoint/metadata_log.h"
 #include "io/fault_injection.h"
+#include "support/status.h"
 #include "support/temp_dir.h"
 
 namespace sluice::checkpoint {
 namespace {
+
+using ::testing::HasSubstr;
 
 namespace fs = std::filesystem;
 
@@ -24,11 +27,11 @@ std::string Slurp(const std::string& p) {
 TEST(MetadataLog, EntriesAreCreateOnlyVersionedAndWithoutTrailingNewline) {
   TempDir d;
   MetadataLog log(io::LocalFileSystem(), d.path() + "/offsets");
-  ASSERT_TRUE(log.Add(0, "{\"a\":1}\n2").ok());
+  ASSERT_OK(log.Add(0, "{\"a\":1}\n2"));
   EXPECT_EQ(Slurp(d.path() + "/offsets/0"), "v1\n{\"a\":1}\n2");
   Status again = log.Add(0, "x");
   ASSERT_TRUE(again.IsAlreadyExists());
-  EXPECT_NE(again.message().find("Concurrent update"), std::string::npos);
+  EXPECT_THAT(again.message(), HasSubstr("Concurrent update"));
   EXPECT_EQ(*log.Get(0).ValueOrDie(), "{\"a\":1}\n2");
   EXPECT_FALSE(log.Get(1).ValueOrDie().has_value());
 }
@@ -36,9 +39,9 @@ TEST(MetadataLog, EntriesAreCreateOnlyVersionedAndWithoutTrailingNewline) {
 TEST(MetadataLog, ListsOnlyNumericEntriesAndIgnoresTempFiles) {
   TempDir d;
   MetadataLog log(io::LocalFileSystem(), d.path());
-  ASSERT_TRUE(log.Add(2, "b").ok());
-  ASSERT_TRUE(log.Add(10, "c").ok());
-  ASSERT_TRUE(log.Add(9, "c", /*compact=*/true).ok());
+  ASSERT_OK(log.Add(2, "b"));
+  ASSERT_OK(log.Add(10, "c"));
+  ASSERT_OK(log.Add(9, "c", /*compact=*/true));
   std::ofstream(d.path() + "/.3.abc.tmp") << "partial";
   std::ofstream(d.path() + "/notes") << "x";
   auto ids = log.List().ValueOrDie();
@@ -46,7 +49,7 @@ TEST(MetadataLog, ListsOnlyNumericEntriesAndIgnoresTempFiles) {
   EXPECT_EQ(ids[0].id, 2);
   EXPECT_TRUE(ids[1].compact);
   EXPECT_EQ(*log.LatestId().ValueOrDie(), 10);
-  ASSERT_TRUE(log.PurgeBefore(10).ok());
+  ASSERT_OK(log.PurgeBefore(10));
   EXPECT_EQ(log.List().ValueOrDie().size(), 1u);
 }
 
@@ -57,10 +60,10 @@ TEST(MetadataLog, RefusesANewerVersionAndACorruptEntry) {
   std::ofstream(d.path() + "/1") << "garbage";
   auto newer = log.Get(0);
   ASSERT_FALSE(newer.ok());
-  EXPECT_NE(newer.status().message().find("newer sluice"), std::string::npos);
+  EXPECT_THAT(newer.status().message(), HasSubstr("newer sluice"));
   auto corrupt = log.Get(1);
   ASSERT_FALSE(corrupt.ok());
-  EXPECT_NE(corrupt.status().message().find(d.path() + "/1"), std::string::npos);
+  EXPECT_THAT(corrupt.status().message(), HasSubstr(d.path() + "/1"));
 }
 
 TEST(OffsetSeq, RoundTripsInSparksLayout) {
@@ -89,9 +92,9 @@ TEST(Checkpoint, RefusesMetadataOfAnotherQueryNamingTheDifference) {
   other.sink = "sink-b";
   auto refused = ckpt.LoadOrCreateMetadata(other);
   ASSERT_FALSE(refused.ok());
-  EXPECT_NE(refused.status().message().find("sink-a"), std::string::npos);
-  EXPECT_NE(refused.status().message().find("sink-b"), std::string::npos);
-  EXPECT_NE(refused.status().message().find(d.path()), std::string::npos);
+  EXPECT_THAT(refused.status().message(), HasSubstr("sink-a"));
+  EXPECT_THAT(refused.status().message(), HasSubstr("sink-b"));
+  EXPECT_THAT(refused.status().message(), HasSubstr(d.path()));
 }
 
 TEST(FaultSpec, ParsesPointsWritesAndActions) {
@@ -109,9 +112,9 @@ TEST(FaultInjection, FailsTheKthMatchingWriteAndOnlyThatOne) {
   TempDir d;
   io::FaultSpec spec = io::FaultSpec::Parse("write=/commits/,hits=2,action=fail").ValueOrDie();
   io::FaultInjectingFileSystem fs(io::LocalFileSystem(), spec);
-  ASSERT_TRUE(fs.MakeDirs(d.path() + "/commits").ok());
-  EXPECT_TRUE(fs.WriteAtomic(d.path() + "/commits/0", "a", false).ok());
-  EXPECT_TRUE(fs.WriteAtomic(d.path() + "/other", "a", false).ok());
+  ASSERT_OK(fs.MakeDirs(d.path() + "/commits"));
+  EXPECT_OK(fs.WriteAtomic(d.path() + "/commits/0", "a", false));
+  EXPECT_OK(fs.WriteAtomic(d.path() + "/other", "a", false));
   Status st = fs.WriteAtomic(d.path() + "/commits/1", "a", false);
   EXPECT_TRUE(st.IsIOError());
   EXPECT_FALSE(fs::exists(d.path() + "/commits/1"));
@@ -121,9 +124,9 @@ TEST(FaultInjection, FailsTheKthMatchingWriteAndOnlyThatOne) {
 TEST(LocalFileSystem, AtomicCreateOnlyLeavesNoTempFiles) {
   TempDir d;
   auto fs = io::LocalFileSystem();
-  ASSERT_TRUE(fs->WriteAtomic(d.path() + "/x", "1", false).ok());
+  ASSERT_OK(fs->WriteAtomic(d.path() + "/x", "1", false));
   EXPECT_TRUE(fs->WriteAtomic(d.path() + "/x", "2", false).IsAlreadyExists());
-  ASSERT_TRUE(fs->WriteAtomic(d.path() + "/x", "3", true).ok());
+  ASSERT_OK(fs->WriteAtomic(d.path() + "/x", "3", true));
   EXPECT_EQ(Slurp(d.path() + "/x"), "3");
   int entries = 0;
   for (auto it = fs::directory_iterator(d.path()); it != fs::directory_iterator(); ++it) ++entries;

@@ -6,9 +6,13 @@
 #include <sstream>
 
 #include "sink/console_sink.h"
+#include "support/status.h"
 
 namespace sluice::sink {
 namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
 
 std::shared_ptr<arrow::Table> People() {
   auto schema = arrow::schema({arrow::field("id", arrow::int64()), arrow::field("name", arrow::utf8()),
@@ -27,10 +31,10 @@ std::string Print(const std::shared_ptr<arrow::Table>& rows, int64_t batch_id, s
   SinkContext ctx;
   ctx.console = &out;
   auto sink = MakeConsoleSink(spec, ctx);
-  EXPECT_TRUE(sink.ok()) << sink.status().ToString();
+  EXPECT_OK(sink);
   EXPECT_FALSE((*sink)->idempotent());
   Status st = (*sink)->AddBatch(batch_id, rows);
-  EXPECT_TRUE(st.ok()) << st.ToString();
+  EXPECT_OK(st);
   return out.str();
 }
 
@@ -76,8 +80,8 @@ TEST(ConsoleSinkTest, NumRowsLimitsRowsAndSaysSo) {
                                                         "only showing top 1 row\n"
                                                         "\n");
   std::string two = Print(People(), 0, {{"NUMROWS", "2"}});
-  EXPECT_NE(two.find("only showing top 2 rows\n\n"), std::string::npos) << two;
-  EXPECT_EQ(Print(People(), 0, {{"numRows", "3"}}).find("only showing"), std::string::npos);
+  EXPECT_THAT(two, HasSubstr("only showing top 2 rows\n\n"));
+  EXPECT_THAT(Print(People(), 0, {{"numRows", "3"}}), Not(HasSubstr("only showing")));
 }
 
 TEST(ConsoleSinkTest, EmptyBatchPrintsHeaderOnly) {
@@ -94,15 +98,15 @@ TEST(ConsoleSinkTest, UnknownOrBadOptionsAreRefused) {
   spec.format = "console";
   spec.options.Set("rows", "5");
   Status st = ValidateConsoleSinkSpec(spec);
-  EXPECT_NE(st.message().find("'rows'"), std::string::npos) << st.ToString();
-  EXPECT_NE(st.message().find("numRows"), std::string::npos) << st.ToString();
+  EXPECT_THAT(st.message(), HasSubstr("'rows'")) << st.ToString();
+  EXPECT_THAT(st.message(), HasSubstr("numRows")) << st.ToString();
 
   SinkSpec bad;
   bad.options.Set("numRows", "many");
-  EXPECT_NE(ValidateConsoleSinkSpec(bad).message().find("'numRows'"), std::string::npos);
+  EXPECT_THAT(ValidateConsoleSinkSpec(bad).message(), HasSubstr("'numRows'"));
   SinkSpec bad_truncate;
   bad_truncate.options.Set("truncate", "20");
-  EXPECT_NE(ValidateConsoleSinkSpec(bad_truncate).message().find("'truncate'"), std::string::npos);
+  EXPECT_THAT(ValidateConsoleSinkSpec(bad_truncate).message(), HasSubstr("'truncate'"));
   EXPECT_FALSE(MakeConsoleSink(bad, {}).ok());
 }
 

@@ -3,10 +3,13 @@
 #include <gtest/gtest.h>
 
 #include "sluice/column.h"
+#include "support/status.h"
 #include "unit/expr_test_util.h"
 
 namespace sluice {
 namespace {
+
+using ::testing::HasSubstr;
 
 using testing::BatchFromJson;
 using testing::ErrorOf;
@@ -61,8 +64,8 @@ TEST(ExprString, TrimRemovesSpacesAtBothEnds) {
 
 TEST(ExprString, NonStringArgumentIsATypeError) {
   std::string error = ErrorOf(upper(col("n")), Words());
-  EXPECT_NE(error.find("cannot apply 'upper' to int in upper(n)"), std::string::npos) << error;
-  EXPECT_NE(ErrorOf(col("n").like("1%"), Words()).find("LIKE"), std::string::npos);
+  EXPECT_THAT(error, HasSubstr("cannot apply 'upper' to int in upper(n)"));
+  EXPECT_THAT(ErrorOf(col("n").like("1%"), Words()), HasSubstr("LIKE"));
 }
 
 }  // namespace

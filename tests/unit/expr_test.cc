@@ -6,10 +6,13 @@
 #include "exec/expr_eval.h"
 #include "plan/expr.h"
 #include "sluice/column.h"
+#include "support/status.h"
 #include "unit/expr_test_util.h"
 
 namespace sluice {
 namespace {
+
+using ::testing::HasSubstr;
 
 using testing::BatchFromJson;
 using testing::ErrorOf;
@@ -59,9 +62,9 @@ TEST(ExprArithmetic, OverflowIsAnErrorNamingTheExpression) {
   auto schema = arrow::schema({arrow::field("big", arrow::int64())});
   auto b = BatchFromJson(schema, R"([{"big": 9223372036854775807}])");
   std::string error = ErrorOf(col("big") + lit(1), b);
-  EXPECT_NE(error.find("overflow"), std::string::npos) << error;
-  EXPECT_NE(error.find("(big + 1)"), std::string::npos) << error;
-  EXPECT_NE(ErrorOf(col("big") * lit(2), b).find("(big * 2)"), std::string::npos);
+  EXPECT_THAT(error, HasSubstr("overflow"));
+  EXPECT_THAT(error, HasSubstr("(big + 1)"));
+  EXPECT_THAT(ErrorOf(col("big") * lit(2), b), HasSubstr("(big * 2)"));
 }
 
 TEST(ExprArithmetic, DecimalFollowsSparkPrecisionRules) {
@@ -90,11 +93,11 @@ TEST(ExprCompare, StringsCompareLexicographically) {
 
 TEST(ExprCompare, IncomparableTypesAreATypeErrorNamingTypes) {
   std::string error = ErrorOf(col("name") + lit(1), Numbers());
-  EXPECT_NE(error.find("cannot apply '+' to string and int in (name + 1)"), std::string::npos) << error;
+  EXPECT_THAT(error, HasSubstr("cannot apply '+' to string and int in (name + 1)"));
   error = ErrorOf(col("name") == col("id"), Numbers());
-  EXPECT_NE(error.find("string and bigint"), std::string::npos) << error;
+  EXPECT_THAT(error, HasSubstr("string and bigint"));
   error = ErrorOf(col("ok") && col("n"), Numbers());
-  EXPECT_NE(error.find("(ok AND n)"), std::string::npos) << error;
+  EXPECT_THAT(error, HasSubstr("(ok AND n)"));
 }
 
 TEST(ExprLogic, ThreeValuedAndOrNot) {
@@ -111,7 +114,7 @@ TEST(ExprLogic, IsNullAndIsNotNullAreNeverNull) {
   ExpectEval(col("id").isNull(), b, arrow::boolean(), "[false, false, true]");
   ExpectEval(col("name").isNotNull(), b, arrow::boolean(), "[true, true, false]");
   auto field = plan::ResolveExpr(*api::ExprOf(col("id").isNull()), *b->schema());
-  ASSERT_TRUE(field.ok());
+  ASSERT_OK(field);
   EXPECT_FALSE((*field)->nullable());
 }
 
@@ -131,10 +134,10 @@ TEST(ExprLogic, CaseWhenPicksFirstTrueBranchAndNullConditionIsFalse) {
 }
 
 TEST(ExprLogic, WhenMisuseIsReportedAtResolution) {
-  EXPECT_NE(ErrorOf(col("n").otherwise(lit(1)), Numbers()).find("otherwise()"), std::string::npos);
-  EXPECT_NE(ErrorOf(when(col("ok"), lit(1)).otherwise(lit(2)).when(col("ok"), lit(3)), Numbers()).find("when()"),
-            std::string::npos);
-  EXPECT_NE(ErrorOf(when(col("n"), lit(1)), Numbers()).find("must be boolean"), std::string::npos);
+  EXPECT_THAT(ErrorOf(col("n").otherwise(lit(1)), Numbers()), HasSubstr("otherwise()"));
+  EXPECT_THAT(ErrorOf(when(col("ok"), lit(1)).otherwise(lit(2)).when(col("ok"), lit(3)), Numbers()),
+              HasSubstr("when()"));
+  EXPECT_THAT(ErrorOf(when(col("n"), lit(1)), Numbers()), HasSubstr("must be boolean"));
 }
 
 TEST(ExprLogic, InListFollowsSqlNullSemantics) {
@@ -159,8 +162,8 @@ TEST(ExprCast, SparkTypeNamesAndNonAnsiNulls) {
 
 TEST(ExprCast, UnknownTypeNameIsReportedWithValidNames) {
   std::string error = ErrorOf(col("n").cast("bigintt"), Numbers());
-  EXPECT_NE(error.find("Unknown type 'bigintt'"), std::string::npos) << error;
-  EXPECT_NE(error.find("bigint"), std::string::npos) << error;
+  EXPECT_THAT(error, HasSubstr("Unknown type 'bigintt'"));
+  EXPECT_THAT(error, HasSubstr("bigint"));
 }
 
 TEST(ExprResolve, UnknownColumnNamesItListsColumnsAndSuggests) {
@@ -168,9 +171,9 @@ TEST(ExprResolve, UnknownColumnNamesItListsColumnsAndSuggests) {
   auto field = plan::ResolveExpr(*api::ExprOf((col("pricee") * lit(2))), *schema);
   ASSERT_FALSE(field.ok());
   const std::string& msg = field.status().message();
-  EXPECT_NE(msg.find("Column 'pricee' does not exist."), std::string::npos) << msg;
-  EXPECT_NE(msg.find("Did you mean 'price'?"), std::string::npos) << msg;
-  EXPECT_NE(msg.find("Available columns: [id, price]"), std::string::npos) << msg;
+  EXPECT_THAT(msg, HasSubstr("Column 'pricee' does not exist."));
+  EXPECT_THAT(msg, HasSubstr("Did you mean 'price'?"));
+  EXPECT_THAT(msg, HasSubstr("Available columns: [id, price]"));
 }
 
 TEST(ExprResolve, OutputNamesFollowSpark) {
@@ -202,10 +205,10 @@ TEST(ExprResolve, StarIsRecognisedAndRejectedInsideExpressions) {
 
 TEST(ExprResolve, CheckPredicateRejectsNonBoolean) {
   auto schema = Numbers()->schema();
-  EXPECT_TRUE(plan::CheckPredicate(*api::ExprOf((col("n") > lit(1))), *schema).ok());
+  EXPECT_OK(plan::CheckPredicate(*api::ExprOf((col("n") > lit(1))), *schema));
   auto st = plan::CheckPredicate(*api::ExprOf((col("n") + lit(1))), *schema);
   ASSERT_FALSE(st.ok());
-  EXPECT_NE(st.message().find("(n + 1) must be boolean, but it is int"), std::string::npos) << st.message();
+  EXPECT_THAT(st.message(), HasSubstr("(n + 1) must be boolean, but it is int"));
 }
 
 TEST(ExprText, CanonicalTextIsDeterministic) {
@@ -223,10 +226,10 @@ TEST(ExprText, CanonicalTextIsDeterministic) {
 TEST(ExprFilterProject, FilterDropsFalseAndNullRows) {
   auto b = Numbers();
   auto kept = exec::FilterBatch(*api::ExprOf((col("n") > lit(0))), b);
-  ASSERT_TRUE(kept.ok()) << kept.status().ToString();
+  ASSERT_OK(kept);
   EXPECT_EQ((*kept)->num_rows(), 2);
   auto by_bool = exec::FilterBatch(*api::ExprOf(col("ok")), b);  // row 3 has ok = NULL
-  ASSERT_TRUE(by_bool.ok());
+  ASSERT_OK(by_bool);
   ASSERT_EQ((*by_bool)->num_rows(), 1);
   EXPECT_EQ((*by_bool)->GetColumnByName("name")->ToString(), testing::ArrayFromJson(arrow::utf8(), R"(["apple"])")->ToString());
   EXPECT_EQ((*exec::FilterBatch(*api::ExprOf(lit(true)), b))->num_rows(), 3);
@@ -240,7 +243,7 @@ TEST(ExprFilterProject, ProjectBroadcastsScalars) {
   arrow::FieldVector fields;
   for (const auto& e : exprs) fields.push_back(*plan::ResolveExpr(*e, *b->schema()));
   auto out = exec::ProjectBatch(exprs, arrow::schema(fields), b);
-  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  ASSERT_OK(out);
   EXPECT_EQ((*out)->num_rows(), 3);
   EXPECT_EQ((*out)->schema()->field(1)->name(), "seven");
   EXPECT_EQ((*out)->schema()->field(2)->name(), "(1 + 2)");

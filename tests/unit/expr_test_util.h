@@ -8,6 +8,7 @@
 #include "exec/expr_eval.h"
 #include "plan/expr.h"
 #include "sluice/column.h"
+#include "support/status.h"
 #include "unit/test_util_arrow.h"
 
 namespace sluice::testing {
@@ -28,7 +29,7 @@ inline arrow::Result<std::shared_ptr<arrow::Array>> TryEval(const Column& c, con
 inline void ExpectEval(const Column& c, const std::shared_ptr<arrow::RecordBatch>& batch,
                        const std::shared_ptr<arrow::DataType>& type, const std::string& expected_json) {
   auto actual = TryEval(c, batch);
-  ASSERT_TRUE(actual.ok()) << c.toString() << ": " << actual.status().ToString();
+  ASSERT_OK(actual) << c.toString();
   auto expected = ArrayFromJson(type, expected_json);
   ASSERT_TRUE((*actual)->type()->Equals(*type)) << c.toString() << " has type " << (*actual)->type()->ToString()
                                                 << ", expected " << type->ToString();

@@ -3,10 +3,13 @@
 #include <gtest/gtest.h>
 
 #include "sluice/column.h"
+#include "support/status.h"
 #include "unit/expr_test_util.h"
 
 namespace sluice {
 namespace {
+
+using ::testing::HasSubstr;
 
 using testing::BatchFromJson;
 using testing::ErrorOf;
@@ -45,7 +48,7 @@ TEST(ExprTime, ToTimestampWithSparkPattern) {
   auto d = BatchFromJson(schema, R"([{"s": "2024-03-15 'x' 10:11:12"}])");
   ExpectEval(to_timestamp(col("s"), "yyyy-MM-dd '''x''' HH:mm:ss"), d, kTs, R"(["2024-03-15 10:11:12"])");
   std::string error = ErrorOf(to_timestamp(col("s"), "yyyy-MM-dd HH:mm:ss.SSS"), b);
-  EXPECT_NE(error.find("Unsupported letter 'SSS'"), std::string::npos) << error;
+  EXPECT_THAT(error, HasSubstr("Unsupported letter 'SSS'"));
 }
 
 TEST(ExprTime, ToTimestampOfDateAndCastOfText) {
@@ -68,7 +71,7 @@ TEST(ExprTime, DateTruncFloorsToEachUnit) {
   ExpectEval(date_trunc("second", col("ts")), b, kTs, R"(["2024-03-15 13:45:30", "2023-12-31 23:59:59", null, "2024-01-01 00:00:00"])");
   ExpectEval(date_trunc("month", col("d")), b, kTs, R"(["2024-03-01 00:00:00", "2023-12-01 00:00:00", null, "2024-01-01 00:00:00"])");
   std::string error = ErrorOf(date_trunc("fortnight", col("ts")), b);
-  EXPECT_NE(error.find("Unknown date_trunc unit 'fortnight'"), std::string::npos) << error;
+  EXPECT_THAT(error, HasSubstr("Unknown date_trunc unit 'fortnight'"));
 }
 
 TEST(ExprTime, FieldExtractionReturnsInt) {
@@ -94,7 +97,7 @@ TEST(ExprTime, TimestampsCompareWithTimestampsDatesAndText) {
   ExpectEval(col("ts") > lit("2024-01-01 00:00:00"), b, arrow::boolean(), "[true, false, null, false]");
   ExpectEval(col("ts") >= col("d"), b, arrow::boolean(), "[true, true, null, true]");
   ExpectEval(col("d") == lit("2023-12-31"), b, arrow::boolean(), "[false, true, null, false]");
-  EXPECT_NE(ErrorOf(year(col("ts") > col("d")), b).find("year"), std::string::npos);
+  EXPECT_THAT(ErrorOf(year(col("ts") > col("d")), b), HasSubstr("year"));
 }
 
 }  // namespace

@@ -10,14 +10,17 @@
 #include <filesystem>
 #include <fstream>
 
-#include "support/temp_dir.h"
 #include "io/file_system.h"
 #include "sink/file_sink.h"
 #include "sink/file_sink_json.h"
 #include "sink/file_sink_value_format.h"
+#include "support/status.h"
+#include "support/temp_dir.h"
 
 namespace sluice::sink {
 namespace {
+
+using ::testing::HasSubstr;
 
 namespace fs = std::filesystem;
 
@@ -25,7 +28,7 @@ using sluice::testing::TempDir;
 
 std::shared_ptr<arrow::Array> Json(const std::shared_ptr<arrow::DataType>& type, const std::string& json) {
   auto a = arrow::json::ArrayFromJSONString(type, json);
-  EXPECT_TRUE(a.ok()) << a.status().ToString();
+  EXPECT_OK(a);
   return *a;
 }
 
@@ -55,7 +58,7 @@ std::vector<std::string> DataFiles(const std::string& dir) {
 std::string WriteOne(const std::string& dir, const std::string& format, const plan::Options& options,
                      const std::shared_ptr<arrow::Table>& rows) {
   Status st = WriteFilesOnce(io::LocalFileSystem(), format, options, "overwrite", dir, rows);
-  EXPECT_TRUE(st.ok()) << st.ToString();
+  EXPECT_OK(st);
   auto files = DataFiles(dir);
   EXPECT_EQ(files.size(), 1u);
   return files.empty() ? "" : *io::LocalFileSystem()->ReadFile(files[0]);
@@ -112,10 +115,10 @@ TEST(FileSinkFormatTest, JsonNestedValues) {
                               arrow::field("b", arrow::binary())});
   auto a = Json(type, R"([{"xs": [1, null], "m": [["k", 0.5]], "b": "hi"}, {"xs": null, "m": [], "b": null}])");
   std::string out;
-  ASSERT_TRUE(AppendJsonValue(*a, 0, true, &out).ok());
+  ASSERT_OK(AppendJsonValue(*a, 0, true, &out));
   EXPECT_EQ(out, R"({"xs":[1,null],"m":{"k":0.5},"b":"aGk="})");
   out.clear();
-  ASSERT_TRUE(AppendJsonValue(*a, 1, true, &out).ok());
+  ASSERT_OK(AppendJsonValue(*a, 1, true, &out));
   EXPECT_EQ(out, R"({"m":{}})");
 }
 
@@ -137,10 +140,10 @@ TEST(FileSinkFormatTest, CsvUsesSparkTextFormsAndOptions) {
 
 TEST(FileSinkFormatTest, ParquetKeepsTypesWithMicrosecondTimestamps) {
   TempDir tmp;
-  ASSERT_TRUE(WriteFilesOnce(io::LocalFileSystem(), "parquet", {}, "error", tmp.path() + "/p", Sample()).ok());
+  ASSERT_OK(WriteFilesOnce(io::LocalFileSystem(), "parquet", {}, "error", tmp.path() + "/p", Sample()));
   auto files = DataFiles(tmp.path() + "/p");
   ASSERT_EQ(files.size(), 1u);
-  EXPECT_NE(files[0].find(".c000.snappy.parquet"), std::string::npos);
+  EXPECT_THAT(files[0], HasSubstr(".c000.snappy.parquet"));
   auto reader = *parquet::arrow::OpenFile(*io::LocalFileSystem()->OpenInputFile(files[0]), arrow::default_memory_pool());
   auto table = *reader->ReadTable();
   EXPECT_TRUE(table->schema()->Equals(*Sample()->schema())) << table->schema()->ToString();
@@ -155,10 +158,10 @@ TEST(FileSinkFormatTest, GzipTextFilesGetSparkExtension) {
   TempDir tmp;
   plan::Options o;
   o.Set("compression", "gzip");
-  ASSERT_TRUE(WriteFilesOnce(io::LocalFileSystem(), "json", o, "error", tmp.path(), Sample()).ok());
+  ASSERT_OK(WriteFilesOnce(io::LocalFileSystem(), "json", o, "error", tmp.path(), Sample()));
   auto files = DataFiles(tmp.path());
   ASSERT_EQ(files.size(), 1u);
-  EXPECT_NE(files[0].find(".c000.json.gz"), std::string::npos);
+  EXPECT_THAT(files[0], HasSubstr(".c000.json.gz"));
   std::string bytes = *io::LocalFileSystem()->ReadFile(files[0]);
   ASSERT_GE(bytes.size(), 2u);
   EXPECT_EQ(static_cast<unsigned char>(bytes[0]), 0x1f);  // gzip magic
@@ -166,11 +169,11 @@ TEST(FileSinkFormatTest, GzipTextFilesGetSparkExtension) {
 
 TEST(FileSinkWriteOnceTest, ErrorModeRefusesNonEmptyDirectory) {
   TempDir tmp;
-  ASSERT_TRUE(WriteFilesOnce(io::LocalFileSystem(), "json", {}, "error", tmp.path(), Sample()).ok());  // empty dir is fine
+  ASSERT_OK(WriteFilesOnce(io::LocalFileSystem(), "json", {}, "error", tmp.path(), Sample()));  // empty dir is fine
   EXPECT_TRUE(fs::exists(tmp.path() + "/_SUCCESS"));
   Status st = WriteFilesOnce(io::LocalFileSystem(), "json", {}, "errorifexists", tmp.path(), Sample());
   EXPECT_TRUE(st.IsAlreadyExists());
-  EXPECT_NE(st.message().find("file://" + io::AbsolutePath(tmp.path())), std::string::npos) << st.ToString();
+  EXPECT_THAT(st.message(), HasSubstr("file://" + io::AbsolutePath(tmp.path()))) << st.ToString();
   EXPECT_EQ(DataFiles(tmp.path()).size(), 1u);
 }
 
@@ -178,19 +181,19 @@ TEST(FileSinkWriteOnceTest, OverwriteAppendAndIgnore) {
   TempDir tmp;
   auto fsys = io::LocalFileSystem();
   { std::ofstream(tmp.path() + "/old.txt") << "x"; }
-  ASSERT_TRUE(WriteFilesOnce(fsys, "csv", {}, "overwrite", tmp.path(), Sample()).ok());
+  ASSERT_OK(WriteFilesOnce(fsys, "csv", {}, "overwrite", tmp.path(), Sample()));
   EXPECT_FALSE(fs::exists(tmp.path() + "/old.txt"));
   EXPECT_EQ(DataFiles(tmp.path()).size(), 1u);
 
-  ASSERT_TRUE(WriteFilesOnce(fsys, "csv", {}, "append", tmp.path(), Sample()).ok());
+  ASSERT_OK(WriteFilesOnce(fsys, "csv", {}, "append", tmp.path(), Sample()));
   EXPECT_EQ(DataFiles(tmp.path()).size(), 2u);
 
-  ASSERT_TRUE(WriteFilesOnce(fsys, "csv", {}, "ignore", tmp.path(), Sample()).ok());
+  ASSERT_OK(WriteFilesOnce(fsys, "csv", {}, "ignore", tmp.path(), Sample()));
   EXPECT_EQ(DataFiles(tmp.path()).size(), 2u);
 
   plan::Options split;
   split.Set("maxRecordsPerFile", "1");
-  ASSERT_TRUE(WriteFilesOnce(fsys, "csv", split, "Overwrite", tmp.path(), Sample()).ok());
+  ASSERT_OK(WriteFilesOnce(fsys, "csv", split, "Overwrite", tmp.path(), Sample()));
   EXPECT_EQ(DataFiles(tmp.path()).size(), 3u);
 
   EXPECT_FALSE(WriteFilesOnce(fsys, "csv", {}, "upsert", tmp.path(), Sample()).ok());
@@ -199,7 +202,7 @@ TEST(FileSinkWriteOnceTest, OverwriteAppendAndIgnore) {
 TEST(FileSinkWriteOnceTest, EmptyTableWritesOneFileWithTheSchema) {
   TempDir tmp;
   auto empty = Sample()->Slice(0, 0);
-  ASSERT_TRUE(WriteFilesOnce(io::LocalFileSystem(), "parquet", {}, "error", tmp.path(), empty).ok());
+  ASSERT_OK(WriteFilesOnce(io::LocalFileSystem(), "parquet", {}, "error", tmp.path(), empty));
   auto files = DataFiles(tmp.path());
   ASSERT_EQ(files.size(), 1u);
   auto reader = *parquet::arrow::OpenFile(*io::LocalFileSystem()->OpenInputFile(files[0]), arrow::default_memory_pool());

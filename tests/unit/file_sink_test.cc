@@ -8,17 +8,19 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <regex>
 
-#include "support/rows.h"
-#include "support/temp_dir.h"
 #include "io/fault_injection.h"
 #include "io/file_system.h"
 #include "sink/file_sink.h"
 #include "checkpoint/file_sink_log.h"
+#include "support/rows.h"
+#include "support/status.h"
+#include "support/temp_dir.h"
 
 namespace sluice::sink {
 namespace {
+
+using ::testing::HasSubstr;
 
 namespace fs = std::filesystem;
 
@@ -40,7 +42,7 @@ std::unique_ptr<Sink> MakeSink(const SinkSpec& spec, std::shared_ptr<io::FileSys
   SinkContext ctx;
   ctx.fs = std::move(fsys);
   auto sink = MakeFileSink(spec, ctx);
-  EXPECT_TRUE(sink.ok()) << sink.status().ToString();
+  EXPECT_OK(sink);
   return std::move(*sink);
 }
 
@@ -57,7 +59,7 @@ std::string ReadAll(const std::string& path) { return *io::LocalFileSystem()->Re
 
 std::vector<std::string> Committed(const std::string& dir) {
   auto r = ReadCommittedFiles(io::LocalFileSystem(), dir);
-  EXPECT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_OK(r);
   EXPECT_TRUE(r->has_value());
   auto files = **r;
   std::sort(files.begin(), files.end());
@@ -74,12 +76,12 @@ TEST(FileSinkTest, LogEntryHasSparkSinkFileStatusLayout) {
   TempDir tmp;
   std::string out = tmp.path() + "/out";
   auto sink = MakeSink(Spec("parquet", out));
-  ASSERT_TRUE(sink->AddBatch(0, Rows(0, 3)).ok());
+  ASSERT_OK(sink->AddBatch(0, Rows(0, 3)));
 
   auto parts = PartFiles(out);
   ASSERT_EQ(parts.size(), 1u);
   std::string name = fs::path(parts[0]).filename().string();
-  EXPECT_TRUE(std::regex_match(name, std::regex(R"(part-00000-[0-9a-f-]{36}\.c000\.snappy\.parquet)"))) << name;
+  EXPECT_THAT(name, ::testing::MatchesRegex(R"(part-00000-[0-9a-f-]{36}\.c000\.snappy\.parquet)"));
   auto info = **io::LocalFileSystem()->Stat(parts[0]);
   std::string expected = "v1\n{\"path\":\"file://" + io::AbsolutePath(parts[0]) + "\",\"size\":" + std::to_string(info.size) +
                          ",\"isDir\":false,\"modificationTime\":" + std::to_string(info.mtime_ms) +
@@ -94,7 +96,7 @@ TEST(FileSinkTest, SeveralFilesAreJoinedByNewlineWithoutTrailingNewline) {
   TempDir tmp;
   auto spec = Spec("json", tmp.path());
   spec.options.Set("maxRecordsPerFile", "2");
-  ASSERT_TRUE(MakeSink(spec)->AddBatch(0, Rows(0, 5)).ok());
+  ASSERT_OK(MakeSink(spec)->AddBatch(0, Rows(0, 5)));
   std::string entry = ReadAll(tmp.path() + "/_spark_metadata/0");
   EXPECT_EQ(entry.rfind("v1\n", 0), 0u);
   EXPECT_NE(entry.back(), '\n');
@@ -110,7 +112,7 @@ TEST(FileSinkTest, SinkFileStatusJsonIsExact) {
             R"({"path":"file:///out/part-00000-u.c000.json","size":12,"isDir":false,"modificationTime":1718000000000,)"
             R"("blockReplication":1,"blockSize":33554432,"action":"add"})");
   auto back = SinkFileStatus::FromJson(s.ToJson(), "test");
-  ASSERT_TRUE(back.ok());
+  ASSERT_OK(back);
   EXPECT_EQ(back->ToJson(), s.ToJson());
   EXPECT_FALSE(SinkFileStatus::FromJson("{\"size\":1}", "'x' line 2").ok());
 }
@@ -118,15 +120,15 @@ TEST(FileSinkTest, SinkFileStatusJsonIsExact) {
 TEST(FileSinkTest, RedoneBatchIsNotWrittenTwice) {
   TempDir tmp;
   auto spec = Spec("parquet", tmp.path());
-  ASSERT_TRUE(MakeSink(spec)->AddBatch(0, Rows(0, 3)).ok());
-  ASSERT_TRUE(MakeSink(spec)->AddBatch(1, Rows(3, 3)).ok());
+  ASSERT_OK(MakeSink(spec)->AddBatch(0, Rows(0, 3)));
+  ASSERT_OK(MakeSink(spec)->AddBatch(1, Rows(3, 3)));
   std::string entry0 = ReadAll(tmp.path() + "/_spark_metadata/0");
   auto before = PartFiles(tmp.path());
 
   // A restarted query re-runs batch 1 (and, say, 0): nothing is written, no error.
   auto sink = MakeSink(spec);
-  ASSERT_TRUE(sink->AddBatch(1, Rows(100, 7)).ok());
-  ASSERT_TRUE(sink->AddBatch(0, Rows(100, 7)).ok());
+  ASSERT_OK(sink->AddBatch(1, Rows(100, 7)));
+  ASSERT_OK(sink->AddBatch(0, Rows(100, 7)));
   EXPECT_EQ(PartFiles(tmp.path()), before);
   EXPECT_EQ(ReadAll(tmp.path() + "/_spark_metadata/0"), entry0);
   EXPECT_FALSE(fs::exists(tmp.path() + "/_spark_metadata/2"));
@@ -136,7 +138,7 @@ TEST(FileSinkTest, RedoneBatchIsNotWrittenTwice) {
 TEST(FileSinkTest, OrphanOfFailedAttemptIsNeverListedAndDeletedByNextAttempt) {
   TempDir tmp;
   auto spec = Spec("parquet", tmp.path());
-  ASSERT_TRUE(MakeSink(spec)->AddBatch(0, Rows(0, 3)).ok());
+  ASSERT_OK(MakeSink(spec)->AddBatch(0, Rows(0, 3)));
   auto committed0 = PartFiles(tmp.path());
 
   io::FaultSpec fault = *io::FaultSpec::Parse("write=_spark_metadata,action=fail");
@@ -150,7 +152,7 @@ TEST(FileSinkTest, OrphanOfFailedAttemptIsNeverListedAndDeletedByNextAttempt) {
   EXPECT_FALSE(fs::exists(tmp.path() + "/_spark_metadata/1"));
 
   // The same sink retries (the fault fired once): it deletes the orphan, then commits.
-  ASSERT_TRUE(sink->AddBatch(1, Rows(3, 3)).ok());
+  ASSERT_OK(sink->AddBatch(1, Rows(3, 3)));
   auto parts = PartFiles(tmp.path());
   EXPECT_EQ(parts.size(), 2u);
   EXPECT_EQ(Committed(tmp.path()), parts);
@@ -159,7 +161,7 @@ TEST(FileSinkTest, OrphanOfFailedAttemptIsNeverListedAndDeletedByNextAttempt) {
 TEST(FileSinkTest, RestartedSinkDeletesOrphansBeforeWriting) {
   TempDir tmp;
   auto spec = Spec("csv", tmp.path());
-  ASSERT_TRUE(MakeSink(spec)->AddBatch(0, Rows(0, 2)).ok());
+  ASSERT_OK(MakeSink(spec)->AddBatch(0, Rows(0, 2)));
   auto faulty = std::make_shared<io::FaultInjectingFileSystem>(
       io::LocalFileSystem(), *io::FaultSpec::Parse("write=_spark_metadata,action=fail"));
   ASSERT_FALSE(MakeSink(spec, faulty)->AddBatch(1, Rows(2, 2)).ok());
@@ -167,7 +169,7 @@ TEST(FileSinkTest, RestartedSinkDeletesOrphansBeforeWriting) {
   { std::ofstream(tmp.path() + "/.part-00000-dead.c000.csv.tmp") << "1,"; }
   ASSERT_EQ(PartFiles(tmp.path()).size(), 2u);
 
-  ASSERT_TRUE(MakeSink(spec)->AddBatch(1, Rows(2, 2)).ok());
+  ASSERT_OK(MakeSink(spec)->AddBatch(1, Rows(2, 2)));
   auto parts = PartFiles(tmp.path());
   EXPECT_EQ(parts.size(), 2u);
   EXPECT_EQ(Committed(tmp.path()), parts);
@@ -177,10 +179,10 @@ TEST(FileSinkTest, RestartedSinkDeletesOrphansBeforeWriting) {
 TEST(FileSinkTest, ReadCommittedFilesIgnoresUnlistedFiles) {
   TempDir tmp;
   auto none = ReadCommittedFiles(io::LocalFileSystem(), tmp.path());
-  ASSERT_TRUE(none.ok());
+  ASSERT_OK(none);
   EXPECT_FALSE(none->has_value());  // no log: callers list the directory themselves
 
-  ASSERT_TRUE(MakeSink(Spec("json", tmp.path()))->AddBatch(0, Rows(0, 2)).ok());
+  ASSERT_OK(MakeSink(Spec("json", tmp.path()))->AddBatch(0, Rows(0, 2)));
   auto listed = PartFiles(tmp.path());
   { std::ofstream(tmp.path() + "/part-00000-stray.c000.json") << "{\"id\":99}\n"; }
   EXPECT_EQ(Committed(tmp.path()), listed);
@@ -189,7 +191,7 @@ TEST(FileSinkTest, ReadCommittedFilesIgnoresUnlistedFiles) {
 TEST(FileSinkTest, EmptyBatchWritesLogEntryButNoDataFile) {
   TempDir tmp;
   auto sink = MakeSink(Spec("parquet", tmp.path()));
-  ASSERT_TRUE(sink->AddBatch(0, Rows(0, 0)).ok());
+  ASSERT_OK(sink->AddBatch(0, Rows(0, 0)));
   EXPECT_TRUE(PartFiles(tmp.path()).empty());
   auto log = FileSinkLog(io::LocalFileSystem(), tmp.path());
   EXPECT_EQ(**log.LatestBatchId(), 0);
@@ -201,7 +203,7 @@ TEST(FileSinkTest, MaxRecordsPerFileSplitsABatch) {
   TempDir tmp;
   auto spec = Spec("parquet", tmp.path());
   spec.options.Set("MAXRECORDSPERFILE", "3");  // option names are case-insensitive
-  ASSERT_TRUE(MakeSink(spec)->AddBatch(0, Rows(0, 10)).ok());
+  ASSERT_OK(MakeSink(spec)->AddBatch(0, Rows(0, 10)));
   auto parts = PartFiles(tmp.path());
   ASSERT_EQ(parts.size(), 4u);
   std::string uuid = fs::path(parts[0]).filename().string().substr(11, 36);
@@ -218,7 +220,7 @@ TEST(FileSinkTest, MaxRecordsPerFileSplitsABatch) {
 TEST(FileSinkTest, EveryTenthBatchIsACompactionEntry) {
   TempDir tmp;
   auto sink = MakeSink(Spec("json", tmp.path()));
-  for (int b = 0; b <= 10; ++b) ASSERT_TRUE(sink->AddBatch(b, Rows(b, 1)).ok());
+  for (int b = 0; b <= 10; ++b) ASSERT_OK(sink->AddBatch(b, Rows(b, 1)));
   EXPECT_TRUE(fs::exists(tmp.path() + "/_spark_metadata/9.compact"));
   EXPECT_FALSE(fs::exists(tmp.path() + "/_spark_metadata/9"));
   EXPECT_TRUE(fs::exists(tmp.path() + "/_spark_metadata/10"));
@@ -229,7 +231,7 @@ TEST(FileSinkTest, EveryTenthBatchIsACompactionEntry) {
   EXPECT_EQ(Committed(tmp.path()), PartFiles(tmp.path()));
   EXPECT_EQ(Committed(tmp.path()).size(), 11u);
   // Redo detection sees the compaction entry as batch 9.
-  ASSERT_TRUE(MakeSink(Spec("json", tmp.path()))->AddBatch(9, Rows(0, 1)).ok());
+  ASSERT_OK(MakeSink(Spec("json", tmp.path()))->AddBatch(9, Rows(0, 1)));
   EXPECT_EQ(PartFiles(tmp.path()).size(), 11u);
 }
 
@@ -252,31 +254,31 @@ TEST(FileSinkTest, ReaderStartsAtLatestCompactionAndAppliesDeletes) {
   { std::ofstream(log + "/11") << "v2\n"; }
   auto r = ReadCommittedFiles(io::LocalFileSystem(), tmp.path());
   EXPECT_FALSE(r.ok());
-  EXPECT_NE(r.status().message().find("_spark_metadata/11"), std::string::npos) << r.status().ToString();
+  EXPECT_THAT(r.status().message(), HasSubstr("_spark_metadata/11")) << r.status().ToString();
 }
 
 TEST(FileSinkTest, OutputOfAnotherQueryIsRefused) {
   TempDir tmp;
   auto spec = Spec("parquet", tmp.path() + "/out");
-  SinkContext q1{io::LocalFileSystem(), "q1"};
+  SinkContext q1{io::LocalFileSystem(), "q1", nullptr, nullptr};
   auto sink = MakeFileSink(spec, q1);
-  ASSERT_TRUE(sink.ok()) << sink.status().ToString();
+  ASSERT_OK(sink);
   EXPECT_EQ(ReadAll(tmp.path() + "/out/_sluice_query"), "v1\n{\"queryId\":\"q1\"}");
-  ASSERT_TRUE((*sink)->AddBatch(0, Rows(0, 2)).ok());
-  EXPECT_TRUE(MakeFileSink(spec, q1).ok());  // the same query, restarted
+  ASSERT_OK((*sink)->AddBatch(0, Rows(0, 2)));
+  EXPECT_OK(MakeFileSink(spec, q1));  // the same query, restarted
 
   // The same query with a new checkpoint gets a new id and would skip batch 0 as committed.
-  auto other = MakeFileSink(spec, SinkContext{io::LocalFileSystem(), "q2"});
+  auto other = MakeFileSink(spec, SinkContext{io::LocalFileSystem(), "q2", nullptr, nullptr});
   ASSERT_FALSE(other.ok());
-  EXPECT_NE(other.status().message().find("was written by query q1 (batches up to 0)"), std::string::npos)
+  EXPECT_THAT(other.status().message(), HasSubstr("was written by query q1 (batches up to 0)"))
       << other.status().ToString();
 
   // A log without an owner (an older or foreign writer) is refused too.
   auto foreign = Spec("parquet", tmp.path() + "/foreign");
-  ASSERT_TRUE(MakeSink(foreign)->AddBatch(0, Rows(0, 1)).ok());
-  auto unknown = MakeFileSink(foreign, SinkContext{io::LocalFileSystem(), "q3"});
+  ASSERT_OK(MakeSink(foreign)->AddBatch(0, Rows(0, 1)));
+  auto unknown = MakeFileSink(foreign, SinkContext{io::LocalFileSystem(), "q3", nullptr, nullptr});
   ASSERT_FALSE(unknown.ok());
-  EXPECT_NE(unknown.status().message().find("was written by query <unknown"), std::string::npos);
+  EXPECT_THAT(unknown.status().message(), HasSubstr("was written by query <unknown"));
 }
 
 TEST(FileSinkTest, OptionErrorsNameTheOption) {
@@ -288,36 +290,36 @@ TEST(FileSinkTest, OptionErrorsNameTheOption) {
   auto unknown = Spec("json", "/tmp/x");
   unknown.options.Set("headr", "true");
   st = ValidateFileSinkSpec(unknown);
-  EXPECT_NE(st.message().find("'headr'"), std::string::npos) << st.ToString();
-  EXPECT_NE(st.message().find("maxRecordsPerFile"), std::string::npos) << st.ToString();
-  EXPECT_NE(st.message().find("ignoreNullFields"), std::string::npos) << st.ToString();
+  EXPECT_THAT(st.message(), HasSubstr("'headr'")) << st.ToString();
+  EXPECT_THAT(st.message(), HasSubstr("maxRecordsPerFile")) << st.ToString();
+  EXPECT_THAT(st.message(), HasSubstr("ignoreNullFields")) << st.ToString();
 
   auto bad_max = Spec("csv", "/tmp/x");
   bad_max.options.Set("maxRecordsPerFile", "-1");
-  EXPECT_NE(ValidateFileSinkSpec(bad_max).message().find("'maxRecordsPerFile'"), std::string::npos);
+  EXPECT_THAT(ValidateFileSinkSpec(bad_max).message(), HasSubstr("'maxRecordsPerFile'"));
 
   auto bad_codec = Spec("parquet", "/tmp/x");
   bad_codec.options.Set("compression", "zip");
-  EXPECT_NE(ValidateFileSinkSpec(bad_codec).message().find("'zip'"), std::string::npos);
+  EXPECT_THAT(ValidateFileSinkSpec(bad_codec).message(), HasSubstr("'zip'"));
 
   auto bad_header = Spec("csv", "/tmp/x");
   bad_header.options.Set("header", "yes");
-  EXPECT_NE(ValidateFileSinkSpec(bad_header).message().find("'header'"), std::string::npos);
+  EXPECT_THAT(ValidateFileSinkSpec(bad_header).message(), HasSubstr("'header'"));
 
   auto bad_sep = Spec("csv", "/tmp/x");
   bad_sep.options.Set("sep", ";;");
-  EXPECT_NE(ValidateFileSinkSpec(bad_sep).message().find("'sep'"), std::string::npos);
+  EXPECT_THAT(ValidateFileSinkSpec(bad_sep).message(), HasSubstr("'sep'"));
 
   EXPECT_FALSE(ValidateFileSinkSpec(Spec("orc", "/tmp/x")).ok());
   auto complete = Spec("parquet", "/tmp/x");
   complete.output_mode = plan::OutputMode::kComplete;
-  EXPECT_NE(ValidateFileSinkSpec(complete).message().find("complete output mode"), std::string::npos);
+  EXPECT_THAT(ValidateFileSinkSpec(complete).message(), HasSubstr("complete output mode"));
 
   auto ok = Spec("CSV", "/tmp/x");
   ok.options.Set("Header", "TRUE");
   ok.options.Set("sep", "\\t");
   ok.options.Set("checkpointLocation", "/tmp/ck");
-  EXPECT_TRUE(ValidateFileSinkSpec(ok).ok()) << ValidateFileSinkSpec(ok).ToString();
+  EXPECT_OK(ValidateFileSinkSpec(ok));
 }
 
 }  // namespace

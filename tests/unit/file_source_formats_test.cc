@@ -7,9 +7,12 @@
 #include "file_source_test_util.h"
 #include "source/file_readers.h"
 #include "source/file_source.h"
+#include "support/status.h"
 
 namespace sluice::source {
 namespace {
+
+using ::testing::HasSubstr;
 
 using testing::Rows;
 using testing::Spec;
@@ -41,7 +44,7 @@ TEST(FileSourceFormats, JsonLinesProjectToDeclaredSchema) {
   TempDir dir;
   WriteFile(dir.Sub("a.json"), "{\"b\":\"x\",\"a\":1,\"extra\":true}\n\n{\"a\":2}\n{\"c\":1.5,\"b\":\"z\"}");
   auto r = Read(dir.Sub("a.json"), ABC(), Format("json"));
-  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_OK(r);
   EXPECT_TRUE(r->table->schema()->Equals(*ABC()));
   EXPECT_EQ(Rows(r->table), (Strings{"1|x|null", "2|null|null", "null|z|1.5"}));
   EXPECT_EQ(r->malformed_rows, 0);
@@ -53,7 +56,7 @@ TEST(FileSourceFormats, JsonDatesAndTimestampsDecodeAndBadDateIsMalformed) {
   auto schema = arrow::schema({arrow::field("d", arrow::date32()), arrow::field("t", arrow::timestamp(arrow::TimeUnit::MICRO)),
                                arrow::field("ok", arrow::boolean())});
   auto r = Read(dir.Sub("a.json"), schema, Format("json"));
-  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_OK(r);
   EXPECT_TRUE(r->table->schema()->Equals(*schema));
   EXPECT_EQ(Rows(r->table), (Strings{"2024-01-02|2024-01-02 03:04:05.000000|true", "null|null|null"}));
   EXPECT_EQ(r->malformed_rows, 1);
@@ -63,7 +66,7 @@ TEST(FileSourceFormats, CsvWithHeaderMapsByName) {
   TempDir dir;
   WriteFile(dir.Sub("a.csv"), "b,extra,a\nx,q,1\n,q,2\n\"y,z\",q,\n");
   auto r = Read(dir.Sub("a.csv"), ABC(), Format("csv", ParseMode::kPermissive, /*header=*/true));
-  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_OK(r);
   EXPECT_EQ(Rows(r->table), (Strings{"1|x|null", "2|null|null", "null|y,z|null"}));
 }
 
@@ -74,7 +77,7 @@ TEST(FileSourceFormats, CsvWithoutHeaderMapsByPositionWithSeparator) {
   o.delimiter = ';';
   o.quote = '\'';
   auto r = Read(dir.Sub("a.csv"), ABC(), o);
-  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_OK(r);
   EXPECT_EQ(Rows(r->table), (Strings{"1|x|0.5", "2|y;z|1"}));
 }
 
@@ -83,24 +86,24 @@ TEST(FileSourceFormats, ParquetReadsDeclaredColumnsAndCasts) {
   auto file_schema = arrow::schema({arrow::field("z", arrow::utf8()), arrow::field("a", arrow::int32()),
                                     arrow::field("b", arrow::utf8())});
   arrow::Int32Builder a;
-  ASSERT_TRUE(a.AppendValues({7, 8}).ok());
+  ASSERT_OK(a.AppendValues({7, 8}));
   arrow::StringBuilder b, z;
-  ASSERT_TRUE(b.AppendValues({"p", "q"}).ok());
-  ASSERT_TRUE(z.AppendValues({"u", "v"}).ok());
+  ASSERT_OK(b.AppendValues({"p", "q"}));
+  ASSERT_OK(z.AppendValues({"u", "v"}));
   auto table = arrow::Table::Make(file_schema, {*z.Finish(), *a.Finish(), *b.Finish()});
   auto out = *arrow::io::FileOutputStream::Open(dir.Sub("a.parquet"));
-  ASSERT_TRUE(parquet::arrow::WriteTable(*table, arrow::default_memory_pool(), out).ok());
-  ASSERT_TRUE(out->Close().ok());
+  ASSERT_OK(parquet::arrow::WriteTable(*table, arrow::default_memory_pool(), out));
+  ASSERT_OK(out->Close());
 
   auto r = Read(dir.Sub("a.parquet"), ABC(), Format("parquet"));
-  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_OK(r);
   EXPECT_TRUE(r->table->schema()->Equals(*ABC()));
   EXPECT_EQ(Rows(r->table), (Strings{"7|p|null", "8|q|null"}));
 
   WriteFile(dir.Sub("bad.parquet"), "not parquet at all");
   auto bad = Read(dir.Sub("bad.parquet"), ABC(), Format("parquet"));
   ASSERT_FALSE(bad.ok());
-  EXPECT_NE(bad.status().message().find(io::PathToUri(dir.Sub("bad.parquet"))), std::string::npos);
+  EXPECT_THAT(bad.status().message(), HasSubstr(io::PathToUri(dir.Sub("bad.parquet"))));
 }
 
 TEST(FileSourceFormats, TextIsOneValueRowPerLine) {
@@ -108,7 +111,7 @@ TEST(FileSourceFormats, TextIsOneValueRowPerLine) {
   WriteFile(dir.Sub("a.txt"), "first\r\nsecond\n\nlast");
   auto schema = arrow::schema({arrow::field("value", arrow::utf8())});
   auto r = Read(dir.Sub("a.txt"), schema, Format("text"));
-  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_OK(r);
   EXPECT_EQ(Rows(r->table), (Strings{"first", "second", "", "last"}));
 }
 
@@ -119,12 +122,12 @@ TEST(FileSourceFormats, EmptyFilesGiveNoRows) {
     WriteFile(dir.Sub("blank." + format), "\n\n");
     auto schema = format == "text" ? arrow::schema({arrow::field("value", arrow::utf8())}) : ABC();
     auto empty = Read(dir.Sub("empty." + format), schema, Format(format, ParseMode::kFailFast, format == "csv"));
-    ASSERT_TRUE(empty.ok()) << format << ": " << empty.status();
+    ASSERT_OK(empty) << format;
     EXPECT_EQ(empty->table->num_rows(), 0) << format;
     EXPECT_TRUE(empty->table->schema()->Equals(*schema)) << format;
     if (format == "text") continue;  // blank lines are rows of text
     auto blank = Read(dir.Sub("blank." + format), schema, Format(format, ParseMode::kFailFast, format == "csv"));
-    ASSERT_TRUE(blank.ok()) << format << ": " << blank.status();
+    ASSERT_OK(blank) << format;
     EXPECT_EQ(blank->table->num_rows(), 0) << format;
   }
 }
@@ -141,13 +144,13 @@ TEST(FileSourceFormats, MalformedJsonPermissiveKeepsRawLine) {
   TempDir dir;
   WriteFile(dir.Sub("a.json"), kBadJson);
   auto r = Read(dir.Sub("a.json"), WithCorrupt(), Format("json"));
-  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_OK(r);
   EXPECT_EQ(Rows(r->table), (Strings{"1|x|null", "null|null|{\"a\":", "3|null|null", "null|null|{\"a\":\"four\"}",
                                      "5|null|null"}));
   EXPECT_EQ(r->malformed_rows, 2);
   // Without a corrupt-record column the rows are all null.
   auto plain = Read(dir.Sub("a.json"), arrow::schema({arrow::field("a", arrow::int64())}), Format("json"));
-  ASSERT_TRUE(plain.ok());
+  ASSERT_OK(plain);
   EXPECT_EQ(Rows(plain->table), (Strings{"1", "null", "3", "null", "5"}));
 }
 
@@ -171,7 +174,7 @@ TEST(FileSourceFormats, MalformedJsonDropAndFailFast) {
   TempDir dir;
   WriteFile(dir.Sub("a.json"), kBadJson);
   auto dropped = Read(dir.Sub("a.json"), WithCorrupt(), Format("json", ParseMode::kDropMalformed));
-  ASSERT_TRUE(dropped.ok()) << dropped.status();
+  ASSERT_OK(dropped);
   EXPECT_EQ(Rows(dropped->table), (Strings{"1|x|null", "3|null|null", "5|null|null"}));
   EXPECT_EQ(dropped->malformed_rows, 2);
 
@@ -188,7 +191,7 @@ TEST(FileSourceFormats, MalformedCsvInAllModes) {
   TempDir dir;
   WriteFile(dir.Sub("a.csv"), kBadCsv);
   auto permissive = Read(dir.Sub("a.csv"), WithCorrupt(), Format("csv", ParseMode::kPermissive, true));
-  ASSERT_TRUE(permissive.ok()) << permissive.status();
+  ASSERT_OK(permissive);
   // As Spark: a row with the wrong number of fields keeps what it has; in a row with a field that
   // does not convert ("zz") only that field is null (Spark 4's partial results).
   EXPECT_EQ(Rows(permissive->table),
@@ -196,7 +199,7 @@ TEST(FileSourceFormats, MalformedCsvInAllModes) {
   EXPECT_EQ(permissive->malformed_rows, 3);
 
   auto dropped = Read(dir.Sub("a.csv"), WithCorrupt(), Format("csv", ParseMode::kDropMalformed, true));
-  ASSERT_TRUE(dropped.ok()) << dropped.status();
+  ASSERT_OK(dropped);
   EXPECT_EQ(Rows(dropped->table), (Strings{"1|x|null", "5|v|null"}));
   EXPECT_EQ(dropped->malformed_rows, 3);
 
@@ -214,11 +217,11 @@ TEST(FileSourceFormats, StaticReadInfersJsonSchemaAndSkipsHiddenFiles) {
   WriteFile(dir.Sub("in/.hidden.json"), "{\"id\":98}\n");
   auto spec = Spec("json", dir.Sub("in"), nullptr, {}, /*streaming=*/false);
   auto schema = InferFilesSchema(spec, fs());
-  ASSERT_TRUE(schema.ok()) << schema.status();
+  ASSERT_OK(schema);
   EXPECT_EQ((*schema)->field_names(), (Strings{"extra", "id", "name"}));  // sorted, as Spark
   EXPECT_TRUE((*schema)->GetFieldByName("extra")->type()->Equals(arrow::utf8()));
   auto table = ReadFilesStatic(spec, fs());
-  ASSERT_TRUE(table.ok()) << table.status();
+  ASSERT_OK(table);
   EXPECT_EQ(Rows(*table), (Strings{"null|1|a", "null|2|null"}));
 }
 
@@ -226,13 +229,13 @@ TEST(FileSourceFormats, StaticCsvInferenceFollowsInferSchema) {
   TempDir dir;
   WriteFile(dir.Sub("in/1.csv"), "id,v\n1,2.5\n");
   auto strings = InferFilesSchema(Spec("csv", dir.Sub("in"), nullptr, {{"header", "true"}}, false), fs());
-  ASSERT_TRUE(strings.ok()) << strings.status();
+  ASSERT_OK(strings);
   EXPECT_EQ((*strings)->ToString(), "id: string\nv: string");
   auto typed = InferFilesSchema(Spec("csv", dir.Sub("in"), nullptr, {{"header", "true"}, {"inferSchema", "true"}}, false), fs());
-  ASSERT_TRUE(typed.ok());
+  ASSERT_OK(typed);
   EXPECT_EQ((*typed)->ToString(), "id: int64\nv: double");
   auto no_header = InferFilesSchema(Spec("csv", dir.Sub("in"), nullptr, {}, false), fs());
-  ASSERT_TRUE(no_header.ok());
+  ASSERT_OK(no_header);
   EXPECT_EQ((*no_header)->field_names(), (Strings{"_c0", "_c1"}));
 }
 

@@ -5,9 +5,13 @@
 
 #include "file_source_test_util.h"
 #include "source/file_source.h"
+#include "support/log_capture.h"
+#include "support/status.h"
 
 namespace sluice::source {
 namespace {
+
+using ::testing::HasSubstr;
 
 using testing::Rows;
 using testing::Spec;
@@ -28,9 +32,9 @@ class FileSourceStream : public ::testing::Test {
   }
   std::unique_ptr<Source> Open(std::vector<std::pair<std::string, std::string>> options = {}, int retain = 100) {
     std::filesystem::create_directories(In());
-    SourceContext ctx{io::LocalFileSystem(), Meta(), retain};
+    SourceContext ctx{io::LocalFileSystem(), Meta(), retain, {}};
     auto source = MakeFileStreamSource(Spec("json", In(), arrow::schema({arrow::field("v", arrow::utf8())}), options), ctx);
-    EXPECT_TRUE(source.ok()) << source.status();
+    EXPECT_OK(source);
     return source.ok() ? std::move(*source) : nullptr;
   }
   // LatestOffset's logOffset, or -1 when it returned nullopt.
@@ -38,14 +42,14 @@ class FileSourceStream : public ::testing::Test {
     std::optional<Offset> from;
     if (start) from = Offset{{"logOffset", *start}};
     auto r = s.LatestOffset(from, limited);
-    EXPECT_TRUE(r.ok()) << r.status();
+    EXPECT_OK(r);
     return r.ok() && *r ? (**r)["logOffset"].get<int64_t>() : -1;
   }
   static Strings Batch(Source& s, std::optional<int64_t> start, int64_t end) {
     std::optional<Offset> from;
     if (start) from = Offset{{"logOffset", *start}};
     auto t = s.GetBatch(from, Offset{{"logOffset", end}});
-    EXPECT_TRUE(t.ok()) << t.status();
+    EXPECT_OK(t);
     return t.ok() ? Rows(*t) : Strings{"<error>"};
   }
 
@@ -65,7 +69,7 @@ TEST_F(FileSourceStream, ReadsEachFileOnceInMtimeOrder) {
   EXPECT_EQ(Next(*s, 0), 1);
   EXPECT_EQ(Batch(*s, 0, 1), (Strings{"d.json"}));
   auto bare = s->GetBatch(Offset(0), Offset(1));  // bare numbers are accepted
-  ASSERT_TRUE(bare.ok());
+  ASSERT_OK(bare);
   EXPECT_EQ(Rows(*bare), (Strings{"d.json"}));
 }
 
@@ -74,7 +78,7 @@ TEST_F(FileSourceStream, LogEntryIsSparkFormat) {
   auto s = Open();
   ASSERT_EQ(Next(*s, std::nullopt), 0);
   auto text = io::LocalFileSystem()->ReadFile(Meta() + "/0");
-  ASSERT_TRUE(text.ok());
+  ASSERT_OK(text);
   EXPECT_EQ(*text, "v1\n{\"path\":\"" + io::PathToUri(In() + "/a.json") + "\",\"timestamp\":" +
                        std::to_string(kT + 5) + ",\"batchId\":0}");
 }
@@ -141,8 +145,8 @@ TEST_F(FileSourceStream, RedoReadsTheLoggedFilesNotTheDirectory) {
   std::filesystem::remove(In() + "/a.json");
   auto gone = s->GetBatch(std::nullopt, Offset{{"logOffset", 0}});
   ASSERT_FALSE(gone.ok());
-  EXPECT_NE(gone.status().message().find(io::PathToUri(In() + "/a.json")), std::string::npos);
-  EXPECT_NE(gone.status().message().find("source log entry 0"), std::string::npos) << gone.status().message();
+  EXPECT_THAT(gone.status().message(), HasSubstr(io::PathToUri(In() + "/a.json")));
+  EXPECT_THAT(gone.status().message(), HasSubstr("source log entry 0"));
 }
 
 TEST_F(FileSourceStream, RestartDoesNotRereadSeenFiles) {
@@ -199,7 +203,7 @@ TEST_F(FileSourceStream, AvailableNowTakesOnlyTheSnapshot) {
   Add("a.json", kT);
   Add("b.json", kT + 1);
   auto s = Open({{"maxFilesPerTrigger", "1"}});
-  ASSERT_TRUE(s->PrepareForAvailableNow().ok());
+  ASSERT_OK(s->PrepareForAvailableNow());
   Add("late.json", kT + 2);
   EXPECT_EQ(Next(*s, std::nullopt), 0);
   EXPECT_EQ(Next(*s, 0), 1);
@@ -208,7 +212,7 @@ TEST_F(FileSourceStream, AvailableNowTakesOnlyTheSnapshot) {
 }
 
 TEST_F(FileSourceStream, MissingInputDirectoryFailsAtStart) {
-  SourceContext ctx{io::LocalFileSystem(), Meta(), 100};
+  SourceContext ctx{io::LocalFileSystem(), Meta(), 100, {}};
   auto s = MakeFileStreamSource(Spec("text", dir_.Sub("absent"), nullptr), ctx);
   ASSERT_FALSE(s.ok());
   EXPECT_EQ(s.status().message(), "Path does not exist: " + io::PathToUri(dir_.Sub("absent")));
@@ -220,7 +224,7 @@ TEST_F(FileSourceStream, CleanSourceDeleteRemovesCommittedFilesOnly) {
   ASSERT_EQ(Next(*s, std::nullopt), 0);
   Add("b.json", kT + 1);
   ASSERT_EQ(Next(*s, 0), 1);
-  ASSERT_TRUE(s->Commit(Offset{{"logOffset", 0}}).ok());
+  ASSERT_OK(s->Commit(Offset{{"logOffset", 0}}));
   EXPECT_FALSE(std::filesystem::exists(In() + "/a.json"));
   EXPECT_TRUE(std::filesystem::exists(In() + "/b.json"));
 }
@@ -229,10 +233,22 @@ TEST_F(FileSourceStream, CleanSourceArchiveMovesUnderArchiveDir) {
   Add("a.json", kT);
   auto s = Open({{"cleanSource", "archive"}, {"sourceArchiveDir", dir_.Sub("archive")}});
   ASSERT_EQ(Next(*s, std::nullopt), 0);
-  ASSERT_TRUE(s->Commit(Offset{{"logOffset", 0}}).ok());
+  ASSERT_OK(s->Commit(Offset{{"logOffset", 0}}));
   EXPECT_FALSE(std::filesystem::exists(In() + "/a.json"));
   EXPECT_TRUE(std::filesystem::exists(dir_.Sub("archive") + In() + "/a.json"));
-  EXPECT_TRUE(s->Commit(Offset{{"logOffset", 0}}).ok());  // again: nothing to do, no error
+  EXPECT_OK(s->Commit(Offset{{"logOffset", 0}}));  // again: nothing to do, no error
+}
+
+// A file that cannot be archived is a warning in the log; the batch stays committed.
+TEST_F(FileSourceStream, CleanSourceFailureIsLoggedAndNotFatal) {
+  Add("a.json", kT);
+  WriteFile(dir_.Sub("archive"), "a file where the archive directory should be", kT);
+  auto s = Open({{"cleanSource", "archive"}, {"sourceArchiveDir", dir_.Sub("archive")}});
+  ASSERT_EQ(Next(*s, std::nullopt), 0);
+  sluice::testing::LogCapture log;
+  EXPECT_OK(s->Commit(Offset{{"logOffset", 0}}));
+  EXPECT_TRUE(std::filesystem::exists(In() + "/a.json"));
+  EXPECT_THAT(log.Text(), HasSubstr("warning: cleanSource could not clean " + io::PathToUri(In() + "/a.json")));
 }
 
 TEST_F(FileSourceStream, MalformedRowsAreCountedInMetrics) {

@@ -4,9 +4,12 @@
 
 #include "iceberg/avro.h"
 #include "iceberg/manifest.h"
+#include "support/status.h"
 
 namespace sluice::iceberg::avro {
 namespace {
+
+using ::testing::HasSubstr;
 
 std::string Hex(const std::string& s) {
   static const char* digits = "0123456789abcdef";
@@ -37,7 +40,7 @@ TEST(IcebergAvro, ZigZagVarintsMatchTheSpecification) {
     std::string b = LongBytes(v);
     size_t pos = 0;
     auto back = ReadLong(b, &pos);
-    ASSERT_TRUE(back.ok());
+    ASSERT_OK(back);
     EXPECT_EQ(*back, v);
     EXPECT_EQ(pos, b.size());
   }
@@ -47,9 +50,9 @@ TEST(IcebergAvro, RecordEncodingMatchesTheSpecificationExample) {
   // {"a": 27 (long), "b": "foo"} -> 36 06 66 6f 6f (Avro spec, "Complex Types" record example)
   auto type = ParseSchema(std::string(
       R"({"type":"record","name":"test","fields":[{"name":"a","type":"long"},{"name":"b","type":"string"}]})"));
-  ASSERT_TRUE(type.ok()) << type.status().ToString();
+  ASSERT_OK(type);
   std::string out;
-  ASSERT_TRUE(Encode(**type, {{"a", 27}, {"b", "foo"}}, &out).ok());
+  ASSERT_OK(Encode(**type, {{"a", 27}, {"b", "foo"}}, &out));
   EXPECT_EQ(Hex(out), "3606666f6f");
 }
 
@@ -65,7 +68,7 @@ TEST(IcebergAvro, UnionsArraysMapsBytesRoundTrip) {
     {"name":"fl","type":"float"},
     {"name":"empty","type":{"type":"record","name":"e","fields":[]}}]})";
   auto type = ParseSchema(schema);
-  ASSERT_TRUE(type.ok()) << type.status().ToString();
+  ASSERT_OK(type);
   json value = {{"opt", -5},
                 {"none", nullptr},
                 {"arr", {1, 2, 3}},
@@ -76,23 +79,23 @@ TEST(IcebergAvro, UnionsArraysMapsBytesRoundTrip) {
                 {"fl", 0.25},
                 {"empty", json::object()}};
   std::string out;
-  ASSERT_TRUE(Encode(**type, value, &out).ok());
+  ASSERT_OK(Encode(**type, value, &out));
   size_t pos = 0;
   auto back = Decode(**type, out, &pos);
-  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  ASSERT_OK(back);
   EXPECT_EQ(pos, out.size());
   EXPECT_EQ(*back, value);
 }
 
 TEST(IcebergAvro, EncodingAValueThatDoesNotFitNamesTheField) {
   auto type = ParseSchema(std::string(R"({"type":"record","name":"r","fields":[{"name":"n","type":"int"}]})"));
-  ASSERT_TRUE(type.ok());
+  ASSERT_OK(type);
   std::string out;
   Status st = Encode(**type, {{"n", "text"}}, &out);
   EXPECT_FALSE(st.ok());
-  EXPECT_NE(st.message().find("record.n"), std::string::npos) << st.message();
+  EXPECT_THAT(st.message(), HasSubstr("record.n"));
   st = Encode(**type, {{"n", int64_t{1} << 40}}, &out);
-  EXPECT_NE(st.message().find("out of int range"), std::string::npos) << st.message();
+  EXPECT_THAT(st.message(), HasSubstr("out of int range"));
 }
 
 TEST(IcebergAvro, ContainerKeepsHeaderKeysAndSchemaTextVerbatim) {
@@ -103,26 +106,26 @@ TEST(IcebergAvro, ContainerKeepsHeaderKeysAndSchemaTextVerbatim) {
                  {"added_rows_count", 10}, {"existing_rows_count", 0}, {"deleted_rows_count", 0},
                  {"partitions", json::array()}, {"key_metadata", nullptr}};
   auto bytes = WriteContainer(schema, {{"format-version", "2"}, {"snapshot-id", "42"}}, {record, record});
-  ASSERT_TRUE(bytes.ok()) << bytes.status().ToString();
+  ASSERT_OK(bytes);
   EXPECT_EQ(bytes->substr(0, 4), std::string("Obj\x01", 4));
   auto read = ReadContainer(*bytes, "test");
-  ASSERT_TRUE(read.ok()) << read.status().ToString();
+  ASSERT_OK(read);
   EXPECT_EQ(read->metadata["avro.schema"], schema);
   EXPECT_EQ(read->metadata["avro.codec"], "null");
   EXPECT_EQ(read->metadata["format-version"], "2");
   ASSERT_EQ(read->records.size(), 2u);
   EXPECT_EQ(read->records[1]["added_snapshot_id"], 42);
-  EXPECT_NE(schema.find("\"field-id\":500"), std::string::npos);
-  EXPECT_NE(schema.find("\"element-id\":508"), std::string::npos);
+  EXPECT_THAT(schema, HasSubstr("\"field-id\":500"));
+  EXPECT_THAT(schema, HasSubstr("\"element-id\":508"));
 }
 
 TEST(IcebergAvro, TruncatedContainerIsRefusedWithItsName) {
   auto bytes = WriteContainer(R"({"type":"record","name":"r","fields":[{"name":"a","type":"long"}]})", {},
                               {{{"a", 1}}});
-  ASSERT_TRUE(bytes.ok());
+  ASSERT_OK(bytes);
   auto read = ReadContainer(bytes->substr(0, bytes->size() - 5), "file:///x/snap.avro");
   ASSERT_FALSE(read.ok());
-  EXPECT_NE(read.status().message().find("file:///x/snap.avro"), std::string::npos);
+  EXPECT_THAT(read.status().message(), HasSubstr("file:///x/snap.avro"));
 }
 
 }  // namespace

@@ -18,10 +18,13 @@
 #include "iceberg/hadoop_catalog.h"
 #include "iceberg/sql_connection.h"
 #include "iceberg/table_ops.h"
+#include "support/status.h"
 #include "support/temp_dir.h"
 
 namespace sluice::iceberg {
 namespace {
+
+using ::testing::HasSubstr;
 
 using sluice::testing::TempDir;
 
@@ -29,7 +32,7 @@ std::shared_ptr<arrow::Schema> IdSchema() { return arrow::schema({arrow::field("
 
 std::shared_ptr<arrow::Table> Ids(int64_t first, int64_t n) {
   arrow::Int64Builder b;
-  for (int64_t i = first; i < first + n; ++i) EXPECT_TRUE(b.Append(i).ok());
+  for (int64_t i = first; i < first + n; ++i) EXPECT_OK(b.Append(i));
   return arrow::Table::Make(IdSchema(), {*b.Finish()});
 }
 
@@ -51,9 +54,9 @@ Status Append(Catalog* catalog, const TableIdent& ident, int64_t first, int64_t 
 
 std::vector<int64_t> SortedIds(Catalog* catalog, const TableIdent& ident) {
   auto table = LoadExisting(catalog, ident);
-  EXPECT_TRUE(table.ok()) << table.status().ToString();
+  EXPECT_OK(table);
   auto rows = ReadCurrentSnapshot(io::LocalFileSystem().get(), table->metadata);
-  EXPECT_TRUE(rows.ok()) << rows.status().ToString();
+  EXPECT_OK(rows);
   std::vector<int64_t> ids;
   auto col = (*rows)->GetColumnByName("id");
   for (const auto& chunk : col->chunks()) {
@@ -79,7 +82,7 @@ std::shared_ptr<Catalog> Hadoop(const TempDir& dir) {
 std::shared_ptr<Catalog> Sql(const TempDir& dir) {
   auto c = MakeCatalog("lake", {{"type", "sql"}, {"uri", "sqlite:///" + dir.Sub("cat.db")}, {"warehouse", dir.Sub("wh")}},
                        io::LocalFileSystem());
-  EXPECT_TRUE(c.ok()) << c.status().ToString();
+  EXPECT_OK(c);
   return *c;
 }
 
@@ -87,9 +90,9 @@ TEST(IcebergHadoopCatalog, CommitsClaimNextVersionAndUpdateTheHint) {
   TempDir dir;
   auto catalog = Hadoop(dir);
   TableIdent ident{{"db"}, "events"};
-  ASSERT_TRUE(LoadOrCreate(catalog.get(), ident, *IdSchema()).ok());
-  ASSERT_TRUE(Append(catalog.get(), ident, 0, 5).ok());
-  ASSERT_TRUE(Append(catalog.get(), ident, 5, 5).ok());
+  ASSERT_OK(LoadOrCreate(catalog.get(), ident, *IdSchema()));
+  ASSERT_OK(Append(catalog.get(), ident, 0, 5));
+  ASSERT_OK(Append(catalog.get(), ident, 5, 5));
   const std::string meta = dir.Sub("wh/db/events/metadata");
   EXPECT_TRUE(std::filesystem::exists(meta + "/v3.metadata.json"));
   std::ifstream hint(meta + "/version-hint.text");
@@ -107,7 +110,7 @@ TEST(IcebergHadoopCatalog, AStaleBaseLosesCleanlyAndAStaleHintIsRepaired) {
   auto catalog = Hadoop(dir);
   TableIdent ident{{"db"}, "events"};
   auto base = *LoadOrCreate(catalog.get(), ident, *IdSchema());
-  ASSERT_TRUE(Append(catalog.get(), ident, 0, 3).ok());  // v2 by "another writer"
+  ASSERT_OK(Append(catalog.get(), ident, 0, 3));  // v2 by "another writer"
   auto updated = base.metadata;
   auto st = catalog->Commit(ident, base, updated);
   ASSERT_FALSE(st.ok());
@@ -128,9 +131,9 @@ TEST(IcebergSqlCatalog, UsesTheJdbcTableLayoutAndCompareAndSwap) {
   auto catalog = Sql(dir);
   TableIdent ident{{"db"}, "events"};
   auto created = LoadOrCreate(catalog.get(), ident, *IdSchema());
-  ASSERT_TRUE(created.ok()) << created.status().ToString();
-  EXPECT_NE(created->metadata_location.find("/wh/db.db/events/metadata/00000-"), std::string::npos);
-  ASSERT_TRUE(Append(catalog.get(), ident, 0, 4).ok());
+  ASSERT_OK(created);
+  EXPECT_THAT(created->metadata_location, HasSubstr("/wh/db.db/events/metadata/00000-"));
+  ASSERT_OK(Append(catalog.get(), ident, 0, 4));
   auto conn = *OpenSqlConnection("sqlite:///" + dir.Sub("cat.db"));
   auto rows = *conn->Exec(
       "SELECT catalog_name, table_namespace, table_name, metadata_location, previous_metadata_location, iceberg_type "
@@ -160,13 +163,13 @@ TEST(IcebergSqlCatalog, UsesTheJdbcTableLayoutAndCompareAndSwap) {
 // Two threads, each with its own catalog connection (like two processes), append 12 times.
 void TwoConcurrentWriters(const std::function<std::shared_ptr<Catalog>()>& open) {
   TableIdent ident{{"db"}, "events"};
-  ASSERT_TRUE(LoadOrCreate(open().get(), ident, *IdSchema()).ok());
+  ASSERT_OK(LoadOrCreate(open().get(), ident, *IdSchema()));
   constexpr int kPerWriter = 12;
   auto writer = [&](int w) {
     auto catalog = open();
     for (int i = 0; i < kPerWriter; ++i) {
       Status st = Append(catalog.get(), ident, (w * kPerWriter + i) * 10, 10);
-      EXPECT_TRUE(st.ok()) << st.ToString();
+      EXPECT_OK(st);
     }
   };
   std::thread a(writer, 0), b(writer, 1);
@@ -224,7 +227,7 @@ TEST(IcebergSqlCatalog, PostgresCatalogKeepsEveryConcurrentAppendOnce) {
   const std::string name = "pg_" + fs_name(dir.path());  // a fresh catalog_name per run
   TwoConcurrentWriters([&] {
     auto c = MakeCatalog(name, {{"type", "sql"}, {"uri", uri}, {"warehouse", dir.Sub("wh")}}, io::LocalFileSystem());
-    EXPECT_TRUE(c.ok()) << c.status().ToString();
+    EXPECT_OK(c);
     return *c;
   });
 }
@@ -239,7 +242,7 @@ TEST(IcebergCatalogConfig, NamesResolveSparkStyleFromTheConf) {
   std::map<std::string, std::string> options = {{"table", "lake.db.events"}};
   AddCatalogOptions(&options, lookup);
   auto ref = TableRefFromOptions(options);
-  ASSERT_TRUE(ref.ok()) << ref.status().ToString();
+  ASSERT_OK(ref);
   EXPECT_EQ(ref->catalog, "lake");
   EXPECT_EQ(ref->ident.ToString(), "db.events");
   EXPECT_EQ(ref->catalog_props["type"], "sql");
@@ -253,7 +256,7 @@ TEST(IcebergCatalogConfig, NamesResolveSparkStyleFromTheConf) {
   EXPECT_EQ(local.catalog_props["warehouse"], io::AbsolutePath("spark-warehouse"));
 
   auto bad = MakeCatalog("x", {{"type", "hive"}}, io::LocalFileSystem());
-  EXPECT_NE(bad.status().message().find("Valid types: hadoop, sql"), std::string::npos);
+  EXPECT_THAT(bad.status().message(), HasSubstr("Valid types: hadoop, sql"));
 }
 
 }  // namespace

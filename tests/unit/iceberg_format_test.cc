@@ -10,11 +10,14 @@
 #include "iceberg/metadata.h"
 #include "iceberg/schema.h"
 #include "iceberg/snapshot_update.h"
+#include "support/status.h"
 #include "support/temp_dir.h"
 #include "unit/test_util_arrow.h"
 
 namespace sluice::iceberg {
 namespace {
+
+using ::testing::HasSubstr;
 
 using sluice::testing::TempDir;
 
@@ -43,7 +46,7 @@ std::string Bytes(std::initializer_list<int> b) {
 
 TEST(IcebergSchema, ArrowColumnsMapToIcebergTypesWithIds) {
   auto schema = SchemaFromArrow(*AllTypes());
-  ASSERT_TRUE(schema.ok()) << schema.status().ToString();
+  ASSERT_OK(schema);
   std::vector<std::string> types;
   for (const auto& f : schema->fields) types.push_back(f.type);
   EXPECT_EQ(types, (std::vector<std::string>{"long", "int", "double", "float", "boolean", "string", "timestamp",
@@ -52,11 +55,11 @@ TEST(IcebergSchema, ArrowColumnsMapToIcebergTypesWithIds) {
   EXPECT_TRUE(schema->fields[0].required);
   EXPECT_FALSE(schema->fields[1].required);
   auto arrow_schema = ToArrowSchema(*schema);
-  ASSERT_TRUE(arrow_schema.ok());
+  ASSERT_OK(arrow_schema);
   EXPECT_EQ((*arrow_schema)->field(9)->metadata()->Get(kFieldIdKey).ValueOr(""), "10");
   EXPECT_TRUE((*arrow_schema)->field(7)->type()->Equals(arrow::timestamp(arrow::TimeUnit::MICRO, "UTC")));
   auto back = Schema::FromJson(schema->ToJson());
-  ASSERT_TRUE(back.ok());
+  ASSERT_OK(back);
   EXPECT_TRUE(back->SameColumns(*schema));
 }
 
@@ -65,16 +68,16 @@ TEST(IcebergSchema, MismatchedColumnsAreRefusedByName) {
   auto wrong_type = arrow::schema({arrow::field("id", arrow::utf8()), arrow::field("name", arrow::utf8())});
   Status st = CheckWritable(*wrong_type, table, "lake.db.t");
   ASSERT_FALSE(st.ok());
-  EXPECT_NE(st.message().find("column 'id' is string in the query but long"), std::string::npos) << st.message();
+  EXPECT_THAT(st.message(), HasSubstr("column 'id' is string in the query but long"));
   auto extra = arrow::schema({arrow::field("id", arrow::int64()), arrow::field("name", arrow::utf8()),
                               arrow::field("x", arrow::int64())});
   st = CheckWritable(*extra, table, "lake.db.t");
-  EXPECT_NE(st.message().find("column 'x'"), std::string::npos) << st.message();
+  EXPECT_THAT(st.message(), HasSubstr("column 'x'"));
   auto missing = arrow::schema({arrow::field("id", arrow::int64())});
   st = CheckWritable(*missing, table, "lake.db.t");
-  EXPECT_NE(st.message().find("'name' is missing"), std::string::npos) << st.message();
+  EXPECT_THAT(st.message(), HasSubstr("'name' is missing"));
   auto promoted = arrow::schema({arrow::field("name", arrow::utf8()), arrow::field("id", arrow::int32())});
-  EXPECT_TRUE(CheckWritable(*promoted, table, "lake.db.t").ok());
+  EXPECT_OK(CheckWritable(*promoted, table, "lake.db.t"));
   auto nonsupported = arrow::schema({arrow::field("l", arrow::list(arrow::int64()))});
   EXPECT_FALSE(SchemaFromArrow(*nonsupported).ok());
 }
@@ -100,7 +103,7 @@ TEST(IcebergDataFile, ParquetCarriesFieldIdsAndMetricsAreExact) {
   auto schema = *SchemaFromArrow(*AllTypes());
   auto rows = *ConformToSchema(*AllTypesRows(), schema, "t");
   auto file = WriteDataFile(fs.get(), dir.Sub("f.parquet"), *rows, schema);
-  ASSERT_TRUE(file.ok()) << file.status().ToString();
+  ASSERT_OK(file);
   EXPECT_EQ(file->record_count, 3);
   EXPECT_EQ(file->file_size, static_cast<int64_t>(std::filesystem::file_size(dir.Sub("f.parquet"))));
   EXPECT_EQ(file->value_counts.at(3), 3);
@@ -121,7 +124,7 @@ TEST(IcebergDataFile, ParquetCarriesFieldIdsAndMetricsAreExact) {
     EXPECT_EQ(pq_schema->Column(c)->schema_node()->field_id(), c + 1);
   }
   auto back = ReadDataFile(fs.get(), *file, schema);
-  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  ASSERT_OK(back);
   EXPECT_TRUE((*back)->Equals(*rows)) << (*back)->ToString() << rows->ToString();
 }
 
@@ -144,17 +147,17 @@ TEST(IcebergManifest, EntriesAndListRoundTripWithInheritance) {
   existing.file_sequence_number = 1;
   existing.file.path = "file:///x/b.parquet";
   auto m = WriteManifest(fs.get(), dir.Sub("m.avro"), schema, {added, existing}, 9, 2);
-  ASSERT_TRUE(m.ok()) << m.status().ToString();
+  ASSERT_OK(m);
   EXPECT_EQ(m->length, static_cast<int64_t>(std::filesystem::file_size(dir.Sub("m.avro"))));
   EXPECT_EQ(m->added_files_count, 1);
   EXPECT_EQ(m->existing_rows_count, 7);
   EXPECT_EQ(m->min_sequence_number, 1);
-  ASSERT_TRUE(WriteManifestList(fs.get(), dir.Sub("l.avro"), 9, std::nullopt, 2, {*m}).ok());
+  ASSERT_OK(WriteManifestList(fs.get(), dir.Sub("l.avro"), 9, std::nullopt, 2, {*m}));
   auto list = ReadManifestList(fs.get(), io::PathToUri(dir.Sub("l.avro")));
-  ASSERT_TRUE(list.ok()) << list.status().ToString();
+  ASSERT_OK(list);
   ASSERT_EQ(list->size(), 1u);
   auto entries = ReadManifest(fs.get(), (*list)[0]);
-  ASSERT_TRUE(entries.ok()) << entries.status().ToString();
+  ASSERT_OK(entries);
   ASSERT_EQ(entries->size(), 2u);
   EXPECT_EQ((*entries)[0].snapshot_id, 9);      // inherited
   EXPECT_EQ((*entries)[0].sequence_number, 2);  // inherited (ADDED)
@@ -173,9 +176,9 @@ TEST(IcebergMetadata, JsonRoundTripKeepsUnknownKeysAndExactIds) {
   s.summary = {{"operation", "append"}};
   SetCurrentSnapshot(&m, s, "file:///wh/db/t/metadata/v1.metadata.json", 900);  // clock behind: clamped
   auto text = m.ToJsonText();
-  EXPECT_NE(text.find("5123456789012345678"), std::string::npos);
+  EXPECT_THAT(text, HasSubstr("5123456789012345678"));
   auto back = TableMetadata::Parse(text, "v2");
-  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  ASSERT_OK(back);
   EXPECT_EQ(back->current_snapshot_id, 5123456789012345678);
   EXPECT_EQ(back->CurrentSnapshot()->timestamp_ms, 1000);
   EXPECT_EQ(back->metadata_log.size(), 1u);
@@ -197,7 +200,7 @@ TEST(IcebergSnapshot, AppendsCarryManifestsAndOverwriteDeletesEveryLiveFile) {
     c.kind = kind;
     c.added = {*WriteDataFile(fs.get(), dir.Sub(name), *rows, schema)};
     auto next = ApplySnapshotChange(fs.get(), meta, "file:///prev.json", c);
-    EXPECT_TRUE(next.ok()) << next.status().ToString();
+    EXPECT_OK(next);
     meta = *next;
   };
   add(SnapshotChange::Kind::kAppend, "a.parquet");

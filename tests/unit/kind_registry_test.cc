@@ -88,7 +88,7 @@ class RecordingSink final : public sink::Sink {
   explicit RecordingSink(std::shared_ptr<std::vector<int64_t>> rows) : rows_(std::move(rows)) {}
   std::string Description() const override { return "RecordingSink"; }
   bool idempotent() const override { return false; }
-  Status AddBatch(int64_t batch_id, const std::shared_ptr<arrow::Table>& rows) override {
+  Status AddBatch(int64_t /*batch_id*/, const std::shared_ptr<arrow::Table>& rows) override {
     rows_->push_back(rows->num_rows());
     return Status::OK();
   }

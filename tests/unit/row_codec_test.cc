@@ -7,6 +7,7 @@
 #include <random>
 
 #include "exec/row_codec.h"
+#include "support/status.h"
 
 namespace sluice::exec {
 namespace {
@@ -14,10 +15,10 @@ namespace {
 template <typename Builder, typename T>
 std::shared_ptr<arrow::Array> Build(std::shared_ptr<arrow::DataType> type, const std::vector<T>& values, bool with_null) {
   Builder b(type, arrow::default_memory_pool());
-  if (with_null) EXPECT_TRUE(b.AppendNull().ok());
-  for (const auto& v : values) EXPECT_TRUE(b.Append(v).ok());
+  if (with_null) EXPECT_OK(b.AppendNull());
+  for (const auto& v : values) EXPECT_OK(b.Append(v));
   std::shared_ptr<arrow::Array> out;
-  EXPECT_TRUE(b.Finish(&out).ok());
+  EXPECT_OK(b.Finish(&out));
   return out;
 }
 
@@ -32,10 +33,10 @@ void CheckOrderAndRoundTrip(const std::shared_ptr<arrow::Array>& array) {
   }
   std::sort(enc.begin(), enc.end());
   std::unique_ptr<arrow::ArrayBuilder> builder;
-  ASSERT_TRUE(arrow::MakeBuilder(arrow::default_memory_pool(), array->type(), &builder).ok());
+  ASSERT_OK(arrow::MakeBuilder(arrow::default_memory_pool(), array->type(), &builder));
   for (size_t k = 0; k < enc.size(); ++k) {
     size_t pos = 0;
-    ASSERT_TRUE(DecodeValue(enc[k].first, &pos, *array->type(), builder.get()).ok());
+    ASSERT_OK(DecodeValue(enc[k].first, &pos, *array->type(), builder.get()));
     EXPECT_EQ(pos, enc[k].first.size());
     if (k == 0) continue;
     auto prev = array->GetScalar(enc[k - 1].second).ValueOrDie();
@@ -44,7 +45,7 @@ void CheckOrderAndRoundTrip(const std::shared_ptr<arrow::Array>& array) {
     ASSERT_TRUE(cur->is_valid) << "a null sorted after a value";
   }
   std::shared_ptr<arrow::Array> decoded;
-  ASSERT_TRUE(builder->Finish(&decoded).ok());
+  ASSERT_OK(builder->Finish(&decoded));
   for (size_t k = 0; k < enc.size(); ++k) {
     auto want = array->GetScalar(enc[k].second).ValueOrDie();
     auto got = decoded->GetScalar(static_cast<int64_t>(k)).ValueOrDie();
@@ -120,10 +121,10 @@ TEST(RowCodec, TimestampsDecimalsBooleansRoundTrip) {
                                                         std::vector<int64_t>{3, -7, 1767225600000000}, true));
   CheckOrderAndRoundTrip(Build<arrow::BooleanBuilder>(arrow::boolean(), std::vector<bool>{true, false}, true));
   arrow::Decimal128Builder d(arrow::decimal128(12, 2));
-  ASSERT_TRUE(d.AppendNull().ok());
-  for (int64_t v : {12345, -5, 0, -99999}) ASSERT_TRUE(d.Append(arrow::Decimal128(v)).ok());
+  ASSERT_OK(d.AppendNull());
+  for (int64_t v : {12345, -5, 0, -99999}) ASSERT_OK(d.Append(arrow::Decimal128(v)));
   std::shared_ptr<arrow::Array> dec;
-  ASSERT_TRUE(d.Finish(&dec).ok());
+  ASSERT_OK(d.Finish(&dec));
   CheckOrderAndRoundTrip(dec);
 }
 
@@ -132,7 +133,7 @@ TEST(RowCodec, TruncatedValuesAreErrorsNotCrashes) {
   std::string s;
   EncodeValue(*a, 0, &s);
   std::unique_ptr<arrow::ArrayBuilder> b;
-  ASSERT_TRUE(arrow::MakeBuilder(arrow::default_memory_pool(), arrow::utf8(), &b).ok());
+  ASSERT_OK(arrow::MakeBuilder(arrow::default_memory_pool(), arrow::utf8(), &b));
   size_t pos = 0;
   EXPECT_FALSE(DecodeValue(s.substr(0, s.size() - 1), &pos, *arrow::utf8(), b.get()).ok());
   pos = 0;

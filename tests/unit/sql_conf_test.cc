@@ -55,7 +55,9 @@ TEST(SqlConfTest, EveryKeyIsDocumentedWithItsDefault) {
     ASSERT_NE(at, std::string::npos) << e.key << " is not in the table of docs/configuration.md";
     const std::string row = doc.substr(at, doc.find('\n', at) - at);
     const std::string def = e.default_value;
-    if (!def.empty()) EXPECT_NE(row.find(def), std::string::npos) << e.key << ": the default '" << def << "' differs";
+    if (!def.empty()) {
+      EXPECT_NE(row.find(def), std::string::npos) << e.key << ": the default '" << def << "' differs";
+    }
   }
 }
 

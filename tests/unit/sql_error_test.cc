@@ -5,10 +5,13 @@
 
 #include "sluice/sluice.h"
 #include "sql/sql_pipeline.h"
+#include "support/status.h"
 #include "support/temp_dir.h"
 
 namespace sluice::sql {
 namespace {
+
+using ::testing::HasSubstr;
 
 struct ErrorCase {
   std::string name;
@@ -32,7 +35,7 @@ class SqlErrorTest : public ::testing::Test {
     ASSERT_FALSE(pipeline.ok()) << c.name;
     const std::string& message = pipeline.status().message();
     EXPECT_EQ(message.rfind(c.where + ": ", 0), 0u) << c.name << ":\n" << message;
-    for (const auto& f : c.fragments) EXPECT_NE(message.find(f), std::string::npos) << c.name << ": '" << f << "' in\n" << message;
+    for (const auto& f : c.fragments) EXPECT_THAT(message, HasSubstr(f)) << c.name << ": '" << f << "' in\n" << message;
   }
 
   // "p.sql:L:C" of the first `needle` in header + body (ASCII text).

@@ -17,6 +17,9 @@
 namespace sluice::sql {
 namespace {
 
+using ::testing::HasSubstr;
+using ::testing::Not;
+
 TEST(SqlText, ReadsIntegerLiteralsWithTheirSign) {
   SqlText text("p.sql", "-1 - 2 -/* c */ 3 0 42 -9223372036854775808 9223372036854775808 1.5 7x");
   EXPECT_EQ(text.IntegerAt(0), -1);
@@ -85,10 +88,10 @@ TEST_F(SqlNegativeLiteralTest, PlanShowsTheNegativeValues) {
   ASSERT_OK_AND_ASSIGN(auto pipeline, CompilePipeline(session_, text, ExecutionMode::kBatch));
   ASSERT_EQ(pipeline.queries.size(), 1u);
   const std::string plan = pipeline.queries[0].frame.explain();
-  EXPECT_NE(plan.find("coalesce(v, -1)"), std::string::npos) << plan;
-  EXPECT_NE(plan.find("-2"), std::string::npos) << plan;
-  EXPECT_NE(plan.find("-5"), std::string::npos) << plan;
-  EXPECT_EQ(plan.find("coalesce(v, 0)"), std::string::npos) << plan;
+  EXPECT_THAT(plan, HasSubstr("coalesce(v, -1)"));
+  EXPECT_THAT(plan, HasSubstr("-2"));
+  EXPECT_THAT(plan, HasSubstr("-5"));
+  EXPECT_THAT(plan, Not(HasSubstr("coalesce(v, 0)")));
 }
 
 TEST_F(SqlNegativeLiteralTest, RowsComputeWithTheNegativeValues) {
@@ -103,7 +106,7 @@ TEST_F(SqlNegativeLiteralTest, GroupByPositionZeroOrNegativeIsRefusedWithItsValu
   SqlText text("q.sql", Pipeline("SELECT v, count(*) AS n FROM src GROUP BY -1"));
   auto pipeline = CompilePipeline(session_, text, ExecutionMode::kBatch);
   ASSERT_FALSE(pipeline.ok());
-  EXPECT_NE(pipeline.status().message().find("GROUP BY position -1"), std::string::npos) << pipeline.status().message();
+  EXPECT_THAT(pipeline.status().message(), HasSubstr("GROUP BY position -1"));
 }
 
 // Spark's literal and result types: 1.5 is DECIMAL(2,1), 1e3 DOUBLE, -2147483648 still INT;

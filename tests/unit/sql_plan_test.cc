@@ -10,6 +10,7 @@
 
 #include "sluice/sluice.h"
 #include "sql/sql_pipeline.h"
+#include "support/status.h"
 #include "support/temp_dir.h"
 
 namespace sluice::sql {
@@ -31,14 +32,14 @@ class SqlPlanTest : public ::testing::Test {
   std::string SqlPlan(const std::string& select, const std::string& options = "") {
     SqlText text("q.sql", Header(options) + select);
     auto pipeline = CompilePipeline(session_, text, ExecutionMode::kStreaming);
-    EXPECT_TRUE(pipeline.ok()) << pipeline.status().ToString();
+    EXPECT_OK(pipeline);
     if (!pipeline.ok() || pipeline->queries.size() != 1) return "<no plan>";
     return pipeline->queries[0].frame.explain();
   }
 
   DataFrame Events() {
     auto df = session_->readStream().format("json").schema(kEventsDdl).load(dir_.Sub("in"));
-    EXPECT_TRUE(df.ok()) << df.status().ToString();
+    EXPECT_OK(df);
     return *df;
   }
 
@@ -127,7 +128,7 @@ TEST_F(SqlPlanTest, SinkWithDeclaredColumnsRenamesByPosition) {
                             "path = '" + dir_.Sub("out") + "');\n"
                             "INSERT INTO out SELECT id, name FROM events;");
   auto pipeline = CompilePipeline(session_, text, ExecutionMode::kStreaming);
-  ASSERT_TRUE(pipeline.ok()) << pipeline.status().ToString();
+  ASSERT_OK(pipeline);
   EXPECT_EQ(pipeline->queries[0].frame.explain(), Events()
                                                       .select({col("id"), col("name")})
                                                       .select({col("id").alias("ident"), col("name").alias("label")})
@@ -269,29 +270,51 @@ std::string GoldenOutput(const std::filesystem::path& sql_file, const std::strin
   return out;
 }
 
-TEST(SqlGolden, ParseToPlanMatchesGoldenFiles) {
-  const std::filesystem::path golden_dir = std::filesystem::path(SLUICE_SOURCE_DIR) / "tests/golden/sql";
-  const bool update = ::getenv("SLUICE_UPDATE_GOLDEN") != nullptr;
-  std::vector<std::filesystem::path> files;
-  for (const auto& entry : std::filesystem::directory_iterator(golden_dir)) {
-    if (entry.path().extension() == ".sql") files.push_back(entry.path());
+const std::filesystem::path& GoldenDir() {
+  static const std::filesystem::path dir = std::filesystem::path(SLUICE_SOURCE_DIR) / "tests/golden/sql";
+  return dir;
+}
+
+// The golden files' names (without .sql) as CMake found them, one ctest entry each.
+const std::vector<std::string>& GoldenFiles() {
+  static const std::vector<std::string> files = {
+#include "golden_sql_files.inc"
+  };
+  return files;
+}
+
+class SqlGolden : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(SqlGolden, ParseToPlanMatchesGoldenFile) {
+  const std::filesystem::path sql_file = GoldenDir() / (GetParam() + ".sql");
+  testing::TempDir dir;
+  std::filesystem::create_directories(dir.Sub("in"));
+  const std::string actual = GoldenOutput(sql_file, dir.path());
+  std::filesystem::path expected_file = sql_file;
+  expected_file.replace_extension(".plan");
+  if (::getenv("SLUICE_UPDATE_GOLDEN") != nullptr) {
+    std::ofstream(expected_file, std::ios::binary) << actual;
+    return;
   }
-  std::sort(files.begin(), files.end());
-  ASSERT_GE(files.size(), 10u) << "golden files in " << golden_dir;
-  for (const auto& sql_file : files) {
-    testing::TempDir dir;
-    std::filesystem::create_directories(dir.Sub("in"));
-    std::string actual = GoldenOutput(sql_file, dir.path());
-    std::filesystem::path expected_file = sql_file;
-    expected_file.replace_extension(".plan");
-    if (update) {
-      std::ofstream(expected_file, std::ios::binary) << actual;
-      continue;
-    }
-    ASSERT_TRUE(std::filesystem::exists(expected_file))
-        << expected_file << " is missing; run with SLUICE_UPDATE_GOLDEN=1 to write it";
-    EXPECT_EQ(actual, ReadAll(expected_file)) << sql_file << " (SLUICE_UPDATE_GOLDEN=1 rewrites the .plan files)";
+  ASSERT_TRUE(std::filesystem::exists(expected_file))
+      << expected_file << " is missing; run with SLUICE_UPDATE_GOLDEN=1 to write it";
+  EXPECT_EQ(actual, ReadAll(expected_file)) << sql_file << " (SLUICE_UPDATE_GOLDEN=1 rewrites the .plan files)";
+}
+
+INSTANTIATE_TEST_SUITE_P(Files, SqlGolden, ::testing::ValuesIn(GoldenFiles()),
+                         [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
+
+// The build's list is the directory's: a file added without re-running CMake would go untested.
+TEST(SqlGoldenFiles, EveryFileInTheDirectoryHasATest) {
+  std::vector<std::string> on_disk;
+  for (const auto& entry : std::filesystem::directory_iterator(GoldenDir())) {
+    if (entry.path().extension() == ".sql") on_disk.push_back(entry.path().stem().string());
   }
+  std::sort(on_disk.begin(), on_disk.end());
+  std::vector<std::string> built = GoldenFiles();
+  std::sort(built.begin(), built.end());
+  EXPECT_GE(on_disk.size(), 10u) << "golden files in " << GoldenDir();
+  EXPECT_EQ(built, on_disk) << "re-run CMake (make build) to pick up added or removed golden files";
 }
 
 }  // namespace

@@ -4,14 +4,17 @@
 
 #include "sql/sql_script.h"
 #include "sql/sql_text.h"
+#include "support/status.h"
 
 namespace sluice::sql {
 namespace {
 
+using ::testing::HasSubstr;
+
 Script MustParse(const std::string& sql) {
   SqlText text("p.sql", sql);
   auto script = ParseScript(text);
-  EXPECT_TRUE(script.ok()) << script.status().ToString();
+  EXPECT_OK(script);
   return script.ok() ? *script : Script{};
 }
 
@@ -122,7 +125,7 @@ TEST(SqlScript, RefusesWhatAPipelineCannotHold) {
     ASSERT_FALSE(script.ok()) << c.sql;
     const std::string& message = script.status().message();
     EXPECT_EQ(message.rfind(c.where + ": ", 0), 0u) << c.sql << "\n" << message;
-    EXPECT_NE(message.find(c.fragment), std::string::npos) << c.sql << "\n" << message;
+    EXPECT_THAT(message, HasSubstr(c.fragment)) << c.sql << "\n" << message;
   }
 }
 

@@ -8,10 +8,13 @@
 #include "state/operator_metadata.h"
 #include "state/partitioning.h"
 #include "state/state_file.h"
+#include "support/status.h"
 #include "support/temp_dir.h"
 
 namespace sluice::state {
 namespace {
+
+using ::testing::HasSubstr;
 
 using sluice::testing::TempDir;
 
@@ -54,7 +57,7 @@ TEST(StateFile, EveryTruncationIsDetectedAndNamesTheFile) {
   for (size_t len = 0; len < data.size(); ++len) {
     auto r = Parse(data.substr(0, len));
     ASSERT_FALSE(r.ok()) << "prefix of " << len << " bytes was accepted";
-    EXPECT_NE(r.status().message().find("/ckpt/state/0/0/7.delta"), std::string::npos);
+    EXPECT_THAT(r.status().message(), HasSubstr("/ckpt/state/0/0/7.delta"));
   }
 }
 
@@ -69,13 +72,11 @@ TEST(StateFile, EveryCorruptedByteIsDetected) {
 
 TEST(StateFile, RefusesTheWrongKindVersionOrANewerFormat) {
   const std::string data = SampleDelta();
-  EXPECT_NE(Parse(data, StateFileKind::kSnapshot).status().message().find("expected a snapshot file"),
-            std::string::npos);
-  EXPECT_NE(Parse(data, StateFileKind::kDelta, 8).status().message().find("holds version 7, expected 8"),
-            std::string::npos);
+  EXPECT_THAT(Parse(data, StateFileKind::kSnapshot).status().message(), HasSubstr("expected a snapshot file"));
+  EXPECT_THAT(Parse(data, StateFileKind::kDelta, 8).status().message(), HasSubstr("holds version 7, expected 8"));
   std::string newer = data;
   newer[8] = 2;  // format version 2, checksum unchanged: the version check comes first
-  EXPECT_NE(Parse(newer).status().message().find("newer sluice"), std::string::npos);
+  EXPECT_THAT(Parse(newer).status().message(), HasSubstr("newer sluice"));
   StateFileWriter snap(StateFileKind::kSnapshot, 7);
   snap.Put("k", "v");
   EXPECT_EQ(Parse(snap.Finish(), StateFileKind::kSnapshot).ValueOrDie(), (std::vector<Record>{{"k", "v"}}));
@@ -118,14 +119,14 @@ StateOperatorMetadata CountByUser() {
 TEST(StateOperatorMetadata, WrittenOnceInSparksLayoutAndAcceptedUnchanged) {
   TempDir d;
   auto fs = io::LocalFileSystem();
-  ASSERT_TRUE(WriteOrCheckOperatorMetadata(fs.get(), d.path(), CountByUser()).ok());
+  ASSERT_OK(WriteOrCheckOperatorMetadata(fs.get(), d.path(), CountByUser()));
   std::ifstream in(d.Sub("state/0/_metadata/metadata"));
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   EXPECT_EQ(text,
             "v1\n{\"keySchema\":\"user: string\",\"operatorInfo\":{\"operatorId\":0,\"operatorName\":\"aggregate\"},"
             "\"stateStoreInfo\":[{\"numColsPrefixKey\":0,\"numPartitions\":2,\"storeName\":\"default\"}],"
             "\"valueSchema\":\"count: int64\"}");
-  ASSERT_TRUE(WriteOrCheckOperatorMetadata(fs.get(), d.path(), CountByUser()).ok());
+  ASSERT_OK(WriteOrCheckOperatorMetadata(fs.get(), d.path(), CountByUser()));
   auto back = ReadOperatorMetadata(fs.get(), d.path(), 0).ValueOrDie();
   ASSERT_TRUE(back.has_value());
   EXPECT_EQ(back->value_schema, "count: int64");
@@ -135,31 +136,31 @@ TEST(StateOperatorMetadata, WrittenOnceInSparksLayoutAndAcceptedUnchanged) {
 TEST(StateOperatorMetadata, RestartWithAChangedOperatorOrSchemaIsRefusedNamingBoth) {
   TempDir d;
   auto fs = io::LocalFileSystem();
-  ASSERT_TRUE(WriteOrCheckOperatorMetadata(fs.get(), d.path(), CountByUser()).ok());
+  ASSERT_OK(WriteOrCheckOperatorMetadata(fs.get(), d.path(), CountByUser()));
 
   StateOperatorMetadata dedup = CountByUser();
   dedup.operator_name = "dedup";
   Status st = WriteOrCheckOperatorMetadata(fs.get(), d.path(), dedup);
   ASSERT_TRUE(st.IsInvalid());
-  EXPECT_NE(st.message().find("operator changed from 'aggregate' to 'dedup'"), std::string::npos) << st.ToString();
+  EXPECT_THAT(st.message(), HasSubstr("operator changed from 'aggregate' to 'dedup'")) << st.ToString();
 
   StateOperatorMetadata sum = CountByUser();
   sum.value_schema = "sum: double";
   st = WriteOrCheckOperatorMetadata(fs.get(), d.path(), sum);
   ASSERT_TRUE(st.IsInvalid());
-  EXPECT_NE(st.message().find("state value schema changed from 'count: int64' to 'sum: double'"), std::string::npos)
+  EXPECT_THAT(st.message(), HasSubstr("state value schema changed from 'count: int64' to 'sum: double'"))
       << st.ToString();
-  EXPECT_NE(st.message().find("operator 0 ('aggregate')"), std::string::npos) << st.ToString();
+  EXPECT_THAT(st.message(), HasSubstr("operator 0 ('aggregate')")) << st.ToString();
 
   StateOperatorMetadata wider = CountByUser();
   wider.num_partitions = 4;
   st = CheckCompatible(CountByUser(), wider);
-  EXPECT_NE(st.message().find("number of state partitions changed from 2 to 4"), std::string::npos) << st.ToString();
+  EXPECT_THAT(st.message(), HasSubstr("number of state partitions changed from 2 to 4")) << st.ToString();
 
   std::ofstream(d.Sub("state/0/_metadata/metadata")) << "v1\n{not json";
   auto corrupt = ReadOperatorMetadata(fs.get(), d.path(), 0);
   ASSERT_FALSE(corrupt.ok());
-  EXPECT_NE(corrupt.status().message().find(d.Sub("state/0/_metadata/metadata")), std::string::npos);
+  EXPECT_THAT(corrupt.status().message(), HasSubstr(d.Sub("state/0/_metadata/metadata")));
 }
 
 }  // namespace

@@ -15,6 +15,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "support/status.h"
+
 namespace sluice::testing {
 
 namespace detail {
@@ -74,7 +76,7 @@ inline arrow::Result<std::shared_ptr<arrow::RecordBatch>> TryBatchFromJson(const
 inline std::shared_ptr<arrow::RecordBatch> BatchFromJson(const std::shared_ptr<arrow::Schema>& schema,
                                                          const std::string& json_rows) {
   auto batch = detail::TryBatchFromJson(schema, json_rows);
-  EXPECT_TRUE(batch.ok()) << batch.status().ToString();
+  EXPECT_OK(batch);
   return batch.ok() ? *batch : nullptr;
 }
 

@@ -3,13 +3,16 @@
 #include <gtest/gtest.h>
 
 #include "plan/expr.h"
+#include "support/status.h"
 
 namespace sluice::plan {
 namespace {
 
+using ::testing::HasSubstr;
+
 std::shared_ptr<arrow::DataType> Parse(const std::string& name) {
   auto t = ParseTypeName(name);
-  EXPECT_TRUE(t.ok()) << name << ": " << t.status().ToString();
+  EXPECT_OK(t) << name;
   return t.ok() ? *t : arrow::null();
 }
 
@@ -37,8 +40,8 @@ TEST(TypeNames, SparkAndSqlAliasesMapToArrowTypes) {
 TEST(TypeNames, UnknownTypeIsNamedAndValidOnesListed) {
   auto t = ParseTypeName("strng");
   ASSERT_FALSE(t.ok());
-  EXPECT_NE(t.status().message().find("Unknown type 'strng'"), std::string::npos);
-  EXPECT_NE(t.status().message().find("string"), std::string::npos);
+  EXPECT_THAT(t.status().message(), HasSubstr("Unknown type 'strng'"));
+  EXPECT_THAT(t.status().message(), HasSubstr("string"));
   EXPECT_FALSE(ParseTypeName("decimal(40,2)").ok());
   EXPECT_FALSE(ParseTypeName("decimal(5,x)").ok());
 }
@@ -60,7 +63,7 @@ TEST(TypeNames, TypeNameIsSparksName) {
 
 TEST(TypeDdl, ParsesNamesTypesAndNotNull) {
   auto schema = ParseSchemaDDL("id BIGINT, name STRING NOT NULL, ts TIMESTAMP, amount decimal(10, 2), `odd name` int");
-  ASSERT_TRUE(schema.ok()) << schema.status().ToString();
+  ASSERT_OK(schema);
   auto expected = arrow::schema({arrow::field("id", arrow::int64()), arrow::field("name", arrow::utf8(), false),
                                  arrow::field("ts", arrow::timestamp(arrow::TimeUnit::MICRO, "UTC")),
                                  arrow::field("amount", arrow::decimal128(10, 2)), arrow::field("odd name", arrow::int32())});
@@ -70,8 +73,8 @@ TEST(TypeDdl, ParsesNamesTypesAndNotNull) {
 TEST(TypeDdl, ErrorsNameTheColumn) {
   auto bad = ParseSchemaDDL("id BIGINT, price MONEY");
   ASSERT_FALSE(bad.ok());
-  EXPECT_NE(bad.status().message().find("column 'price'"), std::string::npos) << bad.status().message();
-  EXPECT_NE(bad.status().message().find("Unknown type 'MONEY'"), std::string::npos) << bad.status().message();
+  EXPECT_THAT(bad.status().message(), HasSubstr("column 'price'"));
+  EXPECT_THAT(bad.status().message(), HasSubstr("Unknown type 'MONEY'"));
   EXPECT_FALSE(ParseSchemaDDL("id").ok());
   EXPECT_FALSE(ParseSchemaDDL("id int, id bigint").ok());
   EXPECT_FALSE(ParseSchemaDDL("id int,").ok());

@@ -1,10 +1,10 @@
-#include "exec/compute_init.h"
+#include "util/compute_init.h"
 
 #include <arrow/compute/initialize.h>
 
 #include <mutex>
 
-namespace sluice::exec {
+namespace sluice::util {
 
 Status EnsureComputeInitialized() {
   static std::once_flag once;
@@ -13,4 +13,4 @@ Status EnsureComputeInitialized() {
   return status;
 }
 
-}  // namespace sluice::exec
+}  // namespace sluice::util

@@ -5,8 +5,8 @@
 
 #include "sluice/status.h"
 
-namespace sluice::exec {
+namespace sluice::util {
 
 Status EnsureComputeInitialized();
 
-}  // namespace sluice::exec
+}  // namespace sluice::util

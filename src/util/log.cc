@@ -1,0 +1,53 @@
+#include "util/log.h"
+
+#include <atomic>
+#include <iostream>
+#include <mutex>
+
+namespace sluice::util {
+namespace {
+
+void StderrSink(LogLevel level, std::string_view message) {
+  std::cerr << "sluice: " << (level == LogLevel::kWarning ? "warning: " : "") << message << std::endl;
+}
+
+// Function-local statics: usable from other translation units' static initialisers and
+// destructors, and never destroyed before them.
+std::mutex& SinkMutex() {
+  static auto* mu = new std::mutex;
+  return *mu;
+}
+LogSink& Sink() {
+  static auto* sink = new LogSink(StderrSink);
+  return *sink;
+}
+std::atomic<int> min_level{static_cast<int>(LogLevel::kInfo)};
+
+}  // namespace
+
+const char* LogLevelName(LogLevel level) {
+  switch (level) {
+    case LogLevel::kDebug: return "debug";
+    case LogLevel::kInfo: return "info";
+    case LogLevel::kWarning: return "warning";
+    case LogLevel::kError: return "error";
+  }
+  return "unknown";
+}
+
+LogSink SetLogSink(LogSink sink) {
+  std::lock_guard<std::mutex> lock(SinkMutex());
+  LogSink previous = std::move(Sink());
+  Sink() = sink ? std::move(sink) : LogSink(StderrSink);
+  return previous;
+}
+
+void SetMinLogLevel(LogLevel level) { min_level.store(static_cast<int>(level)); }
+
+void Log(LogLevel level, std::string_view message) {
+  if (static_cast<int>(level) < min_level.load()) return;
+  std::lock_guard<std::mutex> lock(SinkMutex());
+  Sink()(level, message);
+}
+
+}  // namespace sluice::util
