@@ -1,6 +1,7 @@
 // option(key, bool|double|integer) passes the value on as Spark spells it.
 #include "api/option_text.h"
 
+#include <arrow/api.h>
 #include <gtest/gtest.h>
 
 #include <filesystem>
