@@ -9,6 +9,13 @@
 namespace sluice::exec {
 namespace {
 
+// BIGINT sum wraps around on overflow, as Spark's non-ANSI sum (two's complement, computed
+// unsigned: signed overflow is undefined in C++). ANSI mode's overflow error is a known
+// difference (docs/spark-compatibility.md, D8).
+int64_t WrappingAdd(int64_t a, int64_t b) {
+  return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
+}
+
 bool IsFloating(const arrow::DataType& t) { return t.id() == arrow::Type::FLOAT || t.id() == arrow::Type::DOUBLE; }
 
 int64_t IntAt(const arrow::Array& a, int64_t row) { return IntegerAt(a, row); }
@@ -93,7 +100,7 @@ void AccumulatorSet::Update(std::vector<Acc>* accs, const std::vector<std::share
       } else if (IsFloating(*a.type())) {
         acc.d += DoubleAt(a, row);
       } else {
-        acc.i += IntAt(a, row);
+        acc.i = WrappingAdd(acc.i, IntAt(a, row));
       }
     } else if (fn == Fn::kAvg) {
       ++acc.count;
@@ -130,7 +137,7 @@ void AccumulatorSet::Merge(std::vector<Acc>* earlier, const std::vector<Acc>& la
       }
     } else if (fn == "sum") {
       a.has = a.has || b.has;
-      a.i += b.i;
+      a.i = WrappingAdd(a.i, b.i);
       a.d += b.d;
       a.dec += b.dec;
     } else if (fn == "avg") {
