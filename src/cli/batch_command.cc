@@ -9,6 +9,7 @@
 #include "plan/logical_plan.h"
 #include "plan/output_mode.h"
 #include "sink/console_sink.h"
+#include "cli/pipeline_launch.h"
 #include "sql/sql_pipeline.h"
 #include "util/log.h"
 
@@ -29,7 +30,7 @@ int RunBatch(const BatchArgs& args) {
   auto pipeline = Compile(args.pipeline, args.conf, sql::ExecutionMode::kBatch);
   if (!pipeline.ok()) return ReportFailure(pipeline.status());
   for (const auto& q : pipeline->queries) {
-    auto outcome = sql::RunBatchQuery(q, args.mode, /*write_files=*/!args.print);
+    auto outcome = cli::RunBatchQuery(q, args.mode, /*write_files=*/!args.print);
     if (!outcome.ok()) return ReportFailure(outcome.status());
     if (outcome->written) {
       auto path = q.sink.options.find("path");
@@ -55,7 +56,7 @@ int ExplainPipeline(const ExplainArgs& args) {
   int rc = 0;
   for (size_t i = 0; i < pipeline->queries.size(); ++i) {
     const auto& q = pipeline->queries[i];
-    std::cout << (i ? "\n" : "") << sql::ExplainQuery(q, mode);
+    std::cout << (i ? "\n" : "") << cli::ExplainQuery(q, mode);
     if (mode && !plan::CheckOutputMode(*api::PlanOf(q.frame), *mode).ok()) rc = 1;
   }
   return rc;

@@ -8,6 +8,7 @@
 
 #include "cli/pipeline_options.h"
 #include "cli/run_monitor.h"
+#include "cli/pipeline_launch.h"
 #include "sql/sql_pipeline.h"
 #include "util/log.h"
 
@@ -50,13 +51,13 @@ int RunPipeline(const RunArgs& args) {
   sigaddset(&signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
 
-  sql::StreamOptions options;
+  cli::StreamOptions options;
   options.checkpoint_root = args.checkpoint;
   options.trigger = *trigger;
   options.output_mode = plan::OutputModeName(*output_mode);
   std::vector<StreamingQuery> running;
   for (const auto& q : pipeline->queries) {
-    auto started = sql::StartStreamingQuery(q, options);
+    auto started = cli::StartStreamingQuery(q, options);
     if (!started.ok()) {
       StopAll(running);
       (*monitor)->Finish();

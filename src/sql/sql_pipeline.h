@@ -4,7 +4,7 @@
 //
 //   SqlText text("pipeline.sql", contents);
 //   ARROW_ASSIGN_OR_RAISE(auto pipeline, CompilePipeline(session, text, ExecutionMode::kStreaming));
-//   for (auto& q : pipeline.queries) ARROW_ASSIGN_OR_RAISE(auto running, StartStreamingQuery(q, options));
+//   // then run each query: src/cli/pipeline_launch.h (StartStreamingQuery, RunBatchQuery)
 #pragma once
 
 #include <memory>
@@ -43,29 +43,5 @@ struct Pipeline {
 /// built), and plans every query. Errors name the table, column, function, connector or
 /// option at fault and its line:column in `text`.
 Result<Pipeline> CompilePipeline(const std::shared_ptr<Session>& session, const SqlText& text, ExecutionMode mode);
-
-struct StreamOptions {
-  /// Each query checkpoints in <checkpoint_root>/<query name>. Empty: no checkpoint (only the
-  /// console and memory sinks accept that).
-  std::string checkpoint_root;
-  Trigger trigger = ProcessingTime(0);
-  std::string output_mode = "append";
-};
-
-/// writeStream() for `query` with its sink's format and options; starts it.
-Result<StreamingQuery> StartStreamingQuery(const PipelineQuery& query, const StreamOptions& options);
-
-/// Runs a query compiled in batch mode over everything its source holds now. A file sink gets
-/// plain files via write().mode(save_mode).save(path); a console or memory sink writes
-/// nothing: the rows are returned for the caller to print.
-struct BatchOutcome {
-  std::shared_ptr<arrow::Table> rows;
-  bool written = false;  // true when the rows went to files
-};
-Result<BatchOutcome> RunBatchQuery(const PipelineQuery& query, const std::string& save_mode, bool write_files);
-
-/// The query's logical plan, its sink, and the verdict (plan, then sink) for each output mode (or just
-/// `output_mode` when given), as `sluice explain` prints them.
-std::string ExplainQuery(const PipelineQuery& query, const std::optional<plan::OutputMode>& output_mode);
 
 }  // namespace sluice::sql

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "integration/test_util.h"
+#include "cli/pipeline_launch.h"
 #include "sql/sql_pipeline.h"
 #include "support/status.h"
 
@@ -85,17 +86,17 @@ void ExpectStreamEqualsBatch(const std::string& select) {
   auto stream_session = Session::Make();
   sql::SqlText stream_sql("stream.sql", pipeline_text(dir.Sub("stream_out")));
   ASSERT_OK_AND_ASSIGN(auto stream_pipeline, sql::CompilePipeline(stream_session, stream_sql, sql::ExecutionMode::kStreaming));
-  sql::StreamOptions options;
+  cli::StreamOptions options;
   options.checkpoint_root = dir.Sub("ckpt");
   options.trigger = AvailableNow();
-  ASSERT_OK_AND_ASSIGN(auto query, sql::StartStreamingQuery(stream_pipeline.queries.at(0), options));
+  ASSERT_OK_AND_ASSIGN(auto query, cli::StartStreamingQuery(stream_pipeline.queries.at(0), options));
   ASSERT_OK(query.awaitTermination());
   EXPECT_THAT(query.lastProgress(), HasSubstr("\"batchId\":4")) << "one file per batch: 5 batches";
 
   auto batch_session = Session::Make();
   sql::SqlText batch_sql("batch.sql", pipeline_text(dir.Sub("batch_out")));
   ASSERT_OK_AND_ASSIGN(auto batch_pipeline, sql::CompilePipeline(batch_session, batch_sql, sql::ExecutionMode::kBatch));
-  ASSERT_OK_AND_ASSIGN(auto outcome, sql::RunBatchQuery(batch_pipeline.queries.at(0), "error", /*write_files=*/true));
+  ASSERT_OK_AND_ASSIGN(auto outcome, cli::RunBatchQuery(batch_pipeline.queries.at(0), "error", /*write_files=*/true));
   EXPECT_TRUE(outcome.written);
 
   auto streamed = ReadSinkDir(dir.Sub("stream_out"), "parquet");
@@ -189,7 +190,7 @@ std::string Pipeline(const std::string& in, const std::string& sink, const std::
 Result<std::shared_ptr<arrow::Table>> RunBatch(const std::string& sql) {
   sql::SqlText text("batch.sql", sql);
   ARROW_ASSIGN_OR_RAISE(auto pipeline, sql::CompilePipeline(Session::Make(), text, sql::ExecutionMode::kBatch));
-  ARROW_ASSIGN_OR_RAISE(auto outcome, sql::RunBatchQuery(pipeline.queries.at(0), "error", /*write_files=*/false));
+  ARROW_ASSIGN_OR_RAISE(auto outcome, cli::RunBatchQuery(pipeline.queries.at(0), "error", /*write_files=*/false));
   return outcome.rows;
 }
 
@@ -199,11 +200,11 @@ Result<std::string> RunStream(const std::shared_ptr<Session>& session, const std
                               const std::string& checkpoint, const std::string& mode) {
   sql::SqlText text("stream.sql", sql);
   ARROW_ASSIGN_OR_RAISE(auto pipeline, sql::CompilePipeline(session, text, sql::ExecutionMode::kStreaming));
-  sql::StreamOptions options;
+  cli::StreamOptions options;
   options.checkpoint_root = checkpoint;
   options.trigger = AvailableNow();
   options.output_mode = mode;
-  ARROW_ASSIGN_OR_RAISE(auto query, sql::StartStreamingQuery(pipeline.queries.at(0), options));
+  ARROW_ASSIGN_OR_RAISE(auto query, cli::StartStreamingQuery(pipeline.queries.at(0), options));
   ARROW_RETURN_NOT_OK(query.awaitTermination());
   return query.lastProgress();
 }

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "sluice/sluice.h"
+#include "cli/pipeline_launch.h"
 #include "sql/sql_pipeline.h"
 #include "support/status.h"
 #include "support/temp_dir.h"
@@ -264,7 +265,7 @@ std::string GoldenOutput(const std::filesystem::path& sql_file, const std::strin
   if (!pipeline.ok()) {
     out = "ERROR " + pipeline.status().message() + "\n";
   } else {
-    for (const auto& q : pipeline->queries) out += ExplainQuery(q, std::nullopt);
+    for (const auto& q : pipeline->queries) out += cli::ExplainQuery(q, std::nullopt);
   }
   ReplaceAll(&out, dir, "$DIR");
   return out;
