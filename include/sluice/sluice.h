@@ -8,5 +8,6 @@
 #include "sluice/status.h"
 #include "sluice/query_manager.h"
 #include "sluice/listener.h"
+#include "sluice/logging.h"
 #include "sluice/streaming_query.h"
 #include "sluice/trigger.h"

@@ -25,6 +25,16 @@ std::atomic<int> min_level{static_cast<int>(LogLevel::kInfo)};
 
 }  // namespace
 
+void Log(LogLevel level, std::string_view message) {
+  if (static_cast<int>(level) < min_level.load()) return;
+  std::lock_guard<std::mutex> lock(SinkMutex());
+  Sink()(level, message);
+}
+
+}  // namespace sluice::util
+
+namespace sluice {
+
 const char* LogLevelName(LogLevel level) {
   switch (level) {
     case LogLevel::kDebug: return "debug";
@@ -36,18 +46,12 @@ const char* LogLevelName(LogLevel level) {
 }
 
 LogSink SetLogSink(LogSink sink) {
-  std::lock_guard<std::mutex> lock(SinkMutex());
-  LogSink previous = std::move(Sink());
-  Sink() = sink ? std::move(sink) : LogSink(StderrSink);
+  std::lock_guard<std::mutex> lock(util::SinkMutex());
+  LogSink previous = std::move(util::Sink());
+  util::Sink() = sink ? std::move(sink) : LogSink(util::StderrSink);
   return previous;
 }
 
-void SetMinLogLevel(LogLevel level) { min_level.store(static_cast<int>(level)); }
+void SetMinLogLevel(LogLevel level) { util::min_level.store(static_cast<int>(level)); }
 
-void Log(LogLevel level, std::string_view message) {
-  if (static_cast<int>(level) < min_level.load()) return;
-  std::lock_guard<std::mutex> lock(SinkMutex());
-  Sink()(level, message);
-}
-
-}  // namespace sluice::util
+}  // namespace sluice

@@ -1,8 +1,8 @@
 // The library's one channel for diagnostics: warnings about a clean-up that was skipped, a
 // degraded mode, a failed query reported by the CLI. Nothing in src/ writes to std::cerr directly.
 //
-// The default sink writes one line per message to stderr: "sluice: <message>", with "warning: "
-// before warnings. Embedders and tests replace the sink (tests/support/log_capture.h captures it).
+// The sink and the level are set through the public include/sluice/logging.h (tests:
+// tests/support/log_capture.h captures messages).
 // Thread-safety: every function here may be called from any thread; messages are handed to the
 // sink one at a time under one mutex, so a sink must not log itself.
 #pragma once
@@ -12,23 +12,17 @@
 #include <string_view>
 #include <utility>
 
+#include "sluice/logging.h"
 #include "util/strings.h"
 
 namespace sluice::util {
 
-enum class LogLevel { kDebug = 0, kInfo = 1, kWarning = 2, kError = 3 };
-
-/// "debug", "info", "warning", "error".
-const char* LogLevelName(LogLevel level);
-
-using LogSink = std::function<void(LogLevel level, std::string_view message)>;
-
-/// Replaces the process-wide sink and returns the previous one; an empty sink restores the
-/// default (stderr).
-LogSink SetLogSink(LogSink sink);
-
-/// Messages below `level` are dropped before they reach the sink (default: kInfo).
-void SetMinLogLevel(LogLevel level);
+// The public controls (include/sluice/logging.h), under the names the library uses.
+using ::sluice::LogLevel;
+using ::sluice::LogLevelName;
+using ::sluice::LogSink;
+using ::sluice::SetLogSink;
+using ::sluice::SetMinLogLevel;
 
 void Log(LogLevel level, std::string_view message);
 

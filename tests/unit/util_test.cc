@@ -2,7 +2,9 @@
 // helpers and the logger seam.
 #include <gtest/gtest.h>
 
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "support/log_capture.h"
 #include "support/status.h"
@@ -111,6 +113,24 @@ TEST(Logging, MinimumLevelFiltersAndMessagesFromThreadsAllArrive) {
   const auto entries = log.entries();
   ASSERT_EQ(entries.size(), 401u);
   EXPECT_EQ(entries[0].second, "shown");
+}
+
+// An embedding application sees the library's messages through the public header alone.
+TEST(Logging, PublicSinkReceivesLibraryMessagesAndIsRestored) {
+  testing::LogCapture before;
+  std::vector<std::string> seen;
+  sluice::LogSink previous = sluice::SetLogSink([&seen](sluice::LogLevel level, std::string_view message) {
+    seen.push_back(std::string(sluice::LogLevelName(level)) + " " + std::string(message));
+  });
+  sluice::SetMinLogLevel(sluice::LogLevel::kWarning);
+  LogInfo("filtered out");
+  LogWarning("disk ", 3, " is slow");
+  sluice::SetMinLogLevel(sluice::LogLevel::kInfo);
+  sluice::LogSink mine = sluice::SetLogSink(std::move(previous));
+  LogWarning("not mine any more");
+  EXPECT_THAT(seen, ::testing::ElementsAre("warning disk 3 is slow"));
+  ASSERT_TRUE(static_cast<bool>(mine));
+  EXPECT_EQ(before.Text(), "warning: not mine any more\n");
 }
 
 }  // namespace
