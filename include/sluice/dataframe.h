@@ -6,6 +6,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -29,6 +30,15 @@ class Session;
 class DataStreamWriter;
 class DataFrameWriter;
 class GroupedData;
+
+/// One sort key of DataFrame::orderBy: ascending (NULLs first) unless `ascending` is false
+/// (then NULLs last), as Spark's asc / desc; `nulls_first` overrides where the NULLs go.
+struct SortOrder {
+  SortOrder(Column column, bool ascending = true) : column(std::move(column)), ascending(ascending) {}  // NOLINT
+  Column column;
+  bool ascending = true;
+  std::optional<bool> nulls_first;
+};
 
 class DataFrame {
  public:
@@ -63,6 +73,12 @@ class DataFrame {
   /// dropDuplicates whose state of each key lives until the watermark passes the key's first
   /// event time + delay; `columns` need not include the event time. Needs withWatermark.
   DataFrame dropDuplicatesWithinWatermark(const std::vector<std::string>& columns = {}) const;
+  /// Orders the rows by the keys (stable). On a stream only after an aggregation, in complete
+  /// mode (each micro-batch sorts its complete result), as in Spark.
+  DataFrame orderBy(std::vector<SortOrder> keys) const;
+  DataFrame sort(std::vector<SortOrder> keys) const { return orderBy(std::move(keys)); }
+  /// The first `n` rows. On a stream only in complete mode.
+  DataFrame limit(int64_t n) const;
 
   /// Batch DataFrames only: runs the plan over everything the sources hold now.
   Result<std::shared_ptr<arrow::Table>> collect() const;

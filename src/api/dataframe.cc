@@ -104,6 +104,20 @@ DataFrame DataFrame::dropDuplicates(const std::vector<std::string>& columns) con
   return Derive(*this, LogicalPlan::Deduplicate(impl_->plan, columns, false));
 }
 
+DataFrame DataFrame::orderBy(std::vector<SortOrder> keys) const {
+  if (!status_.ok()) return *this;
+  std::vector<plan::SortKey> plan_keys;
+  for (const auto& k : keys) {
+    plan_keys.push_back({api::ExprOf(k.column), k.ascending, k.nulls_first.value_or(k.ascending)});
+  }
+  return Derive(*this, LogicalPlan::Sort(impl_->plan, std::move(plan_keys)));
+}
+
+DataFrame DataFrame::limit(int64_t n) const {
+  if (!status_.ok()) return *this;
+  return Derive(*this, LogicalPlan::Limit(impl_->plan, n));
+}
+
 DataFrame DataFrame::dropDuplicatesWithinWatermark(const std::vector<std::string>& columns) const {
   if (!status_.ok()) return *this;
   return Derive(*this, LogicalPlan::Deduplicate(impl_->plan, columns, true));

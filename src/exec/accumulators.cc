@@ -1,8 +1,12 @@
 #include "exec/accumulators.h"
 
 #include <arrow/api.h>
+#include <arrow/util/decimal.h>
 
+#include <algorithm>
 #include <cstring>
+#include <limits>
+#include <optional>
 
 #include "exec/row_codec.h"
 
@@ -10,10 +14,28 @@ namespace sluice::exec {
 namespace {
 
 // BIGINT sum wraps around on overflow, as Spark's non-ANSI sum (two's complement, computed
-// unsigned: signed overflow is undefined in C++). ANSI mode's overflow error is a known
-// difference (docs/spark-compatibility.md, D8).
+// unsigned: signed overflow is undefined in C++).
 int64_t WrappingAdd(int64_t a, int64_t b) {
   return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
+}
+
+// Spark's ANSI sum of longs (Math.addExact): the error names the aggregate call. Built only on
+// the failing path.
+Status SumOverflow(const plan::AggCall& call) {
+  return Status::Invalid("[ARITHMETIC_OVERFLOW] long overflow in ", call.ToString(),
+                         ". Use 'try_sum' to tolerate overflow and return NULL instead. If necessary set "
+                         "\"spark.sql.ansi.enabled\" to \"false\" to bypass this error (the sum then wraps around).");
+}
+
+// a + b into *a; under ANSI an overflow fails, otherwise it wraps.
+Status AddLong(const plan::AggCall& call, int64_t b, int64_t* a) {
+  int64_t r;
+  if (__builtin_add_overflow(*a, b, &r)) {
+    if (call.mode == plan::EvalMode::kAnsi) return SumOverflow(call);
+    r = WrappingAdd(*a, b);
+  }
+  *a = r;
+  return Status::OK();
 }
 
 bool IsFloating(const arrow::DataType& t) { return t.id() == arrow::Type::FLOAT || t.id() == arrow::Type::DOUBLE; }
@@ -50,6 +72,61 @@ Result<double> GetDouble(std::string_view b, size_t* pos) {
   return d;
 }
 
+// Decimal sums stay within __int128 by saturating: a saturated sum is beyond 38 digits, so
+// Finish reports it out of range like any sum that does not fit its result type.
+void AddDecimal(__int128 b, __int128* a) {
+  if (__builtin_add_overflow(*a, b, a)) {
+    *a = b < 0 ? std::numeric_limits<__int128>::min() : std::numeric_limits<__int128>::max();
+  }
+}
+
+void PutInt128(__int128 v, std::string* out) {
+  PutFixed64(static_cast<uint64_t>(static_cast<unsigned __int128>(v) >> 64), out);
+  PutFixed64(static_cast<uint64_t>(v), out);
+}
+
+Result<__int128> GetInt128(std::string_view b, size_t* pos) {
+  ARROW_ASSIGN_OR_RAISE(uint64_t hi, GetFixed64(b, pos));
+  ARROW_ASSIGN_OR_RAISE(uint64_t lo, GetFixed64(b, pos));
+  return static_cast<__int128>((static_cast<unsigned __int128>(hi) << 64) | lo);
+}
+
+arrow::Decimal128 ToDecimal128(__int128 v) {
+  return arrow::Decimal128(static_cast<int64_t>(static_cast<unsigned __int128>(v) >> 64), static_cast<uint64_t>(v));
+}
+
+bool IsDecimal(const arrow::DataType& t) { return t.id() == arrow::Type::DECIMAL128; }
+
+// num / den rounded half away from zero (Java's ROUND_HALF_UP); den > 0.
+arrow::Decimal256 DivideHalfUp(const arrow::Decimal256& num, const arrow::Decimal256& den) {
+  auto [q, r] = num.Divide(den).ValueOrDie();  // den > 0: cannot fail
+  if (arrow::BasicDecimal256::Abs(r) * arrow::BasicDecimal256(2) >= den) {
+    q += num.IsNegative() ? arrow::BasicDecimal256(-1) : arrow::BasicDecimal256(1);
+  }
+  return q;
+}
+
+// Spark's avg over DECIMAL(p, s): the exact quotient of the sum (DECIMAL(min(38, p + 10), s))
+// by the count, rounded half up to the result type DECIMAL(min(38, p + 4), min(38, s + 4)).
+// Nullopt when the sum or the quotient does not fit.
+std::optional<arrow::Decimal128> DecimalAverage(__int128 sum, int64_t count, const arrow::Decimal128Type& arg,
+                                                const arrow::Decimal128Type& out) {
+  const arrow::Decimal128 total = ToDecimal128(sum);
+  if (!total.FitsInPrecision(std::min(38, arg.precision() + 10))) return std::nullopt;
+  const arrow::Decimal256 q =
+      DivideHalfUp(arrow::Decimal256(total).IncreaseScaleBy(out.scale() - arg.scale()), arrow::Decimal256(count));
+  if (!q.FitsInPrecision(out.precision())) return std::nullopt;
+  const auto& words = q.little_endian_array();
+  return arrow::Decimal128(static_cast<int64_t>(words[1]), words[0]);
+}
+
+Status DecimalOutOfRange(const plan::AggCall& call) {
+  return Status::Invalid("[NUMERIC_VALUE_OUT_OF_RANGE] the result of ", call.ToString(), " cannot be represented as ",
+                         plan::TypeName(*call.out_type),
+                         ". If necessary set \"spark.sql.ansi.enabled\" to \"false\" to bypass this error (the "
+                         "result is then NULL).");
+}
+
 Result<bool> GetFlag(std::string_view b, size_t* pos) {
   if (*pos >= b.size()) return Status::IOError("state value truncated at ", *pos);
   return b[(*pos)++] != 0;
@@ -71,15 +148,13 @@ AccumulatorSet::AccumulatorSet(const std::vector<plan::AggCall>& aggs) : aggs_(&
   }
 }
 
-void AccumulatorSet::Update(std::vector<Acc>* accs, const std::vector<std::shared_ptr<arrow::Array>>& args,
-                            int64_t row) const {
+Status AccumulatorSet::Update(std::vector<Acc>* accs, const std::vector<std::shared_ptr<arrow::Array>>& args,
+                              int64_t row) const {
   for (size_t i = 0; i < aggs_->size(); ++i) {
-    const plan::AggCall& call = (*aggs_)[i];
     const arrow::Array& a = *args[i];
     Acc& acc = (*accs)[i];
     const bool null = a.IsNull(row);
     const Fn fn = fns_[i];
-    (void)call;
     if (fn == Fn::kCount) {
       if (!null) ++acc.count;
     } else if (fn == Fn::kFirst) {
@@ -96,15 +171,19 @@ void AccumulatorSet::Update(std::vector<Acc>* accs, const std::vector<std::share
     } else if (fn == Fn::kSum) {
       acc.has = true;
       if (a.type_id() == arrow::Type::DECIMAL128) {
-        acc.dec += DecimalAt(a, row);
+        AddDecimal(DecimalAt(a, row), &acc.dec);
       } else if (IsFloating(*a.type())) {
         acc.d += DoubleAt(a, row);
       } else {
-        acc.i = WrappingAdd(acc.i, IntAt(a, row));
+        ARROW_RETURN_NOT_OK(AddLong((*aggs_)[i], IntAt(a, row), &acc.i));
       }
     } else if (fn == Fn::kAvg) {
       ++acc.count;
-      acc.d += DoubleAt(a, row);
+      if (a.type_id() == arrow::Type::DECIMAL128) {
+        AddDecimal(DecimalAt(a, row), &acc.dec);
+      } else {
+        acc.d += DoubleAt(a, row);
+      }
     } else if (fn == Fn::kMin || fn == Fn::kMax) {
       std::string enc;
       EncodeValue(a, row, &enc);
@@ -116,40 +195,43 @@ void AccumulatorSet::Update(std::vector<Acc>* accs, const std::vector<std::share
       acc.distinct.insert(std::move(enc));
     }
   }
+  return Status::OK();
 }
 
-void AccumulatorSet::Merge(std::vector<Acc>* earlier, const std::vector<Acc>& later) const {
+Status AccumulatorSet::Merge(std::vector<Acc>* earlier, const std::vector<Acc>& later) const {
   for (size_t i = 0; i < aggs_->size(); ++i) {
     Acc& a = (*earlier)[i];
     const Acc& b = later[i];
-    const std::string& fn = (*aggs_)[i].fn;
-    if (fn == "count") {
+    const Fn fn = fns_[i];
+    if (fn == Fn::kCount) {
       a.count += b.count;
-    } else if (fn == "first") {
+    } else if (fn == Fn::kFirst) {
       if (!a.has && b.has) {
         a.has = true;
         a.v = b.v;
       }
-    } else if (fn == "last") {
+    } else if (fn == Fn::kLast) {
       if (b.has) {
         a.has = true;
         a.v = b.v;
       }
-    } else if (fn == "sum") {
+    } else if (fn == Fn::kSum) {
+      if (b.has) ARROW_RETURN_NOT_OK(AddLong((*aggs_)[i], b.i, &a.i));
       a.has = a.has || b.has;
-      a.i = WrappingAdd(a.i, b.i);
       a.d += b.d;
-      a.dec += b.dec;
-    } else if (fn == "avg") {
+      AddDecimal(b.dec, &a.dec);
+    } else if (fn == Fn::kAvg) {
       a.count += b.count;
       a.d += b.d;
-    } else if (fn == "min" || fn == "max") {
-      if (b.has && (!a.has || (fn == "min" ? b.v < a.v : b.v > a.v))) a.v = b.v;
+      AddDecimal(b.dec, &a.dec);
+    } else if (fn == Fn::kMin || fn == Fn::kMax) {
+      if (b.has && (!a.has || (fn == Fn::kMin ? b.v < a.v : b.v > a.v))) a.v = b.v;
       a.has = a.has || b.has;
-    } else if (fn == "count_distinct") {
+    } else if (fn == Fn::kCountDistinct) {
       a.distinct.insert(b.distinct.begin(), b.distinct.end());
     }
   }
+  return Status::OK();
 }
 
 void AccumulatorSet::Encode(const std::vector<Acc>& accs, std::string* out) const {
@@ -159,14 +241,19 @@ void AccumulatorSet::Encode(const std::vector<Acc>& accs, std::string* out) cons
     if (fn == "count") {
       PutFixed64(static_cast<uint64_t>(a.count), out);
     } else if (fn == "avg") {
+      // A decimal argument's sum is exact (16 bytes); a checkpoint written when avg over
+      // decimals was DOUBLE is refused by the state metadata check (its value schema differs).
       PutFixed64(static_cast<uint64_t>(a.count), out);
-      PutDouble(a.d, out);
+      if (IsDecimal(*(*aggs_)[i].arg_type)) {
+        PutInt128(a.dec, out);
+      } else {
+        PutDouble(a.d, out);
+      }
     } else if (fn == "sum") {
       out->push_back(a.has ? 1 : 0);
       const auto& t = *(*aggs_)[i].arg_type;
-      if (t.id() == arrow::Type::DECIMAL128) {
-        PutFixed64(static_cast<uint64_t>(static_cast<unsigned __int128>(a.dec) >> 64), out);
-        PutFixed64(static_cast<uint64_t>(a.dec), out);
+      if (IsDecimal(t)) {
+        PutInt128(a.dec, out);
       } else if (IsFloating(t)) {
         PutDouble(a.d, out);
       } else {
@@ -193,14 +280,16 @@ Status AccumulatorSet::Decode(std::string_view b, size_t* pos, std::vector<Acc>*
     } else if (fn == "avg") {
       ARROW_ASSIGN_OR_RAISE(uint64_t c, GetFixed64(b, pos));
       a.count = static_cast<int64_t>(c);
-      ARROW_ASSIGN_OR_RAISE(a.d, GetDouble(b, pos));
+      if (IsDecimal(*(*aggs_)[i].arg_type)) {
+        ARROW_ASSIGN_OR_RAISE(a.dec, GetInt128(b, pos));
+      } else {
+        ARROW_ASSIGN_OR_RAISE(a.d, GetDouble(b, pos));
+      }
     } else if (fn == "sum") {
       ARROW_ASSIGN_OR_RAISE(a.has, GetFlag(b, pos));
       const auto& t = *(*aggs_)[i].arg_type;
-      if (t.id() == arrow::Type::DECIMAL128) {
-        ARROW_ASSIGN_OR_RAISE(uint64_t hi, GetFixed64(b, pos));
-        ARROW_ASSIGN_OR_RAISE(uint64_t lo, GetFixed64(b, pos));
-        a.dec = static_cast<__int128>((static_cast<unsigned __int128>(hi) << 64) | lo);
+      if (IsDecimal(t)) {
+        ARROW_ASSIGN_OR_RAISE(a.dec, GetInt128(b, pos));
       } else if (IsFloating(t)) {
         ARROW_ASSIGN_OR_RAISE(a.d, GetDouble(b, pos));
       } else {
@@ -237,16 +326,26 @@ Status AccumulatorSet::Finish(const std::vector<Acc>& accs,
     } else if (fn == "avg") {
       if (a.count == 0) {
         ARROW_RETURN_NOT_OK(b->AppendNull());
+      } else if (IsDecimal(*call.arg_type)) {
+        auto avg = DecimalAverage(a.dec, a.count, static_cast<const arrow::Decimal128Type&>(*call.arg_type),
+                                  static_cast<const arrow::Decimal128Type&>(*call.out_type));
+        if (!avg && call.mode == plan::EvalMode::kAnsi) return DecimalOutOfRange(call);
+        ARROW_RETURN_NOT_OK(avg ? static_cast<arrow::Decimal128Builder*>(b)->Append(*avg) : b->AppendNull());
       } else {
         ARROW_RETURN_NOT_OK(static_cast<arrow::DoubleBuilder*>(b)->Append(a.d / static_cast<double>(a.count)));
       }
     } else if (fn == "sum") {
       if (!a.has) {
         ARROW_RETURN_NOT_OK(b->AppendNull());
-      } else if (call.out_type->id() == arrow::Type::DECIMAL128) {
-        arrow::Decimal128 d(static_cast<int64_t>(static_cast<unsigned __int128>(a.dec) >> 64),
-                            static_cast<uint64_t>(a.dec));
-        ARROW_RETURN_NOT_OK(static_cast<arrow::Decimal128Builder*>(b)->Append(d));
+      } else if (IsDecimal(*call.out_type)) {
+        const arrow::Decimal128 d = ToDecimal128(a.dec);
+        if (d.FitsInPrecision(static_cast<const arrow::Decimal128Type&>(*call.out_type).precision())) {
+          ARROW_RETURN_NOT_OK(static_cast<arrow::Decimal128Builder*>(b)->Append(d));
+        } else if (call.mode == plan::EvalMode::kAnsi) {
+          return DecimalOutOfRange(call);
+        } else {
+          ARROW_RETURN_NOT_OK(b->AppendNull());
+        }
       } else if (call.out_type->id() == arrow::Type::DOUBLE) {
         ARROW_RETURN_NOT_OK(static_cast<arrow::DoubleBuilder*>(b)->Append(a.d));
       } else {

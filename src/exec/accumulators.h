@@ -18,8 +18,8 @@ struct Acc {
   bool has = false;       // sum/min/max/first/last: a value was seen
   int64_t count = 0;      // count, avg's count
   int64_t i = 0;          // integer sum
-  double d = 0;           // floating sum, avg's sum
-  __int128 dec = 0;       // decimal sum (unscaled)
+  double d = 0;           // floating sum, avg's sum (non-decimal argument)
+  __int128 dec = 0;       // decimal sum, avg's sum of a decimal argument (unscaled, argument's scale)
   std::string v;          // min/max/first/last: the value in row_codec encoding
   std::set<std::string> distinct;  // count(DISTINCT): encoded values
 };
@@ -30,13 +30,16 @@ class AccumulatorSet {
   explicit AccumulatorSet(const std::vector<plan::AggCall>& aggs);
 
   size_t size() const { return aggs_->size(); }
-  /// Folds row `row` of the argument arrays (one per aggregate call) into `accs`.
-  void Update(std::vector<Acc>* accs, const std::vector<std::shared_ptr<arrow::Array>>& args, int64_t row) const;
-  /// Folds `later` (rows that arrived after) into `earlier`.
-  void Merge(std::vector<Acc>* earlier, const std::vector<Acc>& later) const;
+  /// Folds row `row` of the argument arrays (one per aggregate call) into `accs`. Fails only
+  /// under ANSI mode, when a BIGINT sum overflows ([ARITHMETIC_OVERFLOW], naming the call);
+  /// allocates nothing on that path.
+  Status Update(std::vector<Acc>* accs, const std::vector<std::shared_ptr<arrow::Array>>& args, int64_t row) const;
+  /// Folds `later` (rows that arrived after) into `earlier`; fails as Update does.
+  Status Merge(std::vector<Acc>* earlier, const std::vector<Acc>& later) const;
   void Encode(const std::vector<Acc>& accs, std::string* out) const;
   Status Decode(std::string_view bytes, size_t* pos, std::vector<Acc>* accs) const;
-  /// Appends each aggregate's final value to builders[i].
+  /// Appends each aggregate's final value to builders[i]. A decimal sum or average that does
+  /// not fit its result type fails under ANSI ([NUMERIC_VALUE_OUT_OF_RANGE]) and is NULL otherwise.
   Status Finish(const std::vector<Acc>& accs, const std::vector<std::unique_ptr<arrow::ArrayBuilder>>& builders,
                 size_t first_builder) const;
 

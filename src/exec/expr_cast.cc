@@ -12,6 +12,7 @@
 #include <limits>
 
 #include "util/compute_init.h"
+#include "util/timestamp_text.h"
 #include "exec/expr_kernels.h"
 #include "plan/expr_resolve.h"
 
@@ -271,18 +272,13 @@ arrow::compute::CastOptions SparkCastOptions(const std::shared_ptr<arrow::DataTy
 
 // ISO-8601 text -> timestamp: naive text is read as UTC; text with 'Z' or an offset is converted.
 Result<Datum> ParseTimestamp(const Datum& d, const std::shared_ptr<arrow::DataType>& to) {
-  const auto& ts = static_cast<const arrow::TimestampType&>(*to);
-  auto parsed = arrow::compute::Cast(d, arrow::timestamp(ts.unit()));
-  if (!parsed.ok()) parsed = arrow::compute::Cast(d, arrow::timestamp(ts.unit(), "UTC"));
+  auto parsed = util::TimestampFromText(d, to);
   if (!parsed.ok() && d.is_scalar() && d.scalar()->is_valid) {
     std::string text = ScalarText(*d.scalar());
     plan::TruncateFractionToMicros(&text);
-    Datum cut(std::make_shared<arrow::StringScalar>(text));
-    parsed = arrow::compute::Cast(cut, arrow::timestamp(ts.unit()));
-    if (!parsed.ok()) parsed = arrow::compute::Cast(cut, arrow::timestamp(ts.unit(), "UTC"));
+    parsed = util::TimestampFromText(Datum(std::make_shared<arrow::StringScalar>(text)), to);
   }
-  ARROW_ASSIGN_OR_RAISE(auto value, parsed);
-  return arrow::compute::Cast(value, to);  // relabels the zone; the instant is kept
+  return parsed;
 }
 
 // Spark's text -> boolean: t, true, y, yes, 1 / f, false, n, no, 0 (any case).

@@ -63,10 +63,10 @@ Result<std::shared_ptr<arrow::Table>> HashAggregateExec::Aggregate(const Aggrega
     auto& maps = partials[static_cast<size_t>(r)];
     for (auto& m : maps) m.reserve(static_cast<size_t>((end - begin) / P / 4 + 16));
     std::string key;
-    auto fold = [&](int64_t row) {
+    auto fold = [&](int64_t row) -> Status {
       auto& slot = maps[static_cast<size_t>(state::PartitionOf(key, P))][key];
       if (slot.empty()) slot.resize(accs.size());
-      accs.Update(&slot, in.args, row);
+      return accs.Update(&slot, in.args, row);
     };
     for (int64_t row = begin; row < end; ++row) {
       if (w) {
@@ -83,7 +83,7 @@ Result<std::shared_ptr<arrow::Table>> HashAggregateExec::Aggregate(const Aggrega
           EncodeInt64(wend, &key);
           EncodeInt64(start, &key);
           EncodeGroups(in, row, &key);
-          fold(row);
+          ARROW_RETURN_NOT_OK(fold(row));
         }
         continue;
       }
@@ -97,7 +97,7 @@ Result<std::shared_ptr<arrow::Table>> HashAggregateExec::Aggregate(const Aggrega
           continue;
         }
       }
-      fold(row);
+      ARROW_RETURN_NOT_OK(fold(row));
     }
     return Status::OK();
   }));
@@ -116,7 +116,7 @@ Result<std::shared_ptr<arrow::Table>> HashAggregateExec::Aggregate(const Aggrega
         if (it == merged.end()) {
           merged.emplace(k, std::move(v));
         } else {
-          accs.Merge(&it->second, v);
+          ARROW_RETURN_NOT_OK(accs.Merge(&it->second, v));
         }
       }
     }
@@ -132,7 +132,7 @@ Result<std::shared_ptr<arrow::Table>> HashAggregateExec::Aggregate(const Aggrega
         size_t pos = 0;
         Status st = accs.Decode(*old, &pos, &total);
         if (!st.ok()) return Status::IOError("State of operator ", op, " partition ", p, " is unreadable: ", st.message());
-        accs.Merge(&total, batch_accs);
+        ARROW_RETURN_NOT_OK(accs.Merge(&total, batch_accs));
       } else {
         total = std::move(batch_accs);
       }

@@ -65,13 +65,13 @@ Result<std::vector<Session>> DecodeSessions(const AccumulatorSet& accs, std::str
 
 // Sorts by start and merges sessions that overlap or touch: as in Spark, a session [s, e) takes
 // a session that starts at or before e (an event exactly one gap after the last one joins it).
-std::vector<Session> MergeSessions(const AccumulatorSet& accs, std::vector<Session> all) {
+Result<std::vector<Session>> MergeSessions(const AccumulatorSet& accs, std::vector<Session> all) {
   std::stable_sort(all.begin(), all.end(), [](const Session& a, const Session& b) { return a.start < b.start; });
   std::vector<Session> out;
   for (auto& s : all) {
     if (!out.empty() && s.start <= out.back().end) {
       out.back().end = std::max(out.back().end, s.end);
-      accs.Merge(&out.back().accs, s.accs);
+      ARROW_RETURN_NOT_OK(accs.Merge(&out.back().accs, s.accs));
     } else {
       out.push_back(std::move(s));
     }
@@ -129,11 +129,12 @@ Result<std::shared_ptr<arrow::Table>> SessionWindowAggregateExec::Aggregate(cons
       }
       for (const auto& [ts, row] : evs) {
         Session s{ts, ts + gap, Accs(accs.size())};
-        accs.Update(&s.accs, in.args, row);
+        ARROW_RETURN_NOT_OK(accs.Update(&s.accs, in.args, row));
         all.push_back(std::move(s));
       }
       value.clear();
-      EncodeSessions(accs, MergeSessions(accs, std::move(all)), &value);
+      ARROW_ASSIGN_OR_RAISE(auto merged, MergeSessions(accs, std::move(all)));
+      EncodeSessions(accs, merged, &value);
       ARROW_RETURN_NOT_OK(store->Put(k, value));
     }
     update_ms[static_cast<size_t>(p)] = SteadyNowMs() - t0;

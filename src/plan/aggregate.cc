@@ -74,6 +74,7 @@ Result<AggCall> ResolveAgg(const Expr& e, const arrow::Schema& input) {
   AggCall a;
   a.fn = call.name;
   a.name = OutputName(e);
+  a.mode = call.mode;
   const std::string text = call.ToString();
   if (call.args.size() != 1) {
     return Status::Invalid(a.fn == "count_distinct" ? "count(DISTINCT ...)" : a.fn + "()",
@@ -110,7 +111,13 @@ Result<AggCall> ResolveAgg(const Expr& e, const arrow::Schema& input) {
     }
   } else if (a.fn == "avg") {
     if (!IsNumericType(t)) return type_error("a numeric argument");
-    a.out_type = arrow::float64();
+    if (t.id() == arrow::Type::DECIMAL128) {
+      // Spark: DECIMAL(p+4, s+4), each bounded at 38.
+      const auto& d = static_cast<const arrow::Decimal128Type&>(t);
+      a.out_type = arrow::decimal128(std::min(38, d.precision() + 4), std::min(38, d.scale() + 4));
+    } else {
+      a.out_type = arrow::float64();
+    }
   } else if (a.fn == "min" || a.fn == "max") {
     if (!(IsNumericType(t) || IsStringType(t) || IsTemporalType(t) || t.id() == arrow::Type::BOOL)) {
       return type_error("an orderable argument (number, string, date, timestamp, boolean)");

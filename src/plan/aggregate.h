@@ -33,6 +33,9 @@ struct AggCall {
   std::shared_ptr<arrow::DataType> arg_type;  // resolved against the aggregate's input
   std::shared_ptr<arrow::DataType> out_type;
   bool nullable = true;
+  /// spark.sql.ansi.enabled of the call: under kAnsi a BIGINT sum that overflows, or a decimal
+  /// sum/avg that does not fit its type, fails the query; kLegacy wraps / gives NULL.
+  EvalMode mode = EvalMode::kAnsi;
 
   /// "count(1)", "sum(x)", "count(DISTINCT x)".
   std::string ToString() const;

@@ -126,6 +126,14 @@ std::string LogicalPlan::ToString(int indent, bool with_options) const {
       os << "]";
       break;
     }
+    case Kind::kSort:
+      os << "Sort [";
+      for (size_t i = 0; i < sort_keys.size(); ++i) os << (i ? ", " : "") << sort_keys[i].ToString();
+      os << "]";
+      break;
+    case Kind::kLimit:
+      os << "Limit " << limit;
+      break;
     case Kind::kDeduplicate: {
       os << (within_watermark ? "DeduplicateWithinWatermark [" : "Deduplicate [");
       for (size_t i = 0; i < key_columns.size(); ++i) os << (i ? ", " : "") << key_columns[i];
@@ -161,6 +169,8 @@ std::map<std::string, int64_t> LogicalPlan::WatermarkedColumns() const {
   switch (kind) {
     case Kind::kScan: return {};
     case Kind::kFilter:
+    case Kind::kSort:
+    case Kind::kLimit:
     case Kind::kDeduplicate: return in;
     case Kind::kWatermark: in[event_time_column] = delay_ms; return in;
     case Kind::kProject: {

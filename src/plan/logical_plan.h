@@ -55,9 +55,18 @@ struct SourceSpec {
 struct LogicalPlan;
 using PlanPtr = std::shared_ptr<const LogicalPlan>;
 
+/// One ORDER BY key. Spark's defaults: ascending puts NULLs first, descending last.
+struct SortKey {
+  ExprPtr expr;
+  bool ascending = true;
+  bool nulls_first = true;
+  /// "n DESC NULLS LAST".
+  std::string ToString() const;
+};
+
 struct LogicalPlan {
   /// kWatermark, kAggregate and kDeduplicate are the event-time and stateful nodes.
-  enum class Kind { kScan, kProject, kFilter, kWatermark, kAggregate, kDeduplicate };
+  enum class Kind { kScan, kProject, kFilter, kWatermark, kAggregate, kDeduplicate, kSort, kLimit };
 
   Kind kind;
   PlanPtr input;                          // null for kScan
@@ -81,6 +90,11 @@ struct LogicalPlan {
   // kDeduplicate: the key columns (all columns when the user named none).
   std::vector<std::string> key_columns;
   bool within_watermark = false;
+
+  // kSort: the whole input ordered by the keys (stable: ties keep their input order).
+  std::vector<SortKey> sort_keys;
+  // kLimit: the first `limit` rows of the input.
+  int64_t limit = 0;
 
   bool IsStreaming() const;
   /// True for the nodes that keep state across micro-batches.
@@ -111,6 +125,11 @@ struct LogicalPlan {
   static Result<PlanPtr> Aggregate(PlanPtr input, std::vector<ExprPtr> group_exprs, std::vector<ExprPtr> agg_exprs);
   /// `columns` empty = all columns. within_watermark: dropDuplicatesWithinWatermark.
   static Result<PlanPtr> Deduplicate(PlanPtr input, std::vector<std::string> columns, bool within_watermark);
+  /// Keys must resolve against `input` to orderable types (numbers, text, booleans, dates,
+  /// timestamps). On a stream only after an aggregation in complete mode (CheckOutputMode).
+  static Result<PlanPtr> Sort(PlanPtr input, std::vector<SortKey> keys);
+  /// `n` >= 0. On a stream only in complete mode (CheckOutputMode).
+  static Result<PlanPtr> Limit(PlanPtr input, int64_t n);
 };
 
 }  // namespace sluice::plan

@@ -25,6 +25,38 @@ std::string FirstLine(const LogicalPlan& node) {
   return text.substr(0, text.find('\n'));
 }
 
+bool HasAggregateBelow(const LogicalPlan& node) {
+  for (const LogicalPlan* n = node.input.get(); n; n = n->input.get()) {
+    if (n->kind == LogicalPlan::Kind::kAggregate) return true;
+  }
+  return false;
+}
+
+// Spark's rules for sorts and limits on streams: a sort needs the complete result of an
+// aggregation (complete mode); a limit is refused in update mode. Spark runs a limit in append
+// mode with state (the first n rows over all batches); sluice refuses it
+// (docs/spark-compatibility.md).
+Status CheckSortAndLimit(const LogicalPlan& plan, OutputMode mode) {
+  for (const LogicalPlan* n = &plan; n; n = n->input.get()) {
+    if (n->kind == LogicalPlan::Kind::kSort && !(mode == OutputMode::kComplete && HasAggregateBelow(*n))) {
+      return Status::Invalid("Sorting is not supported on streaming DataFrames/Datasets, unless it is on aggregated "
+                             "DataFrame/Dataset in Complete output mode: ", FirstLine(*n), " (ORDER BY / orderBy) "
+                             "in ", OutputModeName(mode), " output mode. Sort the sink's rows when you read them, "
+                             "or aggregate and use outputMode(\"complete\").");
+    }
+    if (n->kind == LogicalPlan::Kind::kLimit && mode == OutputMode::kUpdate) {
+      return Status::Invalid("Limits are not supported on streaming DataFrames/Datasets in Update output mode: ",
+                             FirstLine(*n), " (LIMIT / limit()). Use outputMode(\"complete\").");
+    }
+    if (n->kind == LogicalPlan::Kind::kLimit && mode == OutputMode::kAppend) {
+      return Status::NotImplemented("LIMIT / limit() in Append output mode is not supported: ", FirstLine(*n),
+                                    " would have to keep the first rows over every micro-batch. Use "
+                                    "outputMode(\"complete\") over an aggregation, or limit when reading the sink.");
+    }
+  }
+  return Status::OK();
+}
+
 }  // namespace
 
 Result<OutputMode> ParseOutputMode(std::string_view text) {
@@ -46,6 +78,7 @@ const char* OutputModeName(OutputMode mode) {
 }
 
 Status CheckOutputMode(const LogicalPlan& plan, OutputMode mode) {
+  if (plan.IsStreaming()) ARROW_RETURN_NOT_OK(CheckSortAndLimit(plan, mode));
   const auto stateful = plan.StatefulNodes();
   const LogicalPlan* first_agg = nullptr;
   for (const auto* node : stateful) {

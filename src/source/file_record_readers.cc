@@ -17,6 +17,7 @@
 
 #include "plan/expr_resolve.h"
 #include "source/file_readers.h"
+#include "util/timestamp_text.h"
 
 namespace sluice::source {
 namespace {
@@ -210,11 +211,8 @@ Result<std::shared_ptr<arrow::Table>> DecodeJson(const std::shared_ptr<arrow::Bu
 // Timestamp text -> `type` (microseconds, UTC): naive text is UTC, text with a zone is converted.
 Result<std::shared_ptr<arrow::Array>> TimestampsFromText(const std::shared_ptr<arrow::Array>& text,
                                                          const std::shared_ptr<arrow::DataType>& type) {
-  const auto unit = static_cast<const arrow::TimestampType&>(*type).unit();
-  auto parsed = arrow::compute::Cast(*text, arrow::timestamp(unit));
-  if (!parsed.ok()) parsed = arrow::compute::Cast(*text, arrow::timestamp(unit, "UTC"));
-  ARROW_ASSIGN_OR_RAISE(auto value, parsed);
-  return arrow::compute::Cast(*value, type);
+  ARROW_ASSIGN_OR_RAISE(auto parsed, util::TimestampFromText(arrow::Datum(text), type));
+  return parsed.make_array();
 }
 
 // A JSON record Arrow rejected only because a timestamp has more than six fractional digits:

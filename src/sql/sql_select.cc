@@ -10,6 +10,7 @@
 #include "plan/logical_plan.h"
 #include "sql/sql_aggregate.h"
 #include "sql/sql_expr.h"
+#include "sql/sql_order.h"
 #include "sql/sql_parse.h"
 
 namespace sluice::sql {
@@ -37,14 +38,6 @@ Status RefuseUnsupportedClauses(const json& select, int begin, const SqlText& te
   if (!Field(select, "intoClause").is_null()) return text.ErrorAt(begin, "SELECT INTO is not supported; use INSERT INTO");
   if (!Field(select, "windowClause").is_null()) {
     return text.ErrorAt(FirstLocation(Field(select, "windowClause"), begin), "WINDOW clauses are not supported");
-  }
-  if (!Field(select, "sortClause").is_null()) {
-    return text.ErrorAt(FirstLocation(Field(select, "sortClause"), begin),
-                        "ORDER BY is not supported: a stream has no order (sort the sink's rows when you read them)");
-  }
-  if (!Field(select, "limitCount").is_null() || !Field(select, "limitOffset").is_null()) {
-    int at = FirstLocation(Field(select, "limitCount"), FirstLocation(Field(select, "limitOffset"), begin));
-    return text.ErrorAt(at, "LIMIT and OFFSET are not supported in a streaming query");
   }
   if (!Field(select, "lockingClause").is_null()) return text.ErrorAt(begin, "FOR UPDATE/SHARE is not supported");
   return Status::OK();
@@ -277,6 +270,8 @@ Result<PlannedSelect> PlanSelect(const json& select, int begin, int end, const S
   if (IsAggregation(select, items)) {
     PlannedSelect out{df, {}};
     ARROW_ASSIGN_OR_RAISE(out.frame, PlanGroupedSelect(df, select, items, translator, text, begin, &out.column_locations));
+    ExprTranslator result_translator(text, out.frame.schema(), from.names, mode);
+    ARROW_ASSIGN_OR_RAISE(out.frame, ApplyOrderByAndLimit(select, begin, out.frame, items, translator, result_translator, text));
     return out;
   }
 
@@ -298,6 +293,8 @@ Result<PlannedSelect> PlanSelect(const json& select, int begin, int end, const S
     }
     return text.ErrorAt(begin, projected.status().message());
   }
+  ExprTranslator result_translator(text, projected.schema(), from.names, mode);
+  ARROW_ASSIGN_OR_RAISE(projected, ApplyOrderByAndLimit(select, begin, projected, items, translator, result_translator, text));
   return PlannedSelect{projected, locations};
 }
 

@@ -1,6 +1,6 @@
 // SELECT ... FROM table [WHERE ...] -> a DataFrame, built through the public DataFrame API
 // (scan, then filter(WHERE), then select(list)), so the plan is the one the equivalent C++
-// builds. Everything else a SELECT may hold (JOIN, GROUP BY, ORDER BY, DISTINCT, LIMIT,
+// builds; GROUP BY in sql_aggregate.h, ORDER BY and LIMIT in sql_order.h. Everything else a SELECT may hold (JOIN, DISTINCT ON, OFFSET,
 // UNION, subqueries, window functions) is refused with a located error.
 #pragma once
 

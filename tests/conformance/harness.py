@@ -52,6 +52,7 @@ class Case:
     expect: Union[None, str, dict] = None  # the difference text (or run -> text) of a `diff` case
     error: Optional[str] = None  # both engines must fail, and sluice's message must contain this
     smoke: bool = False  # part of the subset `make test` runs
+    ordered: bool = False  # ORDER BY: each batch's rows must also come in the same order
 
     def expected_difference(self, run: str) -> str:
         if isinstance(self.expect, dict):
@@ -63,6 +64,7 @@ class Case:
 class Outcome:
     error: Optional[str] = None
     batches: dict = field(default_factory=dict)  # batch id -> (columns, Counter of row tuples)
+    order: dict = field(default_factory=dict)  # batch id -> the row tuples in the order delivered
 
 
 # ---- value normalisation -------------------------------------------------------------------
@@ -144,16 +146,17 @@ def _sluice_pipeline(case: Case, input_dir: Path) -> str:
     return f"CREATE TABLE src ({case.schema}) WITH ({', '.join(opts)});\n{case.sql.strip().rstrip(';')};\n"
 
 
-def _read_sluice_batches(out_dir: Path) -> dict:
+def _read_sluice_batches(out_dir: Path) -> Outcome:
     import pyarrow.ipc as ipc
 
-    batches = {}
+    out = Outcome()
     for f in out_dir.glob("batch-*.arrow"):
         table = ipc.open_file(f).read_all()
         cols = tuple((fl.name, _arrow_type_name(fl.type)) for fl in table.schema)
-        rows = collections.Counter(tuple(_norm(r[c]) for c in table.column_names) for r in table.to_pylist())
-        batches[int(f.stem.split("-")[1])] = (cols, rows)
-    return batches
+        ordered = [tuple(_norm(r[c]) for c in table.column_names) for r in table.to_pylist()]
+        out.batches[int(f.stem.split("-")[1])] = (cols, collections.Counter(ordered))
+        out.order[int(f.stem.split("-")[1])] = ordered
+    return out
 
 
 def _run_sluice_once(bin_dir: Path, case: Case, sql_file: Path, ckpt: Path, out: Path, trigger: str) -> Optional[str]:
@@ -189,7 +192,7 @@ def run_sluice(bin_dir: Path, case: Case, run: str, work: Path) -> Outcome:
                 break
     if err:
         return Outcome(error=err)
-    return Outcome(batches=_read_sluice_batches(out) if out.exists() else {})
+    return _read_sluice_batches(out) if out.exists() else Outcome()
 
 
 # ---- Spark ---------------------------------------------------------------------------------
@@ -209,8 +212,8 @@ def _spark_run_once(spark, case: Case, input_dir: Path, ckpt: Path, collected: d
 
     def each_batch(batch_df, batch_id):
         cols = tuple((f.name, f.dataType.simpleString()) for f in batch_df.schema.fields)
-        rows = collections.Counter(tuple(_norm(x) for x in r) for r in batch_df.collect())
-        collected[batch_id] = (cols, rows)
+        ordered = [tuple(_norm(x) for x in r) for r in batch_df.collect()]
+        collected[batch_id] = (cols, collections.Counter(ordered), ordered)
 
     writer = (query.writeStream.foreachBatch(each_batch).outputMode(case.mode)
               .option("checkpointLocation", str(ckpt)))
@@ -247,7 +250,7 @@ def run_spark(spark, case: Case, run: str, work: Path) -> Outcome:
                 spark.conf.unset(k)
             else:
                 spark.conf.set(k, v)
-    return Outcome(batches=collected)
+    return Outcome(batches={b: v[:2] for b, v in collected.items()}, order={b: v[2] for b, v in collected.items()})
 
 
 # ---- shared --------------------------------------------------------------------------------
@@ -315,11 +318,12 @@ def _rows_text(rows: collections.Counter) -> str:
     return "[" + ", ".join(sorted(repr(r) for r in rows.elements())) + "]"
 
 
-def difference(sluice: Outcome, spark: Outcome) -> str:
+def difference(sluice: Outcome, spark: Outcome, ordered: bool = False) -> str:
     """'' when both engines agree; else one line per difference, joined by '; ':
     'refused by sluice' / 'refused by spark', 'batch ids: sluice [...] spark [...]',
     'columns: sluice (...) spark (...)' (names and Spark types, first batch both have),
-    'batch N: sluice-only [...] spark-only [...]'."""
+    'batch N: sluice-only [...] spark-only [...]'; with `ordered`, also 'batch N: order: sluice
+    [...] spark [...]' when the same rows come in another order."""
     if sluice.error and spark.error:
         return ""
     if sluice.error:
@@ -341,6 +345,8 @@ def difference(sluice: Outcome, spark: Outcome) -> str:
         if rows_sl != rows_sp:
             lines.append(f"batch {b}: sluice-only {_rows_text(rows_sl - rows_sp)} "
                          f"spark-only {_rows_text(rows_sp - rows_sl)}")
+        elif ordered and sluice.order.get(b) != spark.order.get(b):
+            lines.append(f"batch {b}: order: sluice {sluice.order.get(b)} spark {spark.order.get(b)}")
     return "; ".join(lines)
 
 

@@ -55,7 +55,7 @@ def test_case(case, run, request, sluice_bin_dir, tmp_path):
     if case.error and not case.diff:
         assert sluice.error and spark_outcome.error, f"{case.id}: both engines must fail{report}"
         assert case.error in sluice.error, f"{case.id}: sluice's error lacks {case.error!r}{report}"
-    got = harness.difference(sluice, spark_outcome)
+    got = harness.difference(sluice, spark_outcome, case.ordered)
     want = case.expected_difference(run)
     if not case.diff:
         assert got == "", f"{case.id} [{run}]: unexplained difference: {got}{report}"

@@ -245,8 +245,42 @@ INSTANTIATE_TEST_SUITE_P(
                 "INTERVAL '30 minutes', INTERVAL '1 hour')"},
         SqlCase{"FirstLastMinMax",
                 "SELECT id % 4 AS k, first(id) AS f, last(id) AS l, min(name) AS lo, max(name) AS hi FROM events "
-                "GROUP BY k"}),
+                "GROUP BY k"},
+        SqlCase{"OrderByLimit",
+                "SELECT name, count(*) AS n, sum(price) AS total FROM events GROUP BY name ORDER BY n DESC, name "
+                "LIMIT 2"}),
     CaseName);
+
+// A batch job sorts and limits too, in Spark's NULL order (ASC: NULLs first).
+TEST(SqlBatchTest, OrderByAndLimitOrderTheRows) {
+  TempDir dir;
+  WriteTimedEvents(dir.Sub("in"));
+  const std::string sql = Pipeline(dir.Sub("in"), "CREATE TABLE out () WITH (connector = 'memory');",
+                                   "SELECT name, id FROM events WHERE id % 4 <> 1 ORDER BY name, id DESC LIMIT 12");
+  ASSERT_OK_AND_ASSIGN(auto batched, RunBatch(sql));
+  ASSERT_EQ(batched->num_rows(), 12);
+  auto name = [&](int64_t i) { return batched->GetColumnByName("name")->GetScalar(i).ValueOrDie()->ToString(); };
+  auto id = [&](int64_t i) { return batched->GetColumnByName("id")->GetScalar(i).ValueOrDie()->ToString(); };
+  EXPECT_EQ(name(0), "null");  // ids 39, 35, ... (name null: id % 4 == 3)
+  EXPECT_EQ(id(0), "39");
+  EXPECT_EQ(id(1), "35");
+  EXPECT_EQ(name(10), "ada");  // ids 36, 32, ...
+  EXPECT_EQ(id(10), "36");
+}
+
+// Under ANSI (the default) a BIGINT sum that overflows fails a batch job as it fails a stream.
+TEST(SqlBatchTest, BigintSumOverflowFailsUnderAnsi) {
+  TempDir dir;
+  WriteInputFile(dir.Sub("in"), "big.json", "{\"id\":9223372036854775807}\n{\"id\":1}\n");
+  const std::string select = "SELECT sum(id) AS total FROM events";
+  auto failed = RunBatch(Pipeline(dir.Sub("in"), "CREATE TABLE out () WITH (connector = 'memory');", select));
+  ASSERT_FALSE(failed.ok());
+  EXPECT_THAT(failed.status().message(), HasSubstr("[ARITHMETIC_OVERFLOW] long overflow in sum(id) AS total"));
+  ASSERT_OK_AND_ASSIGN(auto wrapped, RunBatch("SET spark.sql.ansi.enabled = false;\n" +
+                                              Pipeline(dir.Sub("in"), "CREATE TABLE out () WITH (connector = 'memory');",
+                                                       select)));
+  EXPECT_EQ(wrapped->column(0)->GetScalar(0).ValueOrDie()->ToString(), "-9223372036854775808");
+}
 
 class SqlAppendModeTest : public ::testing::TestWithParam<SqlCase> {};
 

@@ -97,6 +97,44 @@ TEST_F(PhysicalPlanTest, DedupExplainIsWhatRuns) {
                           {"StreamingDeduplicateWithinWatermarkExec", "EventTimeWatermarkExec", "ScanExec"});
 }
 
+TEST_F(PhysicalPlanTest, SortAndLimitExplainIsWhatRunsAndOrderTheCompleteResult) {
+  auto top = events_.groupBy({col("name")})
+                 .agg({count(col("*")).alias("n")})
+                 .orderBy({{col("n"), /*ascending=*/false}, col("name")})
+                 .limit(1);
+  ExpectExplainIsWhatRuns(top, {"LimitExec", "SortExec", "StateStoreSaveExec", "ScanExec"});
+
+  ASSERT_OK_AND_ASSIGN(auto physical, PlanPhysical(*api::PlanOf(top)));
+  auto stores = MakeMemoryStateStores(2);
+  ExecContext ctx;
+  ctx.streaming = true;
+  ctx.output_mode = plan::OutputMode::kComplete;
+  ctx.stores = stores.get();
+  ASSERT_OK_AND_ASSIGN(auto output, ExecutePhysicalPlan(*physical, {Rows()}, &ctx));
+  ASSERT_EQ(output->num_rows(), 1);  // a: 3 rows, b: 1 row
+  EXPECT_EQ(output->GetColumnByName("name")->GetScalar(0).ValueOrDie()->ToString(), "a");
+  EXPECT_EQ(output->GetColumnByName("n")->GetScalar(0).ValueOrDie()->ToString(), "3");
+}
+
+TEST_F(PhysicalPlanTest, StreamsSortAndLimitOnlyInCompleteModeOverAnAggregation) {
+  const DataFrame counts = events_.groupBy({col("name")}).agg({count(col("*")).alias("n")});
+  const DataFrame sorted = counts.orderBy({col("n")});
+  const DataFrame unaggregated_sort = events_.orderBy({col("id")});
+  const DataFrame limited = counts.limit(2);
+  const DataFrame unaggregated_limit = events_.limit(2);
+  auto check = [](const DataFrame& df, plan::OutputMode mode) { return plan::CheckOutputMode(*api::PlanOf(df), mode); };
+  EXPECT_OK(check(sorted, plan::OutputMode::kComplete));
+  EXPECT_THAT(check(sorted, plan::OutputMode::kUpdate).message(),
+              ::testing::HasSubstr("Sorting is not supported on streaming DataFrames/Datasets"));
+  EXPECT_THAT(check(unaggregated_sort, plan::OutputMode::kAppend).message(), ::testing::HasSubstr("Sorting is not supported"));
+  EXPECT_OK(check(limited, plan::OutputMode::kComplete));
+  EXPECT_THAT(check(limited, plan::OutputMode::kUpdate).message(),
+              ::testing::HasSubstr("Limits are not supported on streaming DataFrames/Datasets in Update output mode"));
+  EXPECT_THAT(check(unaggregated_limit, plan::OutputMode::kAppend).message(),
+              ::testing::HasSubstr("Append output mode is not supported"));
+  EXPECT_FALSE(counts.limit(-1).ok());
+}
+
 // Operator ids follow the logical plan's stateful nodes, bottom-up, and each operator's state
 // description is the text existing checkpoints hold in state/<op>/_metadata.
 TEST_F(PhysicalPlanTest, StatefulOperatorsDescribeTheirOwnState) {

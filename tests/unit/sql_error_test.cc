@@ -97,8 +97,13 @@ TEST_F(SqlErrorTest, TypeMismatchesArePointedAt) {
 
 TEST_F(SqlErrorTest, UnsupportedConstructsArePointedAt) {
   Expect({"join", "SELECT * FROM events a JOIN events b ON a.id = b.id;", "p.sql:3:29", {"JOIN is not supported"}});
-  Expect({"order by", "SELECT id FROM events ORDER BY id;", "p.sql:3:32", {"ORDER BY is not supported"}});
-  Expect({"limit", "SELECT id FROM events LIMIT 5;", "p.sql:3:29", {"LIMIT"}});
+  // ORDER BY and LIMIT plan (a stream refuses them outside complete mode when it starts); their
+  // mistakes are pointed at.
+  Expect({"order by a column not in the result", "SELECT id FROM events ORDER BY price;", "p.sql:3:32", {"'price'"}});
+  Expect({"order by position", "SELECT id FROM events ORDER BY 2;", "p.sql:3:32",
+          {"ORDER BY position 2 is not in the select list (1..1)"}});
+  Expect({"negative limit", "SELECT id FROM events LIMIT -1;", "p.sql:3:29", {"LIMIT takes a non-negative integer"}});
+  Expect({"offset", "SELECT id FROM events LIMIT 1 OFFSET 2;", "p.sql:3:38", {"OFFSET is not supported"}});
   Expect({"distinct on", "SELECT DISTINCT ON (id) id FROM events;", "p.sql:3:1", {"DISTINCT ON"}});
   Expect({"distinct star", "SELECT DISTINCT * FROM events;", "p.sql:3:17", {"SELECT DISTINCT * is not supported"}});
   Expect({"window struct", "SELECT window FROM events;", "p.sql:3:8",

@@ -164,6 +164,27 @@ TEST_F(SqlPlanTest, GroupByAndAggregatesMatchGroupByAgg) {
   EXPECT_EQ(SqlPlan("SELECT upper(name) AS who, count(*) AS n FROM events GROUP BY 1;"), by_alias);
 }
 
+// ORDER BY / LIMIT == orderBy(...).limit(n) on the SELECT's result; a key may be a result
+// column, a position or a selected expression written again, all naming the result column.
+TEST_F(SqlPlanTest, OrderByAndLimitMatchOrderByLimit) {
+  const std::string top = Events()
+                              .groupBy({col("name")})
+                              .agg({count(col("*")).alias("n")})
+                              .orderBy({{col("n"), /*ascending=*/false}, col("name")})
+                              .limit(3)
+                              .explain();
+  EXPECT_EQ(SqlPlan("SELECT name, count(*) AS n FROM events GROUP BY name ORDER BY n DESC, name LIMIT 3;"), top);
+  EXPECT_EQ(SqlPlan("SELECT name, count(*) AS n FROM events GROUP BY name ORDER BY 2 DESC, 1 ASC LIMIT 3;"), top);
+  EXPECT_EQ(SqlPlan("SELECT name, count(*) AS n FROM events GROUP BY name ORDER BY count(*) DESC, name LIMIT 3;"), top);
+  SortOrder nulls_last(col("name"));
+  nulls_last.nulls_first = false;
+  EXPECT_EQ(SqlPlan("SELECT id, name FROM events ORDER BY name NULLS LAST, id + 1 DESC;"),
+            Events().select({col("id"), col("name")}).orderBy({nulls_last, {col("id") + lit(1), false}}).explain());
+  EXPECT_EQ(SqlPlan("SELECT id FROM events LIMIT 0;"), Events().select({col("id")}).limit(0).explain());
+  EXPECT_NE(top.find("Sort [n DESC NULLS LAST, name ASC NULLS FIRST]"), std::string::npos) << top;
+  EXPECT_EQ(top.rfind("Limit 3", 0), 0u) << top;
+}
+
 TEST_F(SqlPlanTest, WindowsAndWatermarkMatchTheDataFrameApi) {
   auto watermarked = [&] { return Events().withWatermark("ts", "10 minutes"); };
   const std::string options = ", event_time = 'ts', watermark = '10 minutes'";

@@ -13,10 +13,6 @@ KNOWN = {
     'agg-count-distinct': ('D6', 'refused by spark'),
     'window-field-column-names': ('D7', "columns: sluice (('window_start', 'timestamp'), ('window_end', 'timestamp'), ('n', 'bigint')) spark (('start', 'timestamp'), ('end', 'timestamp'), ('n', 'bigint'))"),
     'window-struct-column': ('D7', "columns: sluice (('window_start', 'timestamp'), ('window_end', 'timestamp'), ('n', 'bigint')) spark (('window', 'struct<start:timestamp,end:timestamp>'), ('n', 'bigint')); batch 2: sluice-only [('t1970-01-01 00:00:00', 't1970-01-01 00:00:10', 1)] spark-only [(('t1970-01-01 00:00:00', 't1970-01-01 00:00:10'), 1)]"),
-    'agg-sum-bigint-overflow-ansi': ('D8', 'refused by spark'),
-    'agg-avg-decimal': ('D9', "columns: sluice (('k', 'string'), ('a', 'double')) spark (('k', 'string'), ('a', 'decimal(14,6)')); batch 0: sluice-only [('a', 'f1.875')] spark-only [('a', 'd1.875000')]; batch 1: sluice-only [('a', 'f1.875'), ('b', 'f0.01')] spark-only [('a', 'd1.875000'), ('b', 'd0.010000')]"),
-    'agg-complete-limit': ('D10', 'refused by sluice'),
-    'agg-complete-order-by': ('D10', 'refused by sluice'),
-    'agg-suite-limit-complete': ('D10', 'refused by sluice'),
-    'agg-suite-sort-after-aggregate-complete': ('D10', 'refused by sluice'),
+    'agg-complete-distinct-order-by': ('D10', 'refused by spark'),
+    'append-limit': ('D11', 'refused by sluice'),
 }
