@@ -3,6 +3,7 @@
 #include <librdkafka/rdkafka.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <thread>
 

@@ -3,6 +3,10 @@
 #include <arrow/api.h>
 #include <librdkafka/rdkafka.h>
 
+#include <algorithm>
+#include <cstring>
+#include <optional>
+
 #include <nlohmann/json.hpp>
 
 #include "io/kafka_client.h"

@@ -4,6 +4,7 @@
 #include <librdkafka/rdkafka.h>
 
 #include <chrono>
+#include <regex>
 #include <set>
 
 #include "source/kafka_source.h"

@@ -3,6 +3,7 @@
 #include <arrow/api.h>
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 
 #include "checkpoint/metadata_log.h"

@@ -2,6 +2,8 @@
 // JSON form {"topic":{"0":123}}, where each number is the next offset to read.
 #pragma once
 
+#include <nlohmann/json.hpp>
+
 #include <cstdint>
 #include <map>
 #include <optional>

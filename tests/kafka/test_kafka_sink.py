@@ -99,3 +99,52 @@ def test_errors_name_the_topic_and_the_servers(tmp_path, sluice_bin_dir, kafka):
     out = run_stream(sluice_bin_dir, kafka.bootstrap, "--input", src, "--checkpoint", tmp_path / "c1",
                      "--output-topic", "missing-topic", expect=(1,))
     assert "topic 'missing-topic'" in out.stderr and "does not exist" in out.stderr
+
+
+def test_sql_pipeline_kafka_to_kafka(tmp_path, sluice_bin_dir, kafka):
+    src, dst = kafka.topic(partitions=2), kafka.topic()
+    kafka.produce(src, ["a", "b"], partition=0)
+    kafka.produce(src, ["c"], partition=1)
+    sql = tmp_path / "p.sql"
+    sql.write_text(f"""
+CREATE TABLE src () WITH (connector = 'kafka', bootstrap_servers = '{kafka.bootstrap}', subscribe = '{src}',
+                          starting_offsets = 'earliest');
+CREATE TABLE dst () WITH (connector = 'kafka', bootstrap_servers = '{kafka.bootstrap}', topic = '{dst}');
+INSERT INTO dst SELECT key, upper(CAST(value AS STRING)) AS value FROM src;
+""")
+    out = subprocess.run([str(sluice_bin_dir / "sluice"), "run", str(sql), "--checkpoint", str(tmp_path / "ckpt"),
+                          "--trigger", "available-now"], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert values(kafka.read(dst)) == ["A", "B", "C"]
+
+
+def test_transaction_timeout_shorter_than_the_trigger_is_refused(tmp_path, sluice_bin_dir, kafka):
+    src, dst = kafka.topic(), kafka.topic()
+    sql = tmp_path / "p.sql"
+    sql.write_text(f"""
+CREATE TABLE src () WITH (connector = 'kafka', bootstrap_servers = '{kafka.bootstrap}', subscribe = '{src}');
+CREATE TABLE dst () WITH (connector = 'kafka', bootstrap_servers = '{kafka.bootstrap}', topic = '{dst}',
+                          "kafka.transaction.timeout.ms" = '1000');
+INSERT INTO dst SELECT value FROM src;
+""")
+    out = subprocess.run([str(sluice_bin_dir / "sluice"), "run", str(sql), "--checkpoint", str(tmp_path / "ckpt"),
+                          "--trigger", "processing-time=5s"], capture_output=True, text=True, timeout=120)
+    assert out.returncode != 0
+    assert "kafka.transaction.timeout.ms = 1000" in out.stderr and "5000 ms" in out.stderr
+
+
+def test_unreachable_brokers_are_named_after_a_bounded_retry(tmp_path, sluice_bin_dir, kafka):
+    src = kafka.topic()
+    sql = tmp_path / "p.sql"
+    sql.write_text(f"""
+CREATE TABLE src () WITH (connector = 'kafka', bootstrap_servers = '{kafka.bootstrap}', subscribe = '{src}');
+CREATE TABLE dst () WITH (connector = 'kafka', bootstrap_servers = '127.0.0.1:1', topic = 'x',
+                          "kafka.socket.timeout.ms" = '3000');
+INSERT INTO dst SELECT value FROM src;
+""")
+    t0 = time.time()
+    out = subprocess.run([str(sluice_bin_dir / "sluice"), "run", str(sql), "--checkpoint", str(tmp_path / "ckpt"),
+                          "--trigger", "available-now"], capture_output=True, text=True, timeout=120)
+    assert out.returncode != 0
+    assert "'127.0.0.1:1'" in out.stderr and "did not answer within 3000 ms" in out.stderr
+    assert time.time() - t0 < 60
