@@ -7,7 +7,8 @@ cd "$(dirname "$0")/.."
 
 DEB_PACKAGES=(cmake ninja-build g++ make pkg-config libgtest-dev libgmock-dev nlohmann-json3-dev libcli11-dev
               libpg-query-dev libavro-dev libsqlite3-dev libpq-dev librocksdb-dev openjdk-17-jre-headless
-              postgresql)  # server binaries: tests start a throwaway server for the Iceberg SQL catalog
+              postgresql  # server binaries: tests start a throwaway server for the Iceberg SQL catalog
+              librdkafka-dev maven)  # the Kafka source/sink; maven fetches the test broker's jars
 
 missing=()
 for p in "${DEB_PACKAGES[@]}"; do
@@ -36,3 +37,6 @@ if [ ! -f "$stamp" ] || ! cmp -s requirements.txt "$stamp"; then
   .venv/bin/pip install -q -r requirements.txt
   cp requirements.txt "$stamp"
 fi
+
+# The Apache Kafka broker the Kafka tests start (jars into a git-ignored cache; skipped when there).
+scripts/kafka-broker fetch

@@ -115,6 +115,8 @@ class DataFrameReader {
   DataFrameReader& option(const std::string& key, const char* value) { return option(key, std::string(value)); }
   DataFrameReader& options(const std::map<std::string, std::string>& kv);
   Result<DataFrame> load(const std::string& path);
+  /// A source that reads no path (kafka: the records between startingOffsets and endingOffsets).
+  Result<DataFrame> load();
   /// The current snapshot of Iceberg table "catalog.ns.table" (same as format("iceberg").load(name)).
   Result<DataFrame> table(const std::string& name);
 

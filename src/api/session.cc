@@ -146,26 +146,37 @@ Result<DataFrame> DataStreamReader::load(const std::string& path) {
   return LoadPath(session_, format_, ddl_, schema_, options_, path, /*streaming=*/true);
 }
 
-Result<DataFrame> DataStreamReader::load() {
-  const source::SourceKind* kind = source::FindSourceKind(format_);
-  if (!kind || !source::IsStreamOnlyFormat(kind->name)) {
-    std::string generated;
+// load() without a path: sources that read no files or tables (rate, socket; kafka also as a batch).
+static Result<DataFrame> LoadPathless(const std::shared_ptr<Session>& session, const std::string& format,
+                                      bool has_schema, const std::map<std::string, std::string>& options, bool streaming) {
+  const source::SourceKind* kind = source::FindSourceKind(format);
+  const bool ok = kind && kind->user_visible && kind->path == source::SourceKind::Path::kNone &&
+                  (streaming ? kind->streaming : kind->batch);
+  if (!ok) {
+    std::string pathless;
     for (const auto& name : source::SourceKindNames()) {
-      if (source::IsStreamOnlyFormat(name)) generated += (generated.empty() ? "" : ", ") + name;
+      const source::SourceKind* k = source::FindSourceKind(name);
+      if (k->path == source::SourceKind::Path::kNone && (streaming ? k->streaming : k->batch)) {
+        pathless += (pathless.empty() ? "" : ", ") + name;
+      }
     }
-    return Status::Invalid("readStream().load() without a path works for ", generated, "; the ",
-                           format_.empty() ? std::string("(no format)") : format_, " source needs load(path)");
+    return Status::Invalid(streaming ? "readStream()" : "read()", ".load() without a path works for ", pathless,
+                           "; the ", format.empty() ? std::string("(no format)") : format, " source needs load(path)");
   }
-  if (schema_ || !ddl_.empty()) return Status::Invalid("The ", format_, " source has a fixed schema; do not set one");
+  if (has_schema) return Status::Invalid("The ", format, " source has a fixed schema; do not set one");
   auto spec = std::make_shared<plan::SourceSpec>();
   spec->format = kind->name;
-  spec->streaming = true;
-  for (const auto& [k, v] : options_) spec->options.Set(k, v);
+  spec->streaming = streaming;
+  for (const auto& [k, v] : options) spec->options.Set(k, v);
   if (kind->validate) ARROW_RETURN_NOT_OK(kind->validate(*spec));
-  ARROW_ASSIGN_OR_RAISE(auto schema, kind->schema(*spec, api::FileSystemOf(*session_)));
+  ARROW_ASSIGN_OR_RAISE(auto schema, kind->schema(*spec, api::FileSystemOf(*session)));
   spec->schema = schema;
   ARROW_ASSIGN_OR_RAISE(auto scan, plan::LogicalPlan::Scan(spec, schema));
-  return api::MakeDataFrame(session_, scan);
+  return api::MakeDataFrame(session, scan);
+}
+
+Result<DataFrame> DataStreamReader::load() {
+  return LoadPathless(session_, format_, schema_ || !ddl_.empty(), options_, /*streaming=*/true);
 }
 
 DataFrameReader& DataFrameReader::format(const std::string& f) { format_ = f; return *this; }
@@ -190,6 +201,9 @@ DataFrameReader& DataFrameReader::options(const std::map<std::string, std::strin
 }
 Result<DataFrame> DataFrameReader::load(const std::string& path) {
   return LoadPath(session_, format_, ddl_, schema_, options_, path, /*streaming=*/false);
+}
+Result<DataFrame> DataFrameReader::load() {
+  return LoadPathless(session_, format_, schema_ || !ddl_.empty(), options_, /*streaming=*/false);
 }
 Result<DataFrame> DataFrameReader::table(const std::string& name) {
   return LoadPath(session_, "iceberg", "", nullptr, options_, name, /*streaming=*/false);

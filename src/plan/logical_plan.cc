@@ -63,6 +63,11 @@ std::string SourceSpec::Describe() const {
   if (format == "rate-micro-batch") return "RatePerMicroBatchStream";
   if (format == "socket") return "TextSocket[" + options.GetOr("host", "") + ":" + options.GetOr("port", "") + "]";
   if (format == "iceberg") return "IcebergTable[" + path + "]";
+  if (format == "kafka") {  // Spark's KafkaV2[Subscribe[t]] / [SubscribePattern[p]] / [Assign[json]]
+    if (auto t = options.Get("subscribe")) return "KafkaV2[Subscribe[" + *t + "]]";
+    if (auto p = options.Get("subscribePattern")) return "KafkaV2[SubscribePattern[" + *p + "]]";
+    return "KafkaV2[Assign[" + options.GetOr("assign", "") + "]]";
+  }
   std::string desc = (streaming ? "FileStreamSource[" : "FileSource[") + io::PathToUri(io::AbsolutePath(path)) + "]";
   return desc;
 }

@@ -243,11 +243,12 @@ Result<std::unique_ptr<MicroBatchExecution>> MicroBatchExecution::Open(const Que
 
   for (size_t i = 0; i < scans.size(); ++i) {
     source::SourceContext ctx{fs, ex->checkpoint_->SourceDir(i), config.min_batches_to_retain, config.clock_ms,
-                              config.temporary_checkpoint};
+                              config.temporary_checkpoint, ex->query_id_};
     ARROW_ASSIGN_OR_RAISE(auto src, source::MakeStreamingSource(*scans[i]->source, ctx));
     ex->sources_.push_back(std::move(src));
   }
-  sink::SinkContext sctx{fs, ex->query_id_, config.memory_tables, config.console};
+  sink::SinkContext sctx{fs, ex->query_id_, config.memory_tables, config.console,
+                         config.trigger.kind == Trigger::Kind::kProcessingTime ? config.trigger.interval_ms : 0};
   ARROW_ASSIGN_OR_RAISE(ex->sink_, sink::MakeSink(config.sink, sctx));
   ex->reporter_ = std::make_unique<ProgressReporter>(ex->query_id_, run_id, config.name);
   ARROW_RETURN_NOT_OK(ex->Recover());

@@ -52,13 +52,14 @@ json ProgressReporter::Report(const BatchStats& b) {
     json s = {{"description", src.description},
               {"startOffset", OffsetJson(src.start)},
               {"endOffset", OffsetJson(src.end)},
-              {"latestOffset", OffsetJson(src.end)},
+              {"latestOffset", OffsetJson(src.metrics.latest_offset ? src.metrics.latest_offset : src.end)},
               {"numInputRows", src.num_input_rows},
               {"processedRowsPerSecond", src.num_input_rows / secs}};
     // Spark: rows over the time since the previous trigger started; 0.0 on a run's first batch.
     s["inputRowsPerSecond"] = since_last > 0 ? src.num_input_rows / since_last : 0.0;
     s["metrics"] = {{"numMalformedRows", std::to_string(src.metrics.malformed_rows)}};
     if (src.metrics.files_outstanding >= 0) s["metrics"]["numFilesOutstanding"] = std::to_string(src.metrics.files_outstanding);
+    for (const auto& [k, v] : src.metrics.custom) s["metrics"][k] = v;
     sources.push_back(std::move(s));
   }
   json state_ops = json::array();

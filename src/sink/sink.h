@@ -54,6 +54,8 @@ struct SinkContext {
   std::string query_id;
   std::shared_ptr<MemoryTables> memory_tables;  // shared with the session (memoryTable())
   std::ostream* console = nullptr;  // where the console sink prints (default std::cout)
+  /// The query's processing-time trigger interval (0: back to back, once, availableNow).
+  int64_t trigger_interval_ms = 0;
 };
 
 class Sink {

@@ -8,6 +8,7 @@
 #include "sink/console_sink.h"
 #include "sink/file_sink.h"
 #include "sink/iceberg_sink.h"
+#include "sink/kafka_sink.h"
 #include "sink/memory_sink.h"
 
 namespace sluice::sink {
@@ -84,7 +85,7 @@ Registry& TheRegistry() {
     auto* r = new Registry;
     // The sink kinds. A new sink: its files, and one line here.
     for (SinkKind k : {FileKind("parquet"), FileKind("json"), FileKind("csv"), ConsoleKind(), MemoryKind(),
-                       IcebergKind(), ForeachBatchKind()}) {
+                       IcebergKind(), ForeachBatchKind(), KafkaSinkKind()}) {
       r->kinds.push_back(std::make_shared<const SinkKind>(std::move(k)));
     }
     return r;

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -25,6 +26,10 @@ struct SourceMetrics {
   int64_t malformed_rows = 0;
   /// Files seen by the last listing but left for later batches (read limits); -1 = not a file source.
   int64_t files_outstanding = -1;
+  /// The newest offset available (progress `latestOffset`); unset = the batch's end offset.
+  std::optional<Offset> latest_offset;
+  /// Further source-specific entries of the progress `metrics` map (Kafka: offsets behind latest).
+  std::map<std::string, std::string> custom;
 };
 
 /// What the runtime gives a source. `metadata_dir` is <checkpoint>/sources/<i>, for sources
@@ -37,6 +42,8 @@ struct SourceContext {
   std::function<int64_t()> clock_ms;
   /// True when the query runs on a throw-away checkpoint (no recovery expected).
   bool temporary_checkpoint = false;
+  /// The query's id (checkpoint metadata), e.g. to name a Kafka consumer group.
+  std::string query_id;
 };
 
 class Source {

@@ -9,6 +9,7 @@
 #include "source/file_source.h"
 #include "source/file_source_options.h"
 #include "source/iceberg_scan.h"
+#include "source/kafka_source.h"
 #include "source/memory_source.h"
 #include "source/rate_source.h"
 #include "source/socket_source.h"
@@ -93,7 +94,7 @@ Registry& TheRegistry() {
     auto* r = new Registry;
     // The source kinds. A new source: its files, and one line here.
     for (SourceKind k : {FileKind("json"), FileKind("csv"), FileKind("parquet"), FileKind("text"), RateKind("rate"),
-                         RateKind("rate-micro-batch"), SocketKind(), MemoryKind(), IcebergKind()}) {
+                         RateKind("rate-micro-batch"), SocketKind(), MemoryKind(), IcebergKind(), KafkaSourceKind()}) {
       r->kinds.push_back(std::make_shared<const SourceKind>(std::move(k)));
     }
     return r;

@@ -35,7 +35,7 @@ Result<std::string> RequiredOption(const TableDecl& table, const std::string& ke
   return o->value;
 }
 
-SqlConnector Planned(const std::string& name) {
+[[maybe_unused]] SqlConnector Planned(const std::string& name) {
   SqlConnector c;
   c.name = name;
   c.unavailable = "connector '" + name + "' is not available yet";
@@ -53,7 +53,7 @@ Registry& TheRegistry() {
     // The connector list. A new connector: one function returning a SqlConnector, one line here.
     for (SqlConnector c : {FilesConnector(), ConsoleConnector(), MemoryConnector(), GeneratedConnector("rate"),
                            GeneratedConnector("rate-micro-batch"), GeneratedConnector("socket"), IcebergConnector(),
-                           Planned("kafka")}) {
+                           KafkaConnector()}) {
       r->connectors.push_back(std::make_shared<const SqlConnector>(std::move(c)));
     }
     return r;
@@ -149,6 +149,22 @@ SqlConnector IcebergConnector() {
     options["table"] = name;
     return SinkTarget{"iceberg", options};
   };
+  return c;
+}
+
+// Kafka topics: the source's and sink's options (docs/kafka.md), in snake_case or camelCase.
+SqlConnector KafkaConnector() {
+  SqlConnector c;
+  c.name = "kafka";
+  c.read = [](const TableDecl& table, const ConnectorContext& ctx) -> Result<DataFrame> {
+    if (table.schema && table.schema->num_fields() > 0) {
+      return Status::Invalid("table '", table.name, "' (connector 'kafka') has Kafka's fixed schema; declare it ",
+                             "with an empty column list: CREATE TABLE ", table.name, " () WITH (...)");
+    }
+    if (ctx.streaming) return ctx.session->readStream().format("kafka").options(EngineOptions(table)).load();
+    return ctx.session->read().format("kafka").options(EngineOptions(table)).load();
+  };
+  c.write = [](const TableDecl& table) -> Result<SinkTarget> { return SinkTarget{"kafka", EngineOptions(table)}; };
   return c;
 }
 

@@ -55,5 +55,6 @@ SqlConnector MemoryConnector();
 /// rate, rate-micro-batch, socket: stream-only sources with a fixed schema.
 SqlConnector GeneratedConnector(const std::string& name);
 SqlConnector IcebergConnector();
+SqlConnector KafkaConnector();
 
 }  // namespace sluice::sql

@@ -39,7 +39,7 @@ TEST(SourceKindTest, UnknownFormatsListTheKnownOnes) {
   auto r = session->readStream().format("avro").schema("id BIGINT").load("/tmp");
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.status().message().find("Unknown source format 'avro'"), std::string::npos) << r.status();
-  EXPECT_NE(r.status().message().find("json, csv, parquet, text, rate, rate-micro-batch, socket, iceberg"),
+  EXPECT_NE(r.status().message().find("json, csv, parquet, text, rate, rate-micro-batch, socket, iceberg, kafka"),
             std::string::npos)
       << r.status();
   // memory is created by MemoryStream only.
@@ -60,7 +60,7 @@ TEST(SinkKindTest, BuiltInKindsDeclareHowTheyWrite) {
   EXPECT_FALSE(memory->needs_checkpoint);
   EXPECT_FALSE(memory->batch);
   EXPECT_EQ(sink::SinkKindList(/*batch_only=*/true), "parquet, json, csv");
-  EXPECT_EQ(sink::SinkKindList(), "parquet, json, csv, console, memory, iceberg");
+  EXPECT_EQ(sink::SinkKindList(), "parquet, json, csv, console, memory, iceberg, kafka");
 }
 
 TEST(SinkKindTest, UnknownSinkFormatListsTheKnownOnes) {
@@ -69,7 +69,7 @@ TEST(SinkKindTest, UnknownSinkFormatListsTheKnownOnes) {
   auto q = input.toDF().writeStream().format("kafkaa").start();
   ASSERT_FALSE(q.ok());
   EXPECT_NE(q.status().message().find("Unknown sink format 'kafkaa'. Valid formats: parquet, json, csv, console, "
-                                      "memory, iceberg (or foreachBatch(fn))"),
+                                      "memory, iceberg, kafka (or foreachBatch(fn))"),
             std::string::npos)
       << q.status();
   // foreachBatch is chosen by foreachBatch(fn), not by name.

@@ -60,11 +60,10 @@ TEST_F(SqlErrorTest, UnknownNamesArePointedAt) {
 
 TEST_F(SqlErrorTest, ConnectorsAndOptionsArePointedAt) {
   Expect({"unknown connector", "CREATE TABLE k (v TEXT) WITH (connector = 'kinesis');", "p.sql:3:31",
-          {"unknown connector 'kinesis'", "Available connectors: console, files, iceberg, memory, rate, rate-micro-batch, socket"}});
-  for (const char* planned : {"kafka"}) {
-    Expect({planned, std::string("CREATE TABLE k (v TEXT) WITH (connector = '") + planned + "');", "p.sql:3:31",
-            {std::string("connector '") + planned + "' is not available yet"}});
-  }
+          {"unknown connector 'kinesis'", "Available connectors: console, files, iceberg, kafka, memory, rate, rate-micro-batch, socket"}});
+  Expect({"kafka option", "CREATE TABLE k () WITH (connector = 'kafka', bootstrap_servers = 'localhost:1', "
+          "subscribe = 't',\n  starting_ofsets = 'earliest');\nSELECT CAST(value AS STRING) FROM k;",
+          "p.sql:4:3", {"unknown option 'starting_ofsets'", "startingOffsets"}});
   Expect({"unknown option (snake_case as written)",
           "CREATE TABLE s (v TEXT) WITH (connector = 'files', format = 'json', path = '" + dir_.Sub("in") +
               "',\n  max_files_per_trig = 2);\nSELECT v FROM s;",
