@@ -147,7 +147,15 @@ class SparkSession:
         return sluice.__version__
 
     def table(self, tableName):
-        return self.read.table(tableName)
+        """The rows of memory sink `tableName` (writeStream.format("memory").queryName(...)), else
+        the Iceberg table of that name."""
+        from sluice.errors import AnalysisException
+        from sluice.sql.dataframe import DataFrame
+        try:
+            rows = self._native.memory_table(tableName)
+        except AnalysisException:
+            return self.read.table(tableName)
+        return DataFrame(self._native.create_dataframe(rows), self)
 
     def sql(self, sqlQuery, *args, **kwargs):
         raise not_supported("spark.sql over temporary views")
