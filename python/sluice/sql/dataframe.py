@@ -2,7 +2,7 @@
 import pyarrow as pa
 
 from sluice._native import native
-from sluice.errors import PySparkTypeError, not_supported
+from sluice.errors import AnalysisException, PySparkTypeError, not_supported
 from sluice.sql.column import Column, _to_col
 from sluice.sql.types import Row, from_arrow_schema
 
@@ -29,9 +29,12 @@ class DataFrame:
     """A streaming or batch DataFrame. Transformations check the plan at once (an unknown
     column raises AnalysisException here, as in PySpark)."""
 
-    def __init__(self, native_frame, session):
+    def __init__(self, native_frame, session, projected_from=None):
         self._df = native_frame
         self.sparkSession = session
+        # (input frame, native columns) when this frame is a select(): Spark resolves a filter
+        # on a column the select dropped by filtering below it (df.select("a").where("b > 1")).
+        self._projected_from = projected_from
 
     def _wrap(self, native_frame):
         return DataFrame(native_frame, self.sparkSession)
@@ -62,7 +65,6 @@ class DataFrame:
     def __getitem__(self, item):
         if isinstance(item, str):
             if item not in self.columns and item != "*":
-                from sluice.errors import AnalysisException
                 raise AnalysisException(f"Column '{item}' does not exist. Available columns: {self.columns}")
             return Column(native.col(item))
         if isinstance(item, Column):
@@ -80,7 +82,8 @@ class DataFrame:
 
     # --- transformations --------------------------------------------------------------------
     def select(self, *cols):
-        return self._wrap(self._df.select(_columns(cols)))
+        native_cols = _columns(cols)
+        return DataFrame(self._df.select(native_cols), self.sparkSession, (self, native_cols))
 
     def selectExpr(self, *expr):
         if len(expr) == 1 and isinstance(expr[0], (list, tuple)):
@@ -88,11 +91,21 @@ class DataFrame:
         return self._wrap(self._df.select_expr(list(expr)))
 
     def filter(self, condition):
-        if isinstance(condition, str):
-            return self._wrap(self._df.filter_expr(condition))
-        if not isinstance(condition, Column):
+        if not isinstance(condition, (str, Column)):
             raise PySparkTypeError(f"filter takes a Column or a SQL string, got {type(condition).__name__}")
-        return self._wrap(self._df.filter(condition._c))
+        try:
+            if isinstance(condition, str):
+                return self._wrap(self._df.filter_expr(condition))
+            return self._wrap(self._df.filter(condition._c))
+        except AnalysisException as error:
+            if self._projected_from is None or "does not exist" not in str(error):
+                raise
+            parent, native_cols = self._projected_from
+            try:
+                below = parent.filter(condition)
+            except AnalysisException:
+                raise error from None
+            return DataFrame(below._df.select(native_cols), self.sparkSession, (below, native_cols))
 
     where = filter
 
@@ -143,6 +156,15 @@ class DataFrame:
         return self._wrap(self._df.drop_duplicates_within_watermark(list(subset or [])))
 
     def alias(self, alias):
+        return self
+
+    def persist(self, storageLevel=None):
+        """A no-op: a batch frame's rows are already in memory, or read again by each action."""
+        return self
+
+    cache = persist
+
+    def unpersist(self, blocking=False):
         return self
 
     def join(self, other, on=None, how=None):
