@@ -16,18 +16,6 @@
 namespace sluice::python {
 namespace {
 
-bool PythonAlive() { return Py_IsInitialized() && !_Py_IsFinalizing(); }
-
-// A Python callable the query's thread may call and drop; dropped while Python shuts down, it
-// is leaked rather than touched without an interpreter.
-std::shared_ptr<nb::object> HoldCallable(nb::handle fn) {
-  return std::shared_ptr<nb::object>(new nb::object(nb::borrow(fn)), [](nb::object* p) {
-    if (!PythonAlive()) return;
-    nb::gil_scoped_acquire locked;
-    delete p;
-  });
-}
-
 // `fn(rows: ArrowStream, batch_id: int)` returns None, or the error text (python/sluice
 // formats the traceback there) that fails the query.
 std::function<Status(const std::shared_ptr<arrow::Table>&, int64_t)> ForeachBatch(nb::handle fn) {

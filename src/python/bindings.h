@@ -34,6 +34,12 @@ inline void Check(const Status& s, ErrorKind kind = ErrorKind::kAnalysis) {
 /// AnalysisException does), so a wrapped frame always has an OK status.
 DataFrame CheckedFrame(DataFrame df);
 
+/// False once the interpreter is shutting down: engine threads then must not touch Python.
+bool PythonAlive();
+/// A Python callable an engine thread may call and drop; dropped while Python shuts down, it is
+/// leaked rather than touched without an interpreter.
+std::shared_ptr<nb::object> HoldCallable(nb::handle fn);
+
 void BindErrors(nb::module_& m);
 void BindArrow(nb::module_& m);
 void BindColumn(nb::module_& m);
@@ -41,5 +47,6 @@ void BindFrame(nb::module_& m);
 void BindWriter(nb::module_& m);
 void BindSession(nb::module_& m);
 void BindQuery(nb::module_& m);
+void BindListener(nb::module_& m);
 
 }  // namespace sluice::python

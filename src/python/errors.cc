@@ -23,6 +23,16 @@ void Raise(ErrorKind kind, const Status& status) {
   throw nb::python_error();
 }
 
+bool PythonAlive() { return Py_IsInitialized() && !_Py_IsFinalizing(); }
+
+std::shared_ptr<nb::object> HoldCallable(nb::handle fn) {
+  return std::shared_ptr<nb::object>(new nb::object(nb::borrow(fn)), [](nb::object* p) {
+    if (!PythonAlive()) return;
+    nb::gil_scoped_acquire locked;
+    delete p;
+  });
+}
+
 DataFrame CheckedFrame(DataFrame df) {
   if (!df.ok()) Raise(ErrorKind::kAnalysis, df.status());
   return df;

@@ -11,4 +11,5 @@ NB_MODULE(_sluice, m) {
   BindWriter(m);
   BindQuery(m);
   BindSession(m);
+  BindListener(m);
 }

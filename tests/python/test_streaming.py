@@ -137,3 +137,33 @@ def test_processing_time_trigger_and_await_any_termination(spark, write_json, tm
     q.stop()
     assert spark.streams.awaitAnyTermination(5) is True
     assert time.monotonic() - started < 5
+
+
+def test_listener_sees_start_progress_and_termination(spark, write_json, tmp_path):
+    from sluice.sql.streaming import StreamingQueryListener
+
+    events = []
+
+    class Recorder(StreamingQueryListener):
+        def onQueryStarted(self, event):
+            events.append(("started", event.id, event.name))
+
+        def onQueryProgress(self, event):
+            events.append(("progress", event.progress.batchId, event.progress.numInputRows))
+
+        def onQueryTerminated(self, event):
+            events.append(("terminated", event.id, event.exception))
+
+    listener = Recorder()
+    spark.streams.addListener(listener)
+    try:
+        write_json(tmp_path / "in", "a.json", rows(0, 4))
+        q = (spark.readStream.schema(SCHEMA).json(str(tmp_path / "in")).writeStream.format("memory")
+             .queryName("listened").option("checkpointLocation", str(tmp_path / "ck"))
+             .trigger(availableNow=True).start())
+        q.awaitTermination()
+    finally:
+        spark.streams.removeListener(listener)
+    assert events[0] == ("started", q.id, "listened")
+    assert ("progress", 0, 4) in events
+    assert events[-1] == ("terminated", q.id, None)

@@ -1,6 +1,7 @@
 """PySpark's StreamingQuery and StreamingQueryManager (pyspark.sql.streaming)."""
 import json
 
+from sluice._native import native
 from sluice.errors import StreamingQueryException, not_supported
 
 
@@ -74,7 +75,9 @@ class StreamingQuery:
 
 
 class StreamingQueryListener:
-    """Base class of query listeners (registering them is not supported yet)."""
+    """Subclass and register with spark.streams.addListener(listener). onQueryStarted runs on
+    the thread that calls start(); the other events on the query's thread, in order. Keep them
+    short: the batch waits. An exception in a callback is reported and ignored."""
 
     def onQueryStarted(self, event):
         pass
@@ -89,12 +92,77 @@ class StreamingQueryListener:
         pass
 
 
+class _Event:
+    """An event's fields as attributes (PySpark's QueryStartedEvent, QueryIdleEvent, ...)."""
+
+    def __init__(self, **fields):
+        self.__dict__.update(fields)
+
+    def __repr__(self):
+        return f"{type(self).__name__}({self.__dict__})"
+
+
+class QueryStartedEvent(_Event):
+    pass
+
+
+class QueryIdleEvent(_Event):
+    pass
+
+
+class QueryTerminatedEvent(_Event):
+    pass
+
+
+class StreamingQueryProgress:
+    """One batch's progress (PySpark's StreamingQueryProgress): Spark's field names as
+    attributes (progress.batchId, progress.numInputRows, ...), plus json and prettyJson."""
+
+    def __init__(self, text):
+        self.json = text
+        self._fields = json.loads(text)
+
+    @property
+    def prettyJson(self):
+        return json.dumps(self._fields, indent=2)
+
+    def __getattr__(self, name):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        try:
+            return self._fields[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+    def __repr__(self):
+        return self.prettyJson
+
+
+class QueryProgressEvent:
+    def __init__(self, progress):
+        self.progress = StreamingQueryProgress(progress)
+
+
+def _dispatcher(listener):
+    def dispatch(kind, fields):
+        if kind == "started":
+            listener.onQueryStarted(QueryStartedEvent(**{**fields, "name": fields["name"] or None}))
+        elif kind == "progress":
+            listener.onQueryProgress(QueryProgressEvent(fields["progress"]))
+        elif kind == "idle":
+            listener.onQueryIdle(QueryIdleEvent(**fields))
+        elif kind == "terminated":
+            listener.onQueryTerminated(QueryTerminatedEvent(**fields))
+    return dispatch
+
+
 class StreamingQueryManager:
     """spark.streams: the queries this session started."""
 
     def __init__(self, session):
         self._session = session
         self._known = {}  # runId -> StreamingQuery: one Python handle per run
+        self._listeners = {}  # id(listener) -> (listener, native handle)
 
     def _started(self, query):
         self._known[query.runId] = query
@@ -120,7 +188,14 @@ class StreamingQueryManager:
         self._session._native.reset_terminated()
 
     def addListener(self, listener):
-        raise not_supported("StreamingQueryManager.addListener")
+        if not isinstance(listener, StreamingQueryListener):
+            from sluice.errors import PySparkTypeError
+            raise PySparkTypeError("addListener takes a StreamingQueryListener")
+        if id(listener) not in self._listeners:
+            handle = native.add_listener(self._session._native, _dispatcher(listener))
+            self._listeners[id(listener)] = (listener, handle)
 
     def removeListener(self, listener):
-        raise not_supported("StreamingQueryManager.removeListener")
+        entry = self._listeners.pop(id(listener), None)
+        if entry is not None:
+            native.remove_listener(self._session._native, entry[1])
