@@ -32,6 +32,9 @@ ALLOWED = {
     "sql": {"api", "plan", "source", "sink", "io", "conf", "util"},  # registries, paths; runs queries via api
     "cli": {"sql", "api", "runtime", "exec", "plan", "source", "sink", "state", "checkpoint", "iceberg", "io",
             "conf", "util"},
+    # The Python package's native extension (not part of sluice_core): the public API, plus the
+    # SQL layer's expression parser for expr()/selectExpr().
+    "python": {"sql", "api", "plan", "util"},
 }
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')

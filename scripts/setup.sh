@@ -27,6 +27,15 @@ if ((${#missing[@]})); then
 fi
 
 PY=${PYTHON:-python3}
+# The Python extension (sluice._sluice) needs the interpreter's C headers; Debian's python3
+# has them in python3-dev.
+if ! "$PY" -c 'import os, sysconfig, sys; sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))' 2>/dev/null \
+   && ! dpkg-query -W -f='${Status}' python3-dev 2>/dev/null | grep -q "install ok installed"; then
+  echo "setup: installing Debian package python3-dev (headers for the Python extension)"
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends python3-dev
+fi
 stamp=.venv/.requirements.stamp
 if [ ! -x .venv/bin/python ]; then
   echo "setup: creating .venv"
@@ -40,3 +49,12 @@ fi
 
 # The Apache Kafka broker the Kafka tests start (jars into a git-ignored cache; skipped when there).
 scripts/kafka-broker fetch
+# `import sluice` in the repo's .venv: the pure-Python half of the package (python/) and the
+# extension the build puts in build/python, found relative to the venv that runs (so one venv
+# shared by several checkouts serves each from its own tree). `pip install .` is the other way.
+site=$(.venv/bin/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
+pth="$site/sluice-source-tree.pth"
+line='import os, sys; _r = os.path.dirname(sys.prefix); sys.path.extend(p for p in (os.path.join(_r, "python"), os.path.join(_r, "build", "python")) if os.path.isdir(p))'
+if [ ! -f "$pth" ] || [ "$(cat "$pth")" != "$line" ]; then
+  echo "$line" > "$pth"
+fi

@@ -45,6 +45,8 @@ class Session : public std::enable_shared_from_this<Session> {
 
   DataStreamReader readStream();
   DataFrameReader read();
+  /// A batch DataFrame over rows held in memory (Spark's createDataFrame); shares `rows`.
+  Result<DataFrame> createDataFrame(std::shared_ptr<arrow::Table> rows);
 
   /// Session configuration. `spark.X` and `sluice.X` are two spellings of one setting: setting
   /// either replaces it, and conf() answers the same under both (the value set last wins).

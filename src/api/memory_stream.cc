@@ -76,4 +76,17 @@ DataFrame MemoryStream::toDF() const {
   return api::MakeDataFrame(session_, *scan);
 }
 
+Result<DataFrame> Session::createDataFrame(std::shared_ptr<arrow::Table> rows) {
+  if (!rows) return Status::Invalid("createDataFrame: no rows given");
+  auto data = std::make_shared<source::MemoryStreamData>(rows->schema());
+  ARROW_RETURN_NOT_OK(data->Append(rows).status());
+  auto spec = std::make_shared<plan::SourceSpec>();
+  spec->format = "memory";
+  spec->streaming = false;
+  spec->memory = data;
+  spec->schema = data->schema();
+  ARROW_ASSIGN_OR_RAISE(auto scan, plan::LogicalPlan::Scan(spec, data->schema()));
+  return api::MakeDataFrame(shared_from_this(), scan);
+}
+
 }  // namespace sluice

@@ -1,0 +1,20 @@
+// SQL expression text -> Column (Spark's expr() and selectExpr()), through the SQL layer's
+// parser and translator so the text means exactly what it means in a sluice SQL pipeline.
+#pragma once
+
+#include <arrow/type_fwd.h>
+
+#include <memory>
+#include <string>
+
+#include "sluice/column.h"
+#include "sluice/status.h"
+
+namespace sluice::python {
+
+/// One expression, optionally followed by `AS name`. `schema` (may be null) gives columns
+/// their spelling when the text's case differs (SQL identifiers are case-insensitive).
+/// Errors quote the text and point at the fault.
+Result<Column> ParseColumnExpression(const std::string& sql, const std::shared_ptr<arrow::Schema>& schema);
+
+}  // namespace sluice::python
