@@ -13,6 +13,7 @@
 
 #include "plan/aggregate.h"
 #include "plan/expr.h"
+#include "plan/join.h"
 
 namespace sluice::source {
 class MemoryStreamData;
@@ -56,11 +57,14 @@ struct LogicalPlan;
 using PlanPtr = std::shared_ptr<const LogicalPlan>;
 
 struct LogicalPlan {
-  /// kWatermark, kAggregate and kDeduplicate are the event-time and stateful nodes.
-  enum class Kind { kScan, kProject, kFilter, kWatermark, kAggregate, kDeduplicate };
+  /// kWatermark, kAggregate and kDeduplicate are the event-time and stateful nodes; kJoin
+  /// has two inputs (input = left, right).
+  enum class Kind { kScan, kProject, kFilter, kWatermark, kAggregate, kDeduplicate, kJoin };
 
   Kind kind;
   PlanPtr input;                          // null for kScan
+  PlanPtr right;                          // kJoin: the right input
+  std::shared_ptr<const JoinSpec> join;   // kJoin (plan/join.h)
   std::vector<ExprPtr> exprs;             // kProject: output expressions (stars expanded)
   ExprPtr predicate;                      // kFilter
   std::shared_ptr<const SourceSpec> source;  // kScan
@@ -93,7 +97,7 @@ struct LogicalPlan {
   /// passes through unchanged (also renamed), and window_start/window_end of a window over it.
   /// Maps column name -> the delay in ms of the watermark it carries.
   std::map<std::string, int64_t> WatermarkedColumns() const;
-  /// Scan nodes in plan order (source index i = position here).
+  /// Scan nodes in plan order, left input before right (source index i = position here).
   std::vector<const LogicalPlan*> Scans() const;
   /// Canonical multi-line text ("Project [...]\n  Filter (...)\n    Scan json ..."), used by
   /// explain and, hashed, by the checkpoint to recognise its query.
@@ -111,6 +115,11 @@ struct LogicalPlan {
   static Result<PlanPtr> Aggregate(PlanPtr input, std::vector<ExprPtr> group_exprs, std::vector<ExprPtr> agg_exprs);
   /// `columns` empty = all columns. within_watermark: dropDuplicatesWithinWatermark.
   static Result<PlanPtr> Deduplicate(PlanPtr input, std::vector<std::string> columns, bool within_watermark);
+  /// A join on column names (`using_columns`) or on `condition` (null: cross join); see
+  /// plan/join.h for the output columns and the rules for streams. `max_build_bytes`: the
+  /// limit on the static side's size (0 = none).
+  static Result<PlanPtr> Join(PlanPtr left, PlanPtr right, JoinType type, std::vector<std::string> using_columns,
+                              ExprPtr condition, int64_t max_build_bytes);
 };
 
 }  // namespace sluice::plan
