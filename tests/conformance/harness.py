@@ -140,7 +140,7 @@ def _arrow_type_name(t) -> str:
 
 # ---- sluice --------------------------------------------------------------------------------
 
-def _sluice_pipeline(case: Case, input_dir: Path, dim_dir: Path) -> str:
+def _sluice_pipeline(case: Case, input_dir: Path, dim_dir: Optional[Path] = None) -> str:
     dim = ""
     if case.dim_schema:
         dim = (f"CREATE TABLE dim ({case.dim_schema}) WITH (connector = 'files', format = 'json', "

@@ -31,6 +31,7 @@ CASES = [
       batches=[[{"k": "a", "v": 1}, {"k": "b", "v": 2}], [{"k": "b", "v": 3}], [{"k": "c", "v": 4}]],
       dims={0: [{"k": "a", "name": "alice"}], 1: [{"k": "b", "name": "bob"}], 2: [{"k": "c", "name": "carol"}]},
       runs=("restart",), smoke=True),
+    j("join-static-select-star-names", "SELECT * FROM src JOIN dim ON src.k = dim.k"),
     j("join-static-full-outer-refused", "SELECT * FROM src FULL JOIN dim ON src.k = dim.k", error="full_outer join"),
     j("join-static-left-outer-stream-on-the-right-refused", "SELECT * FROM dim LEFT JOIN src ON src.k = dim.k",
       error="streaming DataFrame/Dataset on the right"),

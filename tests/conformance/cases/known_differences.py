@@ -19,4 +19,5 @@ KNOWN = {
     'agg-complete-order-by': ('D10', 'refused by sluice'),
     'agg-suite-limit-complete': ('D10', 'refused by sluice'),
     'agg-suite-sort-after-aggregate-complete': ('D10', 'refused by sluice'),
+    'join-static-select-star-names': ('D16', "columns: sluice (('src.k', 'string'), ('v', 'bigint'), ('dim.k', 'string'), ('name', 'string')) spark (('k', 'string'), ('v', 'bigint'), ('k', 'string'), ('name', 'string'))"),
 }
