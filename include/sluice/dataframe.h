@@ -80,6 +80,21 @@ class DataFrame {
   /// The first `n` rows. On a stream only in complete mode.
   DataFrame limit(int64_t n) const;
 
+  /// Joins with `other` on the columns named `on` (each output once, then the other columns of
+  /// this side, then those of `other`), as Spark's join(other, usingColumns, joinType). `how`:
+  /// inner, left (left_outer), right (right_outer), full (full_outer, outer), left_semi (semi),
+  /// left_anti (anti). A stream may be joined with a static DataFrame (read()): inner with either
+  /// side static; left outer, semi and anti with the stream on the left; right outer with the
+  /// stream on the right; other combinations are refused with Spark's reason (docs/joins.md).
+  DataFrame join(const DataFrame& other, const std::vector<std::string>& on, const std::string& how = "inner") const;
+  DataFrame join(const DataFrame& other, const std::string& on, const std::string& how = "inner") const {
+    return join(other, std::vector<std::string>{on}, how);
+  }
+  /// Joins on a boolean condition over this side's columns and `other`'s (which must not share a
+  /// column name: rename one side first), e.g. col("user_id") == col("id"). All columns of
+  /// both sides are kept (this side's only, for semi and anti joins).
+  DataFrame join(const DataFrame& other, const Column& condition, const std::string& how = "inner") const;
+
   /// Batch DataFrames only: runs the plan over everything the sources hold now.
   Result<std::shared_ptr<arrow::Table>> collect() const;
   /// Streaming DataFrames only.

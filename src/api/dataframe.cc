@@ -5,11 +5,13 @@
 
 #include "api/access.h"
 #include "api/option_text.h"
+#include "conf/sql_conf.h"
 #include "exec/plan_executor.h"
 #include "plan/logical_plan.h"
 #include "sink/sink_registry.h"
 #include "sluice/session.h"
 #include "source/source.h"
+#include "util/numbers.h"
 
 namespace sluice {
 
@@ -157,6 +159,36 @@ DataFrame DataFrame::drop(const std::vector<std::string>& names) const {
     if (std::find(names.begin(), names.end(), f->name()) == names.end()) exprs.push_back(Expr::Column(f->name()));
   }
   return Derive(*this, LogicalPlan::Project(impl_->plan, std::move(exprs)));
+}
+
+namespace {
+
+// The join of `left` and `right` (plan/join.h), with the static side's size limit read from the
+// session's sluice.sql.join.maxBuildSideBytes.
+DataFrame JoinFrames(const DataFrame& left, const DataFrame& right, const std::vector<std::string>& on,
+                     ExprPtr condition, const std::string& how) {
+  if (!left.ok()) return left;
+  if (!right.ok()) return right;
+  auto type = plan::ParseJoinType(how);
+  if (!type.ok()) return api::MakeDataFrame(left.session(), type.status());
+  const std::string limit_text = left.session()->conf(conf::kJoinMaxBuildSideBytes.key,
+                                                      conf::kJoinMaxBuildSideBytes.default_value);
+  auto limit = util::ParseInt64(limit_text, conf::kJoinMaxBuildSideBytes.key);
+  if (limit.ok() && *limit < 0) {
+    limit = Status::Invalid(conf::kJoinMaxBuildSideBytes.key, ": must be a number of bytes >= 0, not ", limit_text);
+  }
+  if (!limit.ok()) return api::MakeDataFrame(left.session(), limit.status());
+  return Derive(left, LogicalPlan::Join(api::PlanOf(left), api::PlanOf(right), *type, on, std::move(condition), *limit));
+}
+
+}  // namespace
+
+DataFrame DataFrame::join(const DataFrame& other, const std::vector<std::string>& on, const std::string& how) const {
+  return JoinFrames(*this, other, on, nullptr, how);
+}
+
+DataFrame DataFrame::join(const DataFrame& other, const Column& condition, const std::string& how) const {
+  return JoinFrames(*this, other, {}, api::ExprOf(condition), how);
 }
 
 Result<std::shared_ptr<arrow::Table>> DataFrame::collect() const {

@@ -6,7 +6,7 @@ const std::vector<ConfEntry>& AllConfEntries() {
   static const std::vector<ConfEntry> kAll = {
       kShufflePartitions,   kStateStoreProvider, kMinBatchesToRetain, kNumRecentProgressUpdates,
       kNoDataProgressEventInterval, kCheckpointLocation, kMultipleWatermarkPolicy, kDefaultCatalog,
-      kCatalogType,         kCatalogWarehouse,   kCatalogUri,         kWarehouseDir};
+      kCatalogType,         kCatalogWarehouse,   kCatalogUri,         kWarehouseDir,       kJoinMaxBuildSideBytes};
   return kAll;
 }
 

@@ -62,6 +62,11 @@ inline constexpr ConfEntry kCatalogUri{"spark.sql.catalog.<name>.uri", "",
 inline constexpr ConfEntry kWarehouseDir{"spark.sql.warehouse.dir", "spark-warehouse",
                                          "Warehouse of the default catalog local (relative to the working directory)."};
 
+inline constexpr ConfEntry kJoinMaxBuildSideBytes{
+    "sluice.sql.join.maxBuildSideBytes", "1073741824",
+    "Most bytes (Arrow buffers) the static side of a join may hold in memory; a larger one fails the query. "
+    "0 = no limit."};
+
 /// Every setting sluice reads, in the order docs/configuration.md lists them.
 const std::vector<ConfEntry>& AllConfEntries();
 

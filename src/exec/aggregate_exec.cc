@@ -9,14 +9,6 @@ namespace sluice::exec {
 
 namespace {
 
-Result<std::shared_ptr<arrow::Array>> EvalToArray(const plan::Expr& e, const arrow::RecordBatch& batch) {
-  ARROW_ASSIGN_OR_RAISE(auto d, exec::Evaluate(e, batch));
-  if (d.is_array()) return d.make_array();
-  if (d.is_scalar()) return arrow::MakeArrayFromScalar(*d.scalar(), batch.num_rows());
-  if (d.is_chunked_array()) return arrow::Concatenate(d.chunked_array()->chunks());
-  return Status::Invalid("expression ", e.ToString(), " did not evaluate to a column");
-}
-
 AggregateLayout MakeLayout(const plan::LogicalPlan& node) {
   AggregateLayout l;
   l.schema = node.schema;
@@ -164,15 +156,15 @@ Result<AggregateInputs> AggregateExec::Evaluate(const arrow::RecordBatch& batch)
   AggregateInputs in;
   in.num_rows = batch.num_rows();
   for (int g : layout_.group_expr) {
-    ARROW_ASSIGN_OR_RAISE(auto a, EvalToArray(*group_exprs_[static_cast<size_t>(g)], batch));
+    ARROW_ASSIGN_OR_RAISE(auto a, EvaluateToArray(*group_exprs_[static_cast<size_t>(g)], batch));
     in.groups.push_back(std::move(a));
   }
   for (const auto& agg : aggs_) {
-    ARROW_ASSIGN_OR_RAISE(auto a, EvalToArray(*agg.arg, batch));
+    ARROW_ASSIGN_OR_RAISE(auto a, EvaluateToArray(*agg.arg, batch));
     in.args.push_back(std::move(a));
   }
   if (window_) {
-    ARROW_ASSIGN_OR_RAISE(auto t, EvalToArray(*window_->time, batch));
+    ARROW_ASSIGN_OR_RAISE(auto t, EvaluateToArray(*window_->time, batch));
     ARROW_ASSIGN_OR_RAISE(in.time_us, TimestampMicros(t));
   }
   return in;

@@ -118,4 +118,12 @@ Result<std::shared_ptr<arrow::RecordBatch>> ProjectBatch(const std::vector<plan:
   return arrow::RecordBatch::Make(out_schema, batch->num_rows(), std::move(columns));
 }
 
+Result<std::shared_ptr<arrow::Array>> EvaluateToArray(const plan::Expr& e, const arrow::RecordBatch& batch) {
+  ARROW_ASSIGN_OR_RAISE(auto d, Evaluate(e, batch));
+  if (d.is_array()) return d.make_array();
+  if (d.is_scalar()) return arrow::MakeArrayFromScalar(*d.scalar(), batch.num_rows());
+  if (d.is_chunked_array()) return arrow::Concatenate(d.chunked_array()->chunks());
+  return Status::Invalid("expression ", e.ToString(), " did not evaluate to a column");
+}
+
 }  // namespace sluice::exec

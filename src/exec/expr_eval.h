@@ -13,6 +13,9 @@ namespace sluice::exec {
 /// type ResolveExpr reports.
 Result<arrow::Datum> Evaluate(const plan::Expr& e, const arrow::RecordBatch& batch);
 
+/// Evaluate, with a scalar result broadcast to batch.num_rows() rows: always one array.
+Result<std::shared_ptr<arrow::Array>> EvaluateToArray(const plan::Expr& e, const arrow::RecordBatch& batch);
+
 /// Evaluates a boolean predicate and keeps the rows where it is true (null counts as false).
 Result<std::shared_ptr<arrow::RecordBatch>> FilterBatch(const plan::Expr& predicate,
                                                         const std::shared_ptr<arrow::RecordBatch>& batch);

@@ -24,6 +24,10 @@ Result<OperatorPtr> Plan(const plan::LogicalPlan& node, PlannerContext* ctx) {
     ARROW_ASSIGN_OR_RAISE(auto child, Plan(*node.input, ctx));
     children.push_back(std::move(child));
   }
+  if (node.right) {  // a join: children = {left, right}
+    ARROW_ASSIGN_OR_RAISE(auto child, Plan(*node.right, ctx));
+    children.push_back(std::move(child));
+  }
   for (const auto& reg : kOperators) {
     if (reg.kind != node.kind) continue;
     ARROW_ASSIGN_OR_RAISE(auto op, reg.factory(node, &children, ctx));

@@ -3,6 +3,7 @@
 #include <arrow/api.h>
 
 #include <algorithm>
+#include <functional>
 #include <set>
 #include <sstream>
 
@@ -79,14 +80,23 @@ bool LogicalPlan::IsStreaming() const {
   return false;
 }
 
+namespace {
+
+// The nodes of `node`'s tree matching `keep`, bottom-up: inputs before their parent, a join's
+// left input before its right one (the order the physical planner numbers them in).
+void CollectBottomUp(const LogicalPlan* node, const std::function<bool(const LogicalPlan&)>& keep,
+                     std::vector<const LogicalPlan*>* out) {
+  if (!node) return;
+  CollectBottomUp(node->input.get(), keep, out);
+  CollectBottomUp(node->right.get(), keep, out);
+  if (keep(*node)) out->push_back(node);
+}
+
+}  // namespace
+
 std::vector<const LogicalPlan*> LogicalPlan::Scans() const {
   std::vector<const LogicalPlan*> out;
-  const LogicalPlan* node = this;
-  while (node) {
-    if (node->kind == Kind::kScan) out.push_back(node);
-    node = node->input.get();
-  }
-  std::reverse(out.begin(), out.end());
+  CollectBottomUp(this, [](const LogicalPlan& n) { return n.kind == Kind::kScan; }, &out);
   return out;
 }
 
@@ -145,26 +155,24 @@ std::string LogicalPlan::ToString(int indent, bool with_options) const {
       os << "]";
       break;
     }
+    case Kind::kJoin:
+      os << join->ToString();
+      break;
   }
   if (input) os << "\n" << input->ToString(indent + 1, with_options);
+  if (right) os << "\n" << right->ToString(indent + 1, with_options);
   return os.str();
 }
 
 std::vector<const LogicalPlan*> LogicalPlan::StatefulNodes() const {
   std::vector<const LogicalPlan*> out;
-  for (const LogicalPlan* node = this; node; node = node->input.get()) {
-    if (node->IsStateful()) out.push_back(node);
-  }
-  std::reverse(out.begin(), out.end());
+  CollectBottomUp(this, [](const LogicalPlan& n) { return n.IsStateful(); }, &out);
   return out;
 }
 
 std::vector<const LogicalPlan*> LogicalPlan::WatermarkNodes() const {
   std::vector<const LogicalPlan*> out;
-  for (const LogicalPlan* node = this; node; node = node->input.get()) {
-    if (node->kind == Kind::kWatermark) out.push_back(node);
-  }
-  std::reverse(out.begin(), out.end());
+  CollectBottomUp(this, [](const LogicalPlan& n) { return n.kind == Kind::kWatermark; }, &out);
   return out;
 }
 
@@ -178,6 +186,20 @@ std::map<std::string, int64_t> LogicalPlan::WatermarkedColumns() const {
     case Kind::kLimit:
     case Kind::kDeduplicate: return in;
     case Kind::kWatermark: in[event_time_column] = delay_ms; return in;
+    case Kind::kJoin: {
+      // An output column carries the watermark of the input column it passes on unchanged.
+      std::map<std::string, int64_t> r = right->WatermarkedColumns(), out;
+      for (size_t i = 0; i < join->output.size(); ++i) {
+        const auto& c = join->output[i];
+        const auto& name = schema->field(static_cast<int>(i))->name();
+        if (c.from != JoinOutputColumn::From::kRight && in.count(input->schema->field(c.left)->name())) {
+          out[name] = in[input->schema->field(c.left)->name()];
+        } else if (c.from == JoinOutputColumn::From::kRight && r.count(right->schema->field(c.right)->name())) {
+          out[name] = r[right->schema->field(c.right)->name()];
+        }
+      }
+      return out;
+    }
     case Kind::kProject: {
       std::map<std::string, int64_t> out;
       for (const auto& e : exprs) {
@@ -245,6 +267,23 @@ Result<PlanPtr> LogicalPlan::Deduplicate(PlanPtr input, std::vector<std::string>
   node->input = std::move(input);
   node->key_columns = std::move(columns);
   node->within_watermark = within_watermark;
+  return PlanPtr(node);
+}
+
+Result<PlanPtr> LogicalPlan::Join(PlanPtr left, PlanPtr right, JoinType type, std::vector<std::string> using_columns,
+                                  ExprPtr condition, int64_t max_build_bytes) {
+  int build_side = 1;
+  ARROW_RETURN_NOT_OK(CheckStreamingJoin(type, left->IsStreaming(), right->IsStreaming(), &build_side));
+  std::shared_ptr<arrow::Schema> schema;
+  ARROW_ASSIGN_OR_RAISE(auto spec, ResolveJoin(*left->schema, *right->schema, type, using_columns, condition, &schema));
+  spec->build_side = build_side;
+  spec->max_build_bytes = max_build_bytes;
+  auto node = std::make_shared<LogicalPlan>();
+  node->kind = Kind::kJoin;
+  node->schema = std::move(schema);
+  node->input = std::move(left);
+  node->right = std::move(right);
+  node->join = std::move(spec);
   return PlanPtr(node);
 }
 

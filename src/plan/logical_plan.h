@@ -13,6 +13,7 @@
 
 #include "plan/aggregate.h"
 #include "plan/expr.h"
+#include "plan/join.h"
 
 namespace sluice::source {
 class MemoryStreamData;
@@ -65,11 +66,14 @@ struct SortKey {
 };
 
 struct LogicalPlan {
-  /// kWatermark, kAggregate and kDeduplicate are the event-time and stateful nodes.
-  enum class Kind { kScan, kProject, kFilter, kWatermark, kAggregate, kDeduplicate, kSort, kLimit };
+  /// kWatermark, kAggregate and kDeduplicate are the event-time and stateful nodes; kJoin
+  /// has two inputs (input = left, right).
+  enum class Kind { kScan, kProject, kFilter, kWatermark, kAggregate, kDeduplicate, kSort, kLimit, kJoin };
 
   Kind kind;
   PlanPtr input;                          // null for kScan
+  PlanPtr right;                          // kJoin: the right input
+  std::shared_ptr<const JoinSpec> join;   // kJoin (plan/join.h)
   std::vector<ExprPtr> exprs;             // kProject: output expressions (stars expanded)
   ExprPtr predicate;                      // kFilter
   std::shared_ptr<const SourceSpec> source;  // kScan
@@ -107,7 +111,7 @@ struct LogicalPlan {
   /// passes through unchanged (also renamed), and window_start/window_end of a window over it.
   /// Maps column name -> the delay in ms of the watermark it carries.
   std::map<std::string, int64_t> WatermarkedColumns() const;
-  /// Scan nodes in plan order (source index i = position here).
+  /// Scan nodes in plan order, left input before right (source index i = position here).
   std::vector<const LogicalPlan*> Scans() const;
   /// Canonical multi-line text ("Project [...]\n  Filter (...)\n    Scan json ..."), used by
   /// explain and, hashed, by the checkpoint to recognise its query.
@@ -130,6 +134,11 @@ struct LogicalPlan {
   static Result<PlanPtr> Sort(PlanPtr input, std::vector<SortKey> keys);
   /// `n` >= 0. On a stream only in complete mode (CheckOutputMode).
   static Result<PlanPtr> Limit(PlanPtr input, int64_t n);
+  /// A join on column names (`using_columns`) or on `condition` (null: cross join); see
+  /// plan/join.h for the output columns and the rules for streams. `max_build_bytes`: the
+  /// limit on the static side's size (0 = none).
+  static Result<PlanPtr> Join(PlanPtr left, PlanPtr right, JoinType type, std::vector<std::string> using_columns,
+                              ExprPtr condition, int64_t max_build_bytes);
 };
 
 }  // namespace sluice::plan

@@ -38,6 +38,7 @@
 #include "exec/plan_executor.h"
 #include "exec/stateful_util.h"
 #include "exec/watermark_exec.h"
+#include "source/static_table_source.h"
 #include "state/operator_metadata.h"
 #include "state/state_store.h"
 
@@ -244,7 +245,11 @@ Result<std::unique_ptr<MicroBatchExecution>> MicroBatchExecution::Open(const Que
   for (size_t i = 0; i < scans.size(); ++i) {
     source::SourceContext ctx{fs, ex->checkpoint_->SourceDir(i), config.min_batches_to_retain, config.clock_ms,
                               config.temporary_checkpoint, ex->query_id_};
-    ARROW_ASSIGN_OR_RAISE(auto src, source::MakeStreamingSource(*scans[i]->source, ctx));
+    // A static scan (the batch side of a stream-static join) becomes a source whose offset is
+    // the table's version, so offsets/N records which version batch N joined against.
+    ARROW_ASSIGN_OR_RAISE(auto src, scans[i]->source->streaming
+                                        ? source::MakeStreamingSource(*scans[i]->source, ctx)
+                                        : source::MakeStaticTableSource(*scans[i]->source, scans[i]->schema, ctx));
     ex->sources_.push_back(std::move(src));
   }
   sink::SinkContext sctx{fs, ex->query_id_, config.memory_tables, config.console,
@@ -327,7 +332,7 @@ Result<std::optional<checkpoint::OffsetSeq>> MicroBatchExecution::ConstructNextB
   ARROW_RETURN_NOT_OK(timer->Time("latestOffset", [&]() -> Status {
     for (size_t i = 0; i < sources_.size(); ++i) {
       ARROW_ASSIGN_OR_RAISE(auto end, sources_[i]->LatestOffset(committed_[i], limited));
-      has_data = has_data || !SameOffset(end, committed_[i]);
+      has_data = has_data || (!sources_[i]->IsStatic() && !SameOffset(end, committed_[i]));
       seq.offsets.push_back(std::move(end));
     }
     return Status::OK();
@@ -335,7 +340,9 @@ Result<std::optional<checkpoint::OffsetSeq>> MicroBatchExecution::ConstructNextB
   if (!has_data) {
     // No new rows, but a watermark that moved on closes windows: a no-data batch.
     if (!WantsNoDataBatch()) return std::nullopt;
-    seq.offsets = committed_;
+    for (size_t i = 0; i < sources_.size(); ++i) {
+      if (!sources_[i]->IsStatic()) seq.offsets[i] = committed_[i];
+    }
   }
 
   // Write-ahead: offsets/N before the batch runs, with the watermark and settings it uses.
@@ -373,6 +380,7 @@ Result<BatchReport> MicroBatchExecution::RunBatch(int64_t batch_id, const checkp
   stats.end_ms = end_ms;
   stats.durations = timer->durations();
   for (size_t i = 0; i < sources_.size(); ++i) {
+    if (sources_[i]->IsStatic()) continue;  // progress lists streaming sources, as Spark's does
     stats.sources.push_back({sources_[i]->Description(), committed_[i], seq.offsets[i], input.tables[i]->num_rows(),
                              sources_[i]->metrics()});
   }
@@ -397,7 +405,7 @@ Result<MicroBatchExecution::BatchInput> MicroBatchExecution::GetBatch(const chec
   BatchInput input;
   for (size_t i = 0; i < sources_.size(); ++i) {
     std::shared_ptr<arrow::Table> rows;
-    if (!seq.offsets[i] || SameOffset(seq.offsets[i], committed_[i])) {
+    if (!seq.offsets[i] || (!sources_[i]->IsStatic() && SameOffset(seq.offsets[i], committed_[i]))) {
       ARROW_ASSIGN_OR_RAISE(rows, arrow::Table::MakeEmpty(sources_[i]->schema()));
     } else {
       ARROW_ASSIGN_OR_RAISE(rows, sources_[i]->GetBatch(committed_[i], *seq.offsets[i]));

@@ -248,18 +248,31 @@ class FileStreamSource final : public Source {
   std::atomic<int64_t> files_outstanding_{0};
 };
 
-// The files a static read of `spec` covers, in path order.
-Result<std::vector<std::string>> StaticFiles(const plan::SourceSpec& spec, const FileSourceOptions& opts,
-                                             const std::shared_ptr<io::FileSystem>& fs) {
+}  // namespace
+
+Result<std::vector<io::FileInfo>> ListStaticFiles(const plan::SourceSpec& spec, const FileSourceOptions& opts,
+                                                  const std::shared_ptr<io::FileSystem>& fs) {
   std::string path = io::AbsolutePath(io::UriToPath(spec.path));
   ARROW_ASSIGN_OR_RAISE(auto info, fs->Stat(path));
   if (!info) return PathDoesNotExist(path);
-  if (!info->is_dir) return std::vector<std::string>{path};
+  if (!info->is_dir) {
+    info->path = path;
+    return std::vector<io::FileInfo>{*info};
+  }
   ARROW_ASSIGN_OR_RAISE(auto files, ListDataFiles(fs, path, FileListingOptions{opts.path_glob_filter, opts.recursive}));
+  std::sort(files.begin(), files.end(), [](const io::FileInfo& a, const io::FileInfo& b) { return a.path < b.path; });
+  return files;
+}
+
+namespace {
+
+// The files a static read of `spec` covers, in path order.
+Result<std::vector<std::string>> StaticFiles(const plan::SourceSpec& spec, const FileSourceOptions& opts,
+                                             const std::shared_ptr<io::FileSystem>& fs) {
+  ARROW_ASSIGN_OR_RAISE(auto files, ListStaticFiles(spec, opts, fs));
   std::vector<std::string> out;
   out.reserve(files.size());
   for (const auto& f : files) out.push_back(f.path);
-  std::sort(out.begin(), out.end());
   return out;
 }
 

@@ -4,6 +4,7 @@
 // See docs/file-source.md for options and the write-then-rename convention.
 #pragma once
 
+#include "source/file_source_options.h"
 #include "source/source.h"
 
 namespace sluice::source {
@@ -13,6 +14,10 @@ namespace sluice::source {
 Status ValidateFileSourceSpec(const plan::SourceSpec& spec);
 
 Result<std::unique_ptr<Source>> MakeFileStreamSource(const plan::SourceSpec& spec, const SourceContext& ctx);
+
+/// The data files a static read covers now (the path itself when it is a file), in path order.
+Result<std::vector<io::FileInfo>> ListStaticFiles(const plan::SourceSpec& spec, const FileSourceOptions& opts,
+                                                  const std::shared_ptr<io::FileSystem>& fs);
 
 /// Batch mode: every current file (through _spark_metadata when the directory has one).
 Result<std::shared_ptr<arrow::Table>> ReadFilesStatic(const plan::SourceSpec& spec,

@@ -52,4 +52,22 @@ Result<std::shared_ptr<arrow::Table>> ReadIcebergTable(const plan::SourceSpec& s
   return iceberg::ReadCurrentSnapshot(fs.get(), loaded.metadata);
 }
 
+Result<std::optional<int64_t>> IcebergCurrentSnapshotId(const plan::SourceSpec& spec,
+                                                        const std::shared_ptr<io::FileSystem>& fs) {
+  ARROW_ASSIGN_OR_RAISE(auto loaded, Load(spec, fs));
+  return loaded.metadata.current_snapshot_id;
+}
+
+Result<std::shared_ptr<arrow::Table>> ReadIcebergSnapshot(const plan::SourceSpec& spec,
+                                                          const std::shared_ptr<io::FileSystem>& fs,
+                                                          std::optional<int64_t> snapshot_id) {
+  ARROW_ASSIGN_OR_RAISE(auto loaded, Load(spec, fs));
+  if (snapshot_id && !loaded.metadata.FindSnapshot(*snapshot_id)) {
+    return Status::Invalid("Iceberg table ", spec.path, ": snapshot ", *snapshot_id,
+                           " (recorded in the checkpoint's offsets log for a batch to redo) has expired");
+  }
+  loaded.metadata.current_snapshot_id = snapshot_id;
+  return iceberg::ReadCurrentSnapshot(fs.get(), loaded.metadata);
+}
+
 }  // namespace sluice::source

@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <memory>
 #include <string>
 
@@ -23,6 +24,13 @@ Result<std::shared_ptr<plan::SourceSpec>> MakeIcebergScanSpec(const std::string&
 /// The table's current schema as Arrow (with field ids).
 Result<std::shared_ptr<arrow::Schema>> IcebergTableSchema(const plan::SourceSpec& spec,
                                                           const std::shared_ptr<io::FileSystem>& fs);
+/// The id of the table's current snapshot (nullopt: the table has none yet).
+Result<std::optional<int64_t>> IcebergCurrentSnapshotId(const plan::SourceSpec& spec,
+                                                        const std::shared_ptr<io::FileSystem>& fs);
+/// The rows of snapshot `snapshot_id` (nullopt: the empty table), refused when it has expired.
+Result<std::shared_ptr<arrow::Table>> ReadIcebergSnapshot(const plan::SourceSpec& spec,
+                                                          const std::shared_ptr<io::FileSystem>& fs,
+                                                          std::optional<int64_t> snapshot_id);
 /// The current snapshot's rows.
 Result<std::shared_ptr<arrow::Table>> ReadIcebergTable(const plan::SourceSpec& spec,
                                                        const std::shared_ptr<io::FileSystem>& fs);

@@ -66,6 +66,9 @@ class Source {
   /// Data up to `end` is committed: the source may release it (e.g. cleanSource).
   virtual Status Commit(const Offset& /*end*/) { return Status::OK(); }
   virtual SourceMetrics metrics() const { return {}; }
+  /// True for the static side of a stream-static join (static_table_source.h): its offset is
+  /// the table's version, every batch reads all of it, and a new version alone starts no batch.
+  virtual bool IsStatic() const { return false; }
 };
 
 /// rate, rate-micro-batch and socket: sources without a path that only stream.

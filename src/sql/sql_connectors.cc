@@ -12,10 +12,11 @@ namespace sluice::sql {
 namespace {
 
 // Options the SQL layer itself interprets (event_time and watermark become withWatermark on the
-// scan, see ReadTable); everything else goes to the engine unchanged.
+// scan, see ReadTable; static = true reads the table with read(), see sql_join.cc); everything
+// else goes to the engine unchanged.
 bool IsSqlLevelOption(const TableOption& o) {
   std::string k = FoldCase(o.key);
-  return k == "format" || k == "path" || k == "eventtime" || k == "watermark";
+  return k == "format" || k == "path" || k == "eventtime" || k == "watermark" || k == "static";
 }
 
 std::map<std::string, std::string> EngineOptions(const TableDecl& table) {

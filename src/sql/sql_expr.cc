@@ -170,6 +170,12 @@ Result<ExprPtr> ExprTranslator::TranslateColumnRef(const json& body) {
     }
   }
   if (star) return Remember(Expr::Column("*"), location);
+  if (parts.size() == 2 && input_) {
+    // A column a join renamed because both sides have it (sql_join.h): "<table>.<column>".
+    for (const auto& f : input_->fields()) {
+      if (SameIdentifier(f->name(), parts[0] + "." + parts[1])) return Remember(Expr::Column(f->name()), location);
+    }
+  }
   return Remember(Expr::Column(ColumnName(parts.back())), location);
 }
 

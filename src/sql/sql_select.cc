@@ -10,6 +10,7 @@
 #include "plan/logical_plan.h"
 #include "sql/sql_aggregate.h"
 #include "sql/sql_expr.h"
+#include "sql/sql_join.h"
 #include "sql/sql_order.h"
 #include "sql/sql_parse.h"
 
@@ -70,6 +71,7 @@ Result<std::optional<json>> DistinctAsGroupBy(const json& select, int begin, con
 // The one table of FROM: its declaration, the names columns may be qualified with, and where it is.
 struct FromTable {
   const TableDecl* table = nullptr;
+  const json* join = nullptr;  // FROM a JOIN b: the JoinExpr body (sql_join.h), table is null
   std::vector<std::string> names;
   int location = -1;
 };
@@ -85,7 +87,9 @@ Result<FromTable> ResolveFrom(const json& select, int begin, const Script& scrip
   const std::string kind = NodeKind(from[0]);
   const json& body = Field(from[0], kind.c_str());
   if (kind == "JoinExpr") {
-    return text.ErrorAt(FirstLocation(Field(body, "rarg"), FirstLocation(body, begin)), "JOIN is not supported yet");
+    FromTable out;
+    out.join = &body;
+    return out;
   }
   if (kind == "RangeSubselect") return text.ErrorAt(FirstLocation(body, begin), "subqueries in FROM are not supported");
   if (kind != "RangeVar") return text.ErrorAt(FirstLocation(body, begin), "unsupported FROM item (" + kind + ")");
@@ -107,6 +111,8 @@ Result<FromTable> ResolveFrom(const json& select, int begin, const Script& scrip
   if (!alias.is_null()) out.names.push_back(StringField(Field(alias, "Alias"), "aliasname", StringField(alias, "aliasname")));
   return out;
 }
+
+}  // namespace
 
 // The source options event_time and watermark: withWatermark(event_time, watermark) on the scan.
 Result<DataFrame> ApplyEventTime(const TableDecl& table, const DataFrame& df, const SqlText& text) {
@@ -148,8 +154,6 @@ Result<DataFrame> ApplyEventTime(const TableDecl& table, const DataFrame& df, co
   if (!out.ok()) return LocateTableError(table, out.status(), watermark->location, text);
   return out;
 }
-
-}  // namespace
 
 Status LocateTableError(const TableDecl& table, const Status& error, int fallback_location, const SqlText& text) {
   std::string message = error.message();
@@ -236,8 +240,21 @@ Result<PlannedSelect> PlanSelect(const json& select, int begin, int end, const S
   if (grouped) return PlanSelect(*grouped, begin, end, script, text, ctx);
   ARROW_RETURN_NOT_OK(RefuseUnsupportedClauses(select, begin, text));
   ARROW_ASSIGN_OR_RAISE(FromTable from, ResolveFrom(select, begin, script, text));
-  ARROW_ASSIGN_OR_RAISE(DataFrame raw, ReadTable(*from.table, from.location, text, ctx));
-  ARROW_ASSIGN_OR_RAISE(DataFrame df, ApplyEventTime(*from.table, raw, text));
+  // The rows as read, and with the event time applied (a join applies each side's under it).
+  auto read = [&]() -> Result<std::pair<DataFrame, DataFrame>> {
+    if (from.join) {
+      ARROW_ASSIGN_OR_RAISE(JoinedFrom joined, PlanJoinedFrom(*from.join, begin, script, text, ctx));
+      from.names = joined.names;
+      from.location = joined.location;
+      return std::make_pair(joined.frame, joined.frame);
+    }
+    ARROW_ASSIGN_OR_RAISE(DataFrame scan, ReadTable(*from.table, from.location, text, ctx));
+    ARROW_ASSIGN_OR_RAISE(DataFrame marked, ApplyEventTime(*from.table, scan, text));
+    return std::make_pair(scan, marked);
+  };
+  ARROW_ASSIGN_OR_RAISE(auto frames, read());
+  const DataFrame raw = frames.first;
+  DataFrame df = frames.second;
 
   const plan::EvalMode mode = AnsiEnabled(*ctx.session) ? plan::EvalMode::kAnsi : plan::EvalMode::kLegacy;
   ExprTranslator where_translator(text, df.schema(), from.names, mode);
@@ -245,7 +262,9 @@ Result<PlannedSelect> PlanSelect(const json& select, int begin, int end, const S
   if (!where.is_null()) {
     ARROW_ASSIGN_OR_RAISE(ExprPtr predicate, where_translator.Translate(where));
     ARROW_RETURN_NOT_OK(RefuseAggregatesAndWindows(predicate, "WHERE", where_translator, text));
-    auto filtered = FilterAroundWatermark(raw, *from.table, predicate, text);
+    auto filtered = from.table ? FilterAroundWatermark(raw, *from.table, predicate, text)
+                               : Result<DataFrame>(df.filter(api::MakeColumn(predicate)));
+    if (filtered.ok() && !filtered->ok()) filtered = filtered->status();
     if (!filtered.ok()) {
       return where_translator.LocateError(predicate, filtered.status(), FirstLocation(where, begin));
     }
@@ -264,6 +283,8 @@ Result<PlannedSelect> PlanSelect(const json& select, int begin, int end, const S
       // The alias is the last token of this item: before the next item, or before FROM.
       int next = i + 1 < targets.size() ? LocationOf(Field(targets[i + 1], "ResTarget")) : from.location;
       e = plan::Expr::Alias(e, text.SpellingIn(alias, location, next >= 0 ? next : end));
+    } else if (from.join && e->kind == plan::Expr::Kind::kColumn && IsJoinQualifiedColumn(e->name)) {
+      e = plan::Expr::Alias(e, e->name.substr(e->name.find('.') + 1));  // s.id is named id, as in Spark
     }
     items.push_back({e, location});
   }

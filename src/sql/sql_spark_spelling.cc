@@ -95,4 +95,35 @@ std::optional<std::pair<int, std::string>> ExplainReservedWindow(const std::stri
   return message;
 }
 
+std::string RewriteSparkJoinSpelling(const std::string& sql) {
+  std::string out = sql;
+  ForEachCodeByte(sql, [&](size_t i) {
+    for (const char* word : {"semi", "anti"}) {
+      if (!WordAt(sql, i, word)) continue;
+      const size_t next = SkipSpaces(sql, i + 4);
+      if (!WordAt(sql, next, "join")) return;
+      out.replace(i, 4, "    ");
+      return;
+    }
+  });
+  return out;
+}
+
+std::optional<std::string> SparkJoinWordBefore(const std::string& sql, int table_location) {
+  if (table_location <= 0 || static_cast<size_t>(table_location) > sql.size()) return std::nullopt;
+  size_t i = static_cast<size_t>(table_location);
+  auto previous_word = [&]() -> std::string {
+    while (i > 0 && std::isspace(static_cast<unsigned char>(sql[i - 1]))) --i;
+    size_t end = i;
+    while (i > 0 && IsWordChar(sql[i - 1])) --i;
+    std::string w = sql.substr(i, end - i);
+    for (auto& c : w) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return w;
+  };
+  if (previous_word() != "join") return std::nullopt;
+  std::string w = previous_word();
+  if (w == "semi" || w == "anti") return w;
+  return std::nullopt;
+}
+
 }  // namespace sluice::sql

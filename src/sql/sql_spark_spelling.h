@@ -18,6 +18,13 @@ extern const char* const kSparkWindowFunction;
 /// `sql` with Spark's window spellings replaced (same length).
 std::string RewriteSparkWindowSpelling(const std::string& sql);
 
+/// Spark's LEFT SEMI JOIN / LEFT ANTI JOIN (also SEMI JOIN, ANTI JOIN): the word SEMI or ANTI
+/// becomes spaces, so the grammar reads a (LEFT) JOIN; SparkJoinWordBefore finds it again.
+std::string RewriteSparkJoinSpelling(const std::string& sql);
+/// "semi" or "anti" when the text just before the right-hand table starting at
+/// `table_location` is `SEMI JOIN` / `ANTI JOIN`; nullopt otherwise.
+std::optional<std::string> SparkJoinWordBefore(const std::string& sql, int table_location);
+
 /// For a syntax error at byte `pos`: when an unquoted `window` (or `window_time`) word is at or
 /// just before it, that word's offset and a message saying what to write instead.
 std::optional<std::pair<int, std::string>> ExplainReservedWindow(const std::string& sql, int pos);

@@ -53,6 +53,11 @@ class Case:
     error: Optional[str] = None  # both engines must fail, and sluice's message must contain this
     smoke: bool = False  # part of the subset `make test` runs
     ordered: bool = False  # ORDER BY: each batch's rows must also come in the same order
+    # A static table `dim` (JSON files; sluice: WITH (static = true), Spark: spark.read) for
+    # stream-static joins: its schema, and input file index -> the rows of a new dim file added
+    # just before that input file.
+    dim_schema: Optional[str] = None
+    dim_files: dict = field(default_factory=dict)
 
     def expected_difference(self, run: str) -> str:
         if isinstance(self.expect, dict):
@@ -137,13 +142,17 @@ def _arrow_type_name(t) -> str:
 
 # ---- sluice --------------------------------------------------------------------------------
 
-def _sluice_pipeline(case: Case, input_dir: Path) -> str:
+def _sluice_pipeline(case: Case, input_dir: Path, dim_dir: Optional[Path] = None) -> str:
+    dim = ""
+    if case.dim_schema:
+        dim = (f"CREATE TABLE dim ({case.dim_schema}) WITH (connector = 'files', format = 'json', "
+               f"path = '{dim_dir}', static = true);\n")
     opts = [f"connector = 'files'", f"format = '{case.fmt}'", f"path = '{input_dir}'", "maxFilesPerTrigger = 1"]
     if case.watermark:
         opts += [f"event_time = '{case.watermark[0]}'", f"watermark = '{case.watermark[1]}'"]
     for k, v in case.options.items():
         opts.append(f"{k} = '{v}'")
-    return f"CREATE TABLE src ({case.schema}) WITH ({', '.join(opts)});\n{case.sql.strip().rstrip(';')};\n"
+    return f"CREATE TABLE src ({case.schema}) WITH ({', '.join(opts)});\n{dim}{case.sql.strip().rstrip(';')};\n"
 
 
 def _read_sluice_batches(out_dir: Path) -> Outcome:
@@ -177,15 +186,17 @@ def run_sluice(bin_dir: Path, case: Case, run: str, work: Path) -> Outcome:
     input_dir, ckpt, out = work / "input", work / "checkpoint", work / "out"
     input_dir.mkdir(parents=True)
     sql_file = work / "case.sql"
-    sql_file.write_text(_sluice_pipeline(case, input_dir))
+    sql_file.write_text(_sluice_pipeline(case, input_dir, work / "dim"))
     files = _input_files(case, work / "staged")
     if run == "one":
-        for f in files:
+        for i, f in enumerate(files):
+            _add_dim_file(case, i, work / "dim")
             _add_file(f, input_dir)
         err = _run_sluice_once(bin_dir, case, sql_file, ckpt, out, "available-now")
     else:
         err = None
-        for f in files:
+        for i, f in enumerate(files):
+            _add_dim_file(case, i, work / "dim")
             _add_file(f, input_dir)
             err = _run_sluice_once(bin_dir, case, sql_file, ckpt, out, case.trigger)
             if err:
@@ -205,6 +216,8 @@ def _spark_run_once(spark, case: Case, input_dir: Path, ckpt: Path, collected: d
     if case.watermark:
         df = df.withWatermark(*case.watermark)
     df.createOrReplaceTempView("src")
+    if case.dim_schema:
+        spark.read.schema(case.dim_schema).json(str(input_dir.parent / "dim")).createOrReplaceTempView("dim")
     query = spark.sql(case.spark_sql or case.sql)
     if case.dedup is not None:
         cols = list(case.dedup) or None
@@ -235,11 +248,13 @@ def run_spark(spark, case: Case, run: str, work: Path) -> Outcome:
         spark.conf.set(k, v)
     try:
         if run == "one":
-            for f in files:
+            for i, f in enumerate(files):
+                _add_dim_file(case, i, work / "dim")
                 _add_file(f, input_dir)
             _spark_run_once(spark, case, input_dir, ckpt, collected, "available-now")
         else:
-            for f in files:
+            for i, f in enumerate(files):
+                _add_dim_file(case, i, work / "dim")
                 _add_file(f, input_dir)
                 _spark_run_once(spark, case, input_dir, ckpt, collected, case.trigger)
     except Exception as e:  # AnalysisException, StreamingQueryException, ...
@@ -278,6 +293,19 @@ def _add_file(f: Path, input_dir: Path) -> None:
     os.rename(tmp, input_dir / f.name)
 
 
+def _add_dim_file(case: Case, i: int, dim_dir: Path) -> None:
+    """The dim table's directory exists from the start; file i's dimension rows arrive before it."""
+    import json
+
+    if not case.dim_schema:
+        return
+    dim_dir.mkdir(parents=True, exist_ok=True)
+    if i in case.dim_files:
+        tmp = dim_dir / f".dim-{i:03d}.json.tmp"
+        tmp.write_text("".join(json.dumps(row) + "\n" for row in case.dim_files[i]))
+        os.rename(tmp, dim_dir / f"dim-{i:03d}.json")
+
+
 def _first_line(msg: str) -> str:
     return msg.strip().splitlines()[0][:400] if msg.strip() else "error"
 
@@ -292,7 +320,7 @@ def _cache_file(case: Case, run: str) -> Optional[Path]:
 
     key = repr((case.sql, case.spark_sql, case.batches, case.schema, case.mode, case.watermark, case.fmt,
                 sorted(case.options.items()), sorted(case.conf.items()), case.trigger, case.dedup,
-                case.dedup_within, run))
+                case.dedup_within, case.dim_schema, sorted(case.dim_files.items()), run))
     return Path(root) / (case.id + "-" + run + "-" + hashlib.sha1(key.encode()).hexdigest()[:16] + ".pickle")
 
 

@@ -14,6 +14,8 @@
 //   session       groupBy(k, session_window(ts, 4 s)).agg(count, sum(v))
 //   dedup         dropDuplicates(id, ts)
 //   dedup_within  dropDuplicatesWithinWatermark(id)
+//   static_join   a left outer join on k with the static JSON table at --dim DIR (columns k,
+//                 name), no watermark: the stream-static join of the join crash test
 //   complete      groupBy(window(ts, 10 s), k).agg(count, sum(v)) without a watermark, complete
 //                 mode, into a foreachBatch that writes
 //                 every batch to OUT/batch-<id>.jsonl, replacing the file of a redone batch.
@@ -98,7 +100,14 @@ int main(int argc, char** argv) {
   if (args.count("--max-files-per-trigger")) reader.option("maxFilesPerTrigger", args["--max-files-per-trigger"]);
   auto events = reader.load(args["--input"]);
   if (!events.ok()) return Fail(events.status());
-  auto df = BuildQuery(args["--query"], *events, args["--delay"]);
+  Result<DataFrame> df = Status::Invalid("no query");
+  if (args["--query"] == "static_join") {
+    auto dim = session->read().format("json").schema("k STRING, name STRING").load(args["--dim"]);
+    if (!dim.ok()) return Fail(dim.status());
+    df = events->join(*dim, "k", "left");
+  } else {
+    df = BuildQuery(args["--query"], *events, args["--delay"]);
+  }
   if (!df.ok()) return Fail(df.status());
   if (!df->ok()) return Fail(df->status());
 
