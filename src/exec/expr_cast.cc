@@ -301,6 +301,11 @@ Result<Datum> ToDecimal(const Datum& value, const std::shared_ptr<arrow::DataTyp
     if (IsFloating(from) || (arrow::is_decimal(from.id()) && static_cast<const arrow::DecimalType&>(from).scale() > scale)) {
       arrow::compute::RoundOptions round(scale, arrow::compute::RoundMode::HALF_TOWARDS_INFINITY);
       ARROW_ASSIGN_OR_RAISE(v, Kernel("round", {d}, &round));
+    } else if (plan::IsIntegerType(from)) {
+      // Arrow refuses an integer type whose widest value needs more digits than the target has
+      // (BIGINT -> DECIMAL(10,2)) whatever the values; Spark checks each value. DECIMAL(38,0)
+      // holds every integer, and the decimal-to-decimal cast below checks each value's digits.
+      ARROW_ASSIGN_OR_RAISE(v, arrow::compute::Cast(d, arrow::decimal128(38, 0)));
     }
     return arrow::compute::Cast(v, SparkCastOptions(to));
   };

@@ -101,7 +101,12 @@ class FileStreamSource final : public Source {
 
   std::string Description() const override { return "FileStreamSource[" + io::PathToUri(dir_) + "]"; }
   std::shared_ptr<arrow::Schema> schema() const override { return schema_; }
-  SourceMetrics metrics() const override { return SourceMetrics{malformed_rows_.load(), files_outstanding_.load()}; }
+  SourceMetrics metrics() const override {
+    SourceMetrics m;
+    m.malformed_rows = malformed_rows_.load();
+    m.files_outstanding = files_outstanding_.load();
+    return m;
+  }
 
   Status PrepareForAvailableNow() override {
     ARROW_ASSIGN_OR_RAISE(auto files, ListAll());

@@ -94,6 +94,10 @@ CASES = [
     one_row("cast-decimal-round-half-up", "CAST(1.25 AS DECIMAL(5,1)) AS a, CAST(-1.25 AS DECIMAL(5,1)) AS c",
             smoke=True),
     one_row("cast-double-to-decimal", "CAST(id * 2.5 AS DECIMAL(10,2)) AS a"),
+    # BIGINT into a narrower DECIMAL: each value is checked, not the type's widest value.
+    one_row("cast-bigint-to-narrow-decimal", "CAST(id AS DECIMAL(10,2)) AS a, CAST(id AS DECIMAL(3,0)) AS c", smoke=True),
+    one_row("cast-bigint-to-decimal-overflow-ansi", "CAST(id * 1000 AS DECIMAL(3,0)) AS a", error="NUMERIC_VALUE_OUT_OF_RANGE"),
+    one_row("cast-bigint-to-decimal-overflow-legacy", "CAST(id * 1000 AS DECIMAL(3,0)) AS a", conf=ANSI_OFF),
     one_row("cast-decimal-overflow-ansi", "CAST(12345.6 AS DECIMAL(3,1)) AS a", error="NUMERIC_VALUE_OUT_OF_RANGE"),
     one_row("cast-decimal-overflow-legacy", "CAST(12345.6 AS DECIMAL(3,1)) AS a", conf=ANSI_OFF),
     one_row("cast-string-to-date", "CAST('2024-02-29' AS DATE) AS a"),
