@@ -7,6 +7,8 @@
 #include <limits>
 #include <map>
 
+#include "plan/function_registry.h"
+
 namespace sluice::sql {
 namespace {
 
@@ -52,13 +54,25 @@ FunctionSpec Plain(const std::string& fn, size_t min_args, size_t max_args, cons
 
 FunctionSpec Unary(const std::string& fn) { return Plain(fn, 1, 1, fn + "(x)"); }
 
+// An integer literal becomes the int64 literal of the C++ substring(col, pos, len); a column
+// stays a column.
+Result<ExprPtr> PositionArg(const SqlFunctionCall& call, size_t i, const std::string& what, const SqlText& text) {
+  if (LiteralValue(call.args[i])) return Int64Literal(call, i, what, text);
+  return call.args[i];
+}
+
 Result<ExprPtr> BuildSubstring(const SqlFunctionCall& call, const SqlText& text) {
-  ARROW_ASSIGN_OR_RAISE(ExprPtr pos, Int64Literal(call, 1, "start position", text));
+  ARROW_ASSIGN_OR_RAISE(ExprPtr pos, PositionArg(call, 1, "start position", text));
   ExprPtr len = Expr::Literal(std::make_shared<arrow::Int64Scalar>(std::numeric_limits<int32_t>::max()));
   if (call.args.size() == 3) {
-    ARROW_ASSIGN_OR_RAISE(len, Int64Literal(call, 2, "length", text));
+    ARROW_ASSIGN_OR_RAISE(len, PositionArg(call, 2, "length", text));
   }
   return Expr::Call("substring", {call.args[0], pos, len});
+}
+
+// position(substr IN str) arrives as position(str, substr): instr's order.
+Result<ExprPtr> BuildPosition(const SqlFunctionCall& call, const SqlText&) {
+  return Expr::Call("instr", {call.args[0], call.args[1]});
 }
 
 Result<ExprPtr> BuildToTimestamp(const SqlFunctionCall& call, const SqlText& text) {
@@ -95,6 +109,8 @@ const std::map<std::string, std::string>& Aggregates() {
 }
 
 // Aggregates people may try that the engine does not compute.
+std::string ArgCount(size_t min_args, size_t max_args);
+
 bool IsUnsupportedAggregate(const std::string& name) {
   static const std::vector<std::string> kOthers = {"collect_list", "collect_set", "approx_count_distinct", "stddev",
                                                    "stddev_pop", "stddev_samp", "variance", "var_pop", "var_samp",
@@ -156,6 +172,16 @@ const std::map<std::string, FunctionSpec>& Functions() {
     f.emplace("day", Unary("dayofmonth"));
     f.emplace("concat", Plain("concat", 1, SIZE_MAX, "concat(a, b, ...)"));
     f.emplace("coalesce", Plain("coalesce", 1, SIZE_MAX, "coalesce(a, b, ...)"));
+    // Spark's other names for functions of the table (plan/function_registry.h).
+    f.emplace("power", Plain("pow", 2, 2, "power(x, y)"));
+    f.emplace("ceiling", Plain("ceil", 1, 1, "ceiling(x)"));
+    f.emplace("signum", Plain("sign", 1, 1, "signum(x)"));
+    f.emplace("mod", Plain("%", 2, 2, "mod(x, y)"));
+    f.emplace("nvl", Plain("coalesce", 2, 2, "nvl(x, if_null)"));
+    f.emplace("ifnull", Plain("coalesce", 2, 2, "ifnull(x, if_null)"));
+    f.emplace("rlike", Plain("regexp_like", 2, 2, "rlike(str, regex)"));
+    f.emplace("regexp", Plain("regexp_like", 2, 2, "regexp(str, regex)"));
+    f.emplace("position", FunctionSpec{2, 2, "position(substr IN str)", BuildPosition});
     f.emplace("substring", FunctionSpec{2, 3, "substring(str, pos[, len])", BuildSubstring});
     f.emplace("substr", FunctionSpec{2, 3, "substr(str, pos[, len])", BuildSubstring});
     f.emplace("to_timestamp", FunctionSpec{1, 2, "to_timestamp(str[, format])", BuildToTimestamp});
@@ -172,6 +198,12 @@ const std::map<std::string, FunctionSpec>& Functions() {
   return kFunctions;
 }
 
+std::string ArgCount(size_t min_args, size_t max_args) {
+  if (min_args == max_args) return std::to_string(min_args);
+  if (max_args == SIZE_MAX) return "at least " + std::to_string(min_args);
+  return std::to_string(min_args) + " to " + std::to_string(max_args);
+}
+
 }  // namespace
 
 std::vector<std::string> SqlFunctionNames() {
@@ -179,6 +211,7 @@ std::vector<std::string> SqlFunctionNames() {
   for (const auto& [name, spec] : Functions()) {
     if (name != "btrim") names.push_back(name);
   }
+  for (const auto& f : plan::RegisteredFunctions()) names.push_back(f.name);
   for (const auto& [name, fn] : Aggregates()) names.push_back(name);
   std::sort(names.begin(), names.end());
   return names;
@@ -201,17 +234,20 @@ Result<ExprPtr> BuildFunctionCall(const SqlFunctionCall& call, const SqlText& te
   }
   auto it = Functions().find(call.name);
   if (it == Functions().end()) {
+    if (const plan::FunctionTyping* f = plan::FindFunctionTyping(call.name)) {
+      if (call.args.size() < f->min_args || call.args.size() > f->max_args) {
+        return text.ErrorAt(call.location, "function '" + call.name + "' takes " + ArgCount(f->min_args, f->max_args) +
+                                               " argument(s), got " + std::to_string(call.args.size()) + ": " + f->usage);
+      }
+      return Expr::Call(call.name, call.args);
+    }
     std::string list;
     for (const auto& n : SqlFunctionNames()) list += (list.empty() ? "" : ", ") + n;
     return text.ErrorAt(call.location, "unknown function '" + call.name + "'. Available functions: " + list);
   }
   const FunctionSpec& spec = it->second;
   if (call.args.size() < spec.min_args || call.args.size() > spec.max_args) {
-    return text.ErrorAt(call.location, "function '" + call.name + "' takes " +
-                                           (spec.min_args == spec.max_args ? std::to_string(spec.min_args)
-                                            : spec.max_args == SIZE_MAX
-                                                ? "at least " + std::to_string(spec.min_args)
-                                                : std::to_string(spec.min_args) + " to " + std::to_string(spec.max_args)) +
+    return text.ErrorAt(call.location, "function '" + call.name + "' takes " + ArgCount(spec.min_args, spec.max_args) +
                                            " argument(s), got " + std::to_string(call.args.size()) + ": " + spec.signature);
   }
   return spec.build(call, text);

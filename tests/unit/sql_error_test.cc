@@ -174,7 +174,7 @@ TEST_F(SqlWindowErrorTest, WindowAndWatermarkErrorsArePointedAt) {
           {"10 parsecs"}}, false);
   Expect({"window over a non-timestamp", t + "SELECT count(*) FROM events GROUP BY tumble(label, INTERVAL '1 minute');",
           "p.sql:3:38", {"needs a timestamp time column", "label"}}, false);
-  Expect({"INTERVAL elsewhere", t + "SELECT id FROM events WHERE ts > ts - INTERVAL '1 hour';", "p.sql:3:39",
+  Expect({"INTERVAL as a value", t + "SELECT id, INTERVAL '1 hour' AS i FROM events;", "p.sql:3:12",
           {"INTERVAL values are only supported as window sizes"}}, false);
   Expect({"OVER", t + "SELECT count(*) OVER () FROM events;", "p.sql:3:8", {"GROUP BY tumble"}}, false);
 

@@ -1,10 +1,10 @@
 """Every conformance case, from the cases_*.py tables of this package."""
-from cases import (aggregations, dedup, expressions, parsing, spark_suites, time_functions,  # noqa: F401
+from cases import (aggregations, dedup, expressions, functions, parsing, spark_suites, time_functions,  # noqa: F401
                    windows)
 
 from cases.known_differences import KNOWN
 
-ALL_CASES = [c for m in (expressions, time_functions, parsing, aggregations, windows, dedup, spark_suites)
+ALL_CASES = [c for m in (expressions, functions, time_functions, parsing, aggregations, windows, dedup, spark_suites)
              for c in m.CASES]
 for _case in ALL_CASES:
     if _case.id in KNOWN:
