@@ -377,8 +377,7 @@ Result<ExprPtr> ExprTranslator::TranslateFuncCall(const json& body) {
                                         "or session(...)");
   }
   if (!Field(body, "agg_filter").is_null()) {
-    return text_.ErrorAt(call.location, "FILTER (WHERE ...) on aggregate '" + call.name + "' is not supported; use "
-                                        "CASE WHEN inside the aggregate");
+    ARROW_ASSIGN_OR_RAISE(call.filter, Translate(Field(body, "agg_filter")));
   }
   if (!Field(body, "agg_order").is_null()) {
     return text_.ErrorAt(call.location, "ORDER BY inside aggregate '" + call.name + "' is not supported");
@@ -397,6 +396,9 @@ Result<ExprPtr> ExprTranslator::TranslateFuncCall(const json& body) {
     int at = LocationOf(e.get());
     call.arg_locations.push_back(at >= 0 ? at : call.location);
     call.args.push_back(std::move(e));
+  }
+  if (call.filter && !IsSqlAggregate(call.name)) {
+    return text_.ErrorAt(call.location, "FILTER (WHERE ...) is only allowed on aggregate functions, not on " + call.name + "()");
   }
   ARROW_ASSIGN_OR_RAISE(ExprPtr out, BuildFunctionCall(call, text_));
   return Remember(out, call.location);

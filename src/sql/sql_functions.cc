@@ -104,7 +104,10 @@ Result<ExprPtr> BuildExtract(const SqlFunctionCall& call, const SqlText& text) {
 const std::map<std::string, std::string>& Aggregates() {
   static const std::map<std::string, std::string> kAggregates = {
       {"count", "count"}, {"sum", "sum"}, {"avg", "avg"},     {"mean", "avg"},
-      {"min", "min"},     {"max", "max"}, {"first", "first"}, {"last", "last"}};
+      {"min", "min"},     {"max", "max"}, {"first", "first"}, {"last", "last"},
+      {"count_if", "count_if"}, {"bool_and", "bool_and"}, {"every", "bool_and"}, {"bool_or", "bool_or"},
+      {"any_value", "any_value"}, {"stddev", "stddev"}, {"std", "stddev"}, {"stddev_samp", "stddev_samp"},
+      {"stddev_pop", "stddev_pop"}, {"variance", "variance"}, {"var_samp", "var_samp"}, {"var_pop", "var_pop"}};
   return kAggregates;
 }
 
@@ -112,20 +115,33 @@ const std::map<std::string, std::string>& Aggregates() {
 std::string ArgCount(size_t min_args, size_t max_args);
 
 bool IsUnsupportedAggregate(const std::string& name) {
-  static const std::vector<std::string> kOthers = {"collect_list", "collect_set", "approx_count_distinct", "stddev",
-                                                   "stddev_pop", "stddev_samp", "variance", "var_pop", "var_samp",
-                                                   "any_value", "array_agg", "string_agg", "bool_and", "bool_or",
-                                                   "every", "median", "percentile_cont", "percentile_disc", "mode"};
+  static const std::vector<std::string> kOthers = {"collect_list", "collect_set", "approx_count_distinct", "max_by",
+                                                   "min_by", "array_agg", "string_agg", "median", "percentile_cont",
+                                                   "percentile_disc", "percentile_approx", "mode"};
   return std::find(kOthers.begin(), kOthers.end(), name) != kOthers.end();
 }
 
-const char* kAggregateList = "count(*), count(x), count(DISTINCT x), sum, avg, min, max, first, last";
+const char* kAggregateList = "count(*), count(x), count(DISTINCT x), sum, avg, min, max, first, last, count_if, "
+                             "bool_and/every, bool_or, any_value, stddev/std, stddev_samp, stddev_pop, variance, "
+                             "var_samp, var_pop";
+
+// agg(x) FILTER (WHERE c) is agg(CASE WHEN c THEN x END): every aggregate below ignores NULLs.
+// first/last/any_value keep NULLs, so FILTER is refused for them.
+Result<ExprPtr> Filtered(const SqlFunctionCall& call, const std::string& fn, ExprPtr arg, const SqlText& text) {
+  if (!call.filter) return arg;
+  if (fn == "first" || fn == "last" || fn == "any_value") {
+    return text.ErrorAt(call.location, "FILTER (WHERE ...) is not supported on " + call.name +
+                                           "(), which keeps NULL values; filter the rows with WHERE");
+  }
+  return Expr::Call("casewhen", {call.filter, std::move(arg)});
+}
 
 Result<ExprPtr> BuildAggregate(const SqlFunctionCall& call, const std::string& fn, const SqlText& text) {
   if (call.star) {
     if (fn != "count") return text.ErrorAt(call.location, call.name + "(*) is not allowed; only count(*) takes *");
     // count(*) is count(1) with an int64 literal, as the C++ count(col("*")).
-    return Expr::Call("count", {Expr::Literal(std::make_shared<arrow::Int64Scalar>(1))});
+    ARROW_ASSIGN_OR_RAISE(auto one, Filtered(call, fn, Expr::Literal(std::make_shared<arrow::Int64Scalar>(1)), text));
+    return Expr::Call("count", {one});
   }
   if (call.args.size() != 1) {
     return text.ErrorAt(call.location, "aggregate function '" + call.name + "' takes exactly one argument, got " +
@@ -136,9 +152,11 @@ Result<ExprPtr> BuildAggregate(const SqlFunctionCall& call, const std::string& f
       return text.ErrorAt(call.location, call.name + "(DISTINCT ...) is not supported; DISTINCT is supported in "
                                                      "count(DISTINCT x) only");
     }
-    return Expr::Call("count_distinct", call.args);
+    ARROW_ASSIGN_OR_RAISE(auto arg, Filtered(call, fn, call.args[0], text));
+    return Expr::Call("count_distinct", {arg});
   }
-  return Expr::Call(fn, call.args);
+  ARROW_ASSIGN_OR_RAISE(auto arg, Filtered(call, fn, call.args[0], text));
+  return Expr::Call(fn, {arg});
 }
 
 // tumble(ts, size) / hop(ts, slide, size) / session(ts, gap), and Spark's window(ts, size[,
@@ -216,6 +234,8 @@ std::vector<std::string> SqlFunctionNames() {
   std::sort(names.begin(), names.end());
   return names;
 }
+
+bool IsSqlAggregate(const std::string& name) { return Aggregates().count(name) > 0; }
 
 bool IsSqlWindowFunction(const std::string& name) {
   return name == "tumble" || name == "hop" || name == "session" || name == "window" || name == "session_window";

@@ -131,8 +131,8 @@ TEST_F(SqlErrorTest, AggregationErrorsArePointedAt) {
           {"aggregate functions are not allowed in GROUP BY"}});
   Expect({"nested aggregates", "SELECT name, max(count(*)) FROM events GROUP BY name;", "p.sql:3:18",
           {"cannot be nested", "count(1)"}});
-  Expect({"unknown aggregate", "SELECT name, stddev(price) FROM events GROUP BY name;", "p.sql:3:14",
-          {"aggregate function 'stddev' is not supported", "count(DISTINCT x), sum, avg"}});
+  Expect({"unknown aggregate", "SELECT name, collect_list(price) FROM events GROUP BY name;", "p.sql:3:14",
+          {"aggregate function 'collect_list' is not supported", "count(DISTINCT x), sum, avg", "stddev"}});
   Expect({"DISTINCT outside count", "SELECT sum(DISTINCT price) FROM events;", "p.sql:3:8",
           {"count(DISTINCT x) only"}});
   Expect({"sum(*)", "SELECT sum(*) FROM events;", "p.sql:3:8", {"only count(*) takes *"}});
@@ -145,7 +145,11 @@ TEST_F(SqlErrorTest, AggregationErrorsArePointedAt) {
           {"refers to an aggregate"}});
   Expect({"unknown GROUP BY column", "SELECT count(*) FROM events GROUP BY nme;", "p.sql:3:38", {"'nme'"}});
   Expect({"ROLLUP", "SELECT name, count(*) FROM events GROUP BY ROLLUP (name);", "p.sql:3:44", {"ROLLUP"}});
-  Expect({"FILTER", "SELECT count(*) FILTER (WHERE price > 1) FROM events;", "p.sql:3:8", {"FILTER"}});
+  Expect({"FILTER on first", "SELECT first(price) FILTER (WHERE price > 1) FROM events;", "p.sql:3:8",
+          {"FILTER (WHERE ...) is not supported on first()"}});
+  Expect({"FILTER on a scalar function", "SELECT upper(name) FILTER (WHERE price > 1) FROM events;", "p.sql:3:8",
+          {"only allowed on aggregate functions"}});
+  Expect({"moments of a string", "SELECT stddev(name) FROM events;", "p.sql:3:8", {"stddev() needs a numeric argument"}});
 }
 
 class SqlWindowErrorTest : public SqlErrorTest {

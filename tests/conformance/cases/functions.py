@@ -95,3 +95,24 @@ CASES = [
     wcase("fn-try-cast", "try_cast(s AS INT) AS a, try_cast('12' AS BIGINT) AS c, try_cast(3000000000 AS INT) AS e, "
           "TRY_CAST(s AS DATE) AS f", smoke=True),
 ]
+
+# Aggregates whose state must survive restarts: the "restart" run restarts after every file.
+from cases.aggregations import FILES as AGG_FILES  # noqa: E402
+
+
+def agg(case_id, sql, mode="complete", **kw):
+    return Case(case_id, sql, AGG_FILES, mode=mode, **kw)
+
+
+CASES += [
+    agg("fn-agg-moments", "SELECT k, stddev(v) AS s, stddev_pop(v) AS sp, variance(v) AS va, var_pop(v) AS vp, "
+        "std(v) AS s2, var_samp(v) AS vs FROM src GROUP BY k", smoke=True),
+    agg("fn-agg-moments-update", "SELECT k, stddev_samp(v) AS s, var_pop(v) AS vp FROM src GROUP BY k", mode="update"),
+    agg("fn-agg-moments-global", "SELECT stddev(v) AS s, variance(v) AS va, stddev_pop(v) AS sp FROM src"),
+    agg("fn-agg-bool-count-if", "SELECT k, count_if(v > 2) AS n, bool_and(v > 1) AS all_big, bool_or(v > 5) AS any_big, "
+        "every(v IS NOT NULL) AS e FROM src GROUP BY k", smoke=True),
+    agg("fn-agg-any-value", "SELECT k, any_value(v) AS x FROM src GROUP BY k"),
+    agg("fn-agg-filter", "SELECT k, count(*) FILTER (WHERE v > 2) AS n, sum(v) FILTER (WHERE v < 5) AS small, "
+        "max(v) FILTER (WHERE k = 'a') AS ma, avg(v) FILTER (WHERE v > 1) AS av FROM src GROUP BY k",
+        smoke=True),
+]
