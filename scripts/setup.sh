@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 DEB_PACKAGES=(cmake ninja-build g++ make pkg-config libgtest-dev libgmock-dev nlohmann-json3-dev libcli11-dev
-              libpg-query-dev libavro-dev libsqlite3-dev libpq-dev librocksdb-dev openjdk-17-jre-headless
+              libpg-query-dev libavro-dev libsqlite3-dev libpq-dev libssl-dev librocksdb-dev openjdk-17-jre-headless
               postgresql  # server binaries: tests start a throwaway server for the Iceberg SQL catalog
               librdkafka-dev maven)  # the Kafka source/sink; maven fetches the test broker's jars
 

@@ -8,6 +8,7 @@
 #include <limits>
 #include <optional>
 
+#include "exec/accumulators_moments.h"
 #include "exec/row_codec.h"
 
 namespace sluice::exec {
@@ -144,6 +145,7 @@ AccumulatorSet::AccumulatorSet(const std::vector<plan::AggCall>& aggs) : aggs_(&
                    : f == "min"            ? Fn::kMin
                    : f == "max"            ? Fn::kMax
                    : f == "first"          ? Fn::kFirst
+                   : IsMoments(f)          ? Fn::kMoments
                                            : Fn::kLast);
   }
 }
@@ -189,6 +191,8 @@ Status AccumulatorSet::Update(std::vector<Acc>* accs, const std::vector<std::sha
       EncodeValue(a, row, &enc);
       if (!acc.has || (fn == Fn::kMin ? enc < acc.v : enc > acc.v)) acc.v = std::move(enc);
       acc.has = true;
+    } else if (fn == Fn::kMoments) {
+      AddMoment(&acc, DoubleAt(a, row));
     } else if (fn == Fn::kCountDistinct) {
       std::string enc;
       EncodeValue(a, row, &enc);
@@ -229,6 +233,8 @@ Status AccumulatorSet::Merge(std::vector<Acc>* earlier, const std::vector<Acc>& 
       a.has = a.has || b.has;
     } else if (fn == Fn::kCountDistinct) {
       a.distinct.insert(b.distinct.begin(), b.distinct.end());
+    } else if (IsMoments(fn)) {
+      MergeMoments(&a, b);
     }
   }
   return Status::OK();
@@ -259,6 +265,10 @@ void AccumulatorSet::Encode(const std::vector<Acc>& accs, std::string* out) cons
       } else {
         PutFixed64(static_cast<uint64_t>(a.i), out);
       }
+    } else if (IsMoments(fn)) {
+      PutFixed64(static_cast<uint64_t>(a.count), out);
+      PutDouble(a.d, out);
+      PutDouble(a.m2, out);
     } else if (fn == "count_distinct") {
       PutFixed64(a.distinct.size(), out);
       for (const auto& v : a.distinct) PutBytes(v, out);
@@ -296,6 +306,11 @@ Status AccumulatorSet::Decode(std::string_view b, size_t* pos, std::vector<Acc>*
         ARROW_ASSIGN_OR_RAISE(uint64_t v, GetFixed64(b, pos));
         a.i = static_cast<int64_t>(v);
       }
+    } else if (IsMoments(fn)) {
+      ARROW_ASSIGN_OR_RAISE(uint64_t c, GetFixed64(b, pos));
+      a.count = static_cast<int64_t>(c);
+      ARROW_ASSIGN_OR_RAISE(a.d, GetDouble(b, pos));
+      ARROW_ASSIGN_OR_RAISE(a.m2, GetDouble(b, pos));
     } else if (fn == "count_distinct") {
       ARROW_ASSIGN_OR_RAISE(uint64_t n, GetFixed64(b, pos));
       for (uint64_t k = 0; k < n; ++k) {
@@ -323,6 +338,9 @@ Status AccumulatorSet::Finish(const std::vector<Acc>& accs,
       ARROW_RETURN_NOT_OK(static_cast<arrow::Int64Builder*>(b)->Append(a.count));
     } else if (fn == "count_distinct") {
       ARROW_RETURN_NOT_OK(static_cast<arrow::Int64Builder*>(b)->Append(static_cast<int64_t>(a.distinct.size())));
+    } else if (IsMoments(fn)) {
+      const std::optional<double> v = FinishMoments(fn, a);
+      ARROW_RETURN_NOT_OK(v ? static_cast<arrow::DoubleBuilder*>(b)->Append(*v) : b->AppendNull());
     } else if (fn == "avg") {
       if (a.count == 0) {
         ARROW_RETURN_NOT_OK(b->AppendNull());

@@ -18,7 +18,8 @@ struct Acc {
   bool has = false;       // sum/min/max/first/last: a value was seen
   int64_t count = 0;      // count, avg's count
   int64_t i = 0;          // integer sum
-  double d = 0;           // floating sum, avg's sum (non-decimal argument)
+  double d = 0;           // floating sum, avg's sum (non-decimal argument); the moments aggregates' mean
+  double m2 = 0;          // the moments aggregates' sum of squared deviations from the mean
   __int128 dec = 0;       // decimal sum, avg's sum of a decimal argument (unscaled, argument's scale)
   std::string v;          // min/max/first/last: the value in row_codec encoding
   std::set<std::string> distinct;  // count(DISTINCT): encoded values
@@ -44,7 +45,7 @@ class AccumulatorSet {
                 size_t first_builder) const;
 
  private:
-  enum class Fn { kCount, kCountDistinct, kSum, kAvg, kMin, kMax, kFirst, kLast };
+  enum class Fn { kCount, kCountDistinct, kSum, kAvg, kMin, kMax, kFirst, kLast, kMoments };
   const std::vector<plan::AggCall>* aggs_;
   std::vector<Fn> fns_;  // aggs_[i].fn, resolved once (Update runs per row)
 };

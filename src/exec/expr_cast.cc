@@ -1,4 +1,5 @@
-// Spark's CAST on Arrow arrays, in both evaluation modes (plan::EvalMode): which values fail the
+// Spark's CAST on Arrow arrays, in the evaluation modes (plan::EvalMode; kTry gives NULL where
+// kAnsi fails, as try_cast): which values fail the
 // query under ANSI, and what the non-ANSI (legacy) cast gives instead. Whole arrays go through
 // Arrow's vectorised cast when the values allow it; only the exceptions take the per-value path.
 #include <arrow/api.h>
@@ -159,6 +160,7 @@ Result<Datum> FloatingToInteger(const arrow::Array& in, const std::shared_ptr<ar
       std::string text = std::to_string(x);
       return CastOverflow(text, *in.type(), *to);
     }
+    if (mode == EvalMode::kTry) return false;
     // Saturate to int (or long), then wrap to the narrower types as Java does.
     const auto [slo, shi] = narrow ? IntegerRange(*arrow::int32()) : std::pair<int64_t, int64_t>{lo, hi};
     *v = std::isnan(x) ? 0 : (x < 0 ? slo : shi);
@@ -180,6 +182,7 @@ Result<Datum> NarrowInteger(const arrow::Array& wide, const std::shared_ptr<arro
       return true;
     }
     if (mode == EvalMode::kAnsi) return CastOverflow(std::to_string(x) + "L", *from, *to);
+    if (mode == EvalMode::kTry) return false;
     *v = Wrap(x, *to);
     return true;
   });
@@ -209,6 +212,7 @@ Result<Datum> SecondsToTimestamp(const arrow::Array& in, const std::shared_ptr<a
       const int64_t s = exact->Value(i);
       if (!__builtin_mul_overflow(s, kMicrosPerSecond, v)) return true;
       if (mode == EvalMode::kAnsi) return CastOverflow(std::to_string(s) + "L", *in.type(), *to);
+      if (mode == EvalMode::kTry) return false;
       *v = s < 0 ? INT64_MIN : INT64_MAX;
       return true;
     }

@@ -5,6 +5,7 @@
 #include <arrow/compute/api.h>
 
 #include "util/compute_init.h"
+#include "exec/expr_function_table.h"
 #include "exec/expr_kernels.h"
 #include "plan/expr_resolve.h"
 
@@ -39,8 +40,13 @@ Result<arrow::Datum> EvaluateCall(const plan::Expr& e, const arrow::RecordBatch&
     for (size_t i = 0; i < args.size() && i < sig.arg_types.size(); ++i) {
       ARROW_ASSIGN_OR_RAISE(args[i], internal::SparkCast(args[i], sig.arg_types[i], e.mode));
     }
-    auto out = internal::RunScalarFunction(e, args, sig);
-    if (out.status().IsNotImplemented()) out = internal::RunTimeFunction(e, args, sig);
+    Result<arrow::Datum> out = Status::NotImplemented("function ", e.name);
+    if (internal::FunctionKernel kernel = internal::FindFunctionKernel(e.name)) {
+      out = kernel(e, args, sig);
+    } else {
+      out = internal::RunScalarFunction(e, args, sig);
+      if (out.status().IsNotImplemented()) out = internal::RunTimeFunction(e, args, sig);
+    }
     ARROW_ASSIGN_OR_RAISE(auto value, out);
     return internal::SparkCast(value, sig.out, e.mode);  // e.g. Arrow's int64 year() -> Spark's int
   };

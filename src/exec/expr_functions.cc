@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "exec/expr_kernels.h"
+#include "exec/expr_rows.h"
 
 namespace sluice::exec::internal {
 namespace {
@@ -100,34 +101,37 @@ Result<Datum> CaseWhen(const std::vector<Datum>& args, const std::shared_ptr<arr
   return result;
 }
 
-// The planner admits only integer literals here; the cast is checked anyway (no abort on user SQL).
-Result<int64_t> IntLiteral(const plan::Expr& call, size_t i) {
-  ARROW_ASSIGN_OR_RAISE(Datum v, arrow::compute::Cast(Datum(call.args[i]->value), arrow::int64()));
-  return static_cast<const arrow::Int64Scalar&>(*v.scalar()).value;
-}
-
 // substring(s, pos, len) with Spark's rules: 1-based pos, 0 acts as 1, negative counts from
 // the end, len < 1 gives "".
-Result<Datum> Substring(const plan::Expr& call, const Datum& s) {
-  ARROW_ASSIGN_OR_RAISE(int64_t pos, IntLiteral(call, 1));
-  ARROW_ASSIGN_OR_RAISE(int64_t len, IntLiteral(call, 2));
+std::pair<int64_t, int64_t> SubstringSlice(int64_t pos, int64_t len) {
   constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
-  int64_t start, stop;
-  if (len <= 0) {
-    start = 0;
-    stop = 0;
-  } else if (pos > 0) {
-    start = pos - 1;
-    stop = len > kMax - start ? kMax : start + len;
-  } else if (pos == 0) {
-    start = 0;
-    stop = len;
-  } else {
-    start = pos;  // from the end; Arrow clamps before the first character
-    stop = pos + len >= 0 ? kMax : pos + len;
+  if (len <= 0) return {0, 0};
+  if (pos > 0) return {pos - 1, len > kMax - (pos - 1) ? kMax : pos - 1 + len};
+  if (pos == 0) return {0, len};
+  return {pos, pos + len >= 0 ? kMax : pos + len};  // from the end; clamped before the first character
+}
+
+// Literal bounds slice the whole column with one kernel; column bounds go row by row.
+Result<Datum> Substring(const std::vector<Datum>& args) {
+  if (args[1].is_scalar() && args[2].is_scalar()) {
+    const auto& pos = static_cast<const arrow::Int64Scalar&>(*args[1].scalar());
+    const auto& len = static_cast<const arrow::Int64Scalar&>(*args[2].scalar());
+    if (!pos.is_valid || !len.is_valid) return Datum(arrow::MakeNullScalar(args[0].type()));
+    auto [start, stop] = SubstringSlice(pos.value, len.value);
+    arrow::compute::SliceOptions options(start, stop);
+    return Kernel("utf8_slice_codeunits", {args[0]}, &options);
   }
-  arrow::compute::SliceOptions options(start, stop);
-  return Kernel("utf8_slice_codeunits", {s}, &options);
+  ARROW_ASSIGN_OR_RAISE(auto rows, RowArgs::Make(args));
+  return MapRows<arrow::StringBuilder>(rows, arrow::utf8(), true, [&](int64_t row, arrow::StringBuilder* out) {
+    std::string_view s = rows.Str(0, row);
+    auto [start, stop] = SubstringSlice(rows.Int(1, row), rows.Int(2, row));
+    const int64_t n = Utf8Length(s);
+    auto clamp = [n](int64_t i) { return i < 0 ? std::max<int64_t>(0, n + i) : std::min(i, n); };
+    const int64_t from = clamp(start), to = stop == std::numeric_limits<int64_t>::max() ? n : clamp(stop);
+    if (to <= from) return out->Append(std::string_view());
+    const size_t a = Utf8Offset(s, from);
+    return out->Append(s.substr(a, Utf8Offset(s, to) - a));
+  });
 }
 
 Result<Datum> Concat(const std::vector<Datum>& args) {
@@ -167,8 +171,8 @@ Result<Datum> RunScalarFunction(const plan::Expr& call, const std::vector<Datum>
   if (fn == "isnull") return Kernel("is_null", args);
   if (fn == "isnotnull") return Kernel("is_valid", args);
   if (fn == "in") return In(args);
-  if (fn == "like") {
-    arrow::compute::MatchSubstringOptions options(args[1].scalar()->ToString());
+  if (fn == "like" || fn == "ilike") {
+    arrow::compute::MatchSubstringOptions options(args[1].scalar()->ToString(), /*ignore_case=*/fn == "ilike");
     return Kernel("match_like", {args[0]}, &options);
   }
   if (fn == "coalesce") return Kernel("coalesce", args);
@@ -181,7 +185,7 @@ Result<Datum> RunScalarFunction(const plan::Expr& call, const std::vector<Datum>
     return Kernel("utf8_trim", args, &options);
   }
   if (fn == "concat") return Concat(args);
-  if (fn == "substring") return Substring(call, args[0]);
+  if (fn == "substring") return Substring(args);
   return Status::NotImplemented("function ", fn);
 }
 

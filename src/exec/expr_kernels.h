@@ -31,6 +31,10 @@ Result<arrow::Datum> SparkCast(const arrow::Datum& value, const std::shared_ptr<
 Result<arrow::Datum> RunScalarFunction(const plan::Expr& call, const std::vector<arrow::Datum>& args,
                                        const plan::CallSignature& sig);
 
+/// `text` read with a Spark datetime pattern as a naive timestamp[us] (UTC). Under kAnsi a
+/// non-null text that does not match fails with CANNOT_PARSE_TIMESTAMP; kLegacy gives NULL.
+Result<arrow::Datum> ParseTimestampPattern(const arrow::Datum& text, const std::string& pattern, plan::EvalMode mode);
+
 /// The time functions: to_timestamp, date_trunc, year .. second, dayofweek.
 Result<arrow::Datum> RunTimeFunction(const plan::Expr& call, const std::vector<arrow::Datum>& args,
                                      const plan::CallSignature& sig);

@@ -22,19 +22,20 @@ Result<arrow::compute::CalendarUnit> TruncUnit(const std::string& unit) {
   return CalendarUnit::SECOND;
 }
 
-Result<Datum> ToTimestamp(const plan::Expr& call, const std::vector<Datum>& args, const plan::CallSignature& sig) {
-  if (args.size() == 1) return SparkCast(args[0], sig.out, call.mode);  // ISO-8601 text, a date or a timestamp
-  ARROW_ASSIGN_OR_RAISE(auto format, plan::SparkPatternToStrptime(args[1].scalar()->ToString()));
+}  // namespace
+
+Result<Datum> ParseTimestampPattern(const Datum& text, const std::string& pattern, plan::EvalMode mode) {
+  ARROW_ASSIGN_OR_RAISE(auto format, plan::SparkPatternToStrptime(pattern));
   arrow::compute::StrptimeOptions options(format, arrow::TimeUnit::MICRO, /*error_is_null=*/true);
-  ARROW_ASSIGN_OR_RAISE(auto parsed, Kernel("strptime", {args[0]}, &options));  // naive = UTC; SparkCast relabels
-  if (call.mode == plan::EvalMode::kLegacy) return parsed;
+  ARROW_ASSIGN_OR_RAISE(auto parsed, Kernel("strptime", {text}, &options));  // naive = UTC; SparkCast relabels
+  if (mode == plan::EvalMode::kLegacy) return parsed;
   // ANSI: text that does not match the pattern fails the query, naming the first such value.
   std::shared_ptr<arrow::Array> in, out;
-  if (args[0].is_scalar()) {
-    ARROW_ASSIGN_OR_RAISE(in, arrow::MakeArrayFromScalar(*args[0].scalar(), 1));
+  if (text.is_scalar()) {
+    ARROW_ASSIGN_OR_RAISE(in, arrow::MakeArrayFromScalar(*text.scalar(), 1));
     ARROW_ASSIGN_OR_RAISE(out, arrow::MakeArrayFromScalar(*parsed.scalar(), 1));
   } else {
-    in = args[0].make_array();
+    in = text.make_array();
     out = parsed.make_array();
   }
   if (out->null_count() == in->null_count()) return parsed;
@@ -43,12 +44,19 @@ Result<Datum> ToTimestamp(const plan::Expr& call, const std::vector<Datum>& args
       ARROW_ASSIGN_OR_RAISE(auto text, in->GetScalar(i));
       return Status::Invalid("[CANNOT_PARSE_TIMESTAMP] Text '",
                              static_cast<const arrow::StringScalar&>(*text).value->ToString(),
-                             "' could not be parsed with the pattern '", args[1].scalar()->ToString(),
+                             "' could not be parsed with the pattern '", pattern,
                              "'. Use `try_to_timestamp` to tolerate invalid input string and return NULL instead. "
                              "If necessary set \"spark.sql.ansi.enabled\" to \"false\" to bypass this error.");
     }
   }
   return parsed;
+}
+
+namespace {
+
+Result<Datum> ToTimestamp(const plan::Expr& call, const std::vector<Datum>& args, const plan::CallSignature& sig) {
+  if (args.size() == 1) return SparkCast(args[0], sig.out, call.mode);  // ISO-8601 text, a date or a timestamp
+  return ParseTimestampPattern(args[0], args[1].scalar()->ToString(), call.mode);
 }
 
 const char* ExtractKernel(const std::string& fn) {

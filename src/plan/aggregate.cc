@@ -13,8 +13,16 @@
 namespace sluice::plan {
 namespace {
 
-const std::vector<std::string> kAggregateFunctions = {"count", "count_distinct", "sum",   "avg",
-                                                      "min",   "max",            "first", "last"};
+const std::vector<std::string> kAggregateFunctions = {
+    "count",     "count_distinct", "sum",    "avg",         "min",        "max",      "first",   "last",
+    "count_if",  "bool_and",       "bool_or", "any_value",  "stddev",     "stddev_samp", "stddev_pop",
+    "variance",  "var_samp",       "var_pop"};
+
+// Spark's moments aggregates: sample (n - 1) or population (n), standard deviation or variance.
+bool IsMomentsAggregate(const std::string& fn) {
+  return fn == "stddev" || fn == "stddev_samp" || fn == "stddev_pop" || fn == "variance" || fn == "var_samp" ||
+         fn == "var_pop";
+}
 
 const Expr& Unalias(const Expr& e) { return e.kind == Expr::Kind::kAlias && !e.args.empty() ? Unalias(*e.args[0]) : e; }
 
@@ -118,6 +126,31 @@ Result<AggCall> ResolveAgg(const Expr& e, const arrow::Schema& input) {
     } else {
       a.out_type = arrow::float64();
     }
+  } else if (a.fn == "count_if" || a.fn == "bool_and" || a.fn == "bool_or") {
+    if (t.id() != arrow::Type::BOOL && t.id() != arrow::Type::NA) return type_error("a boolean argument");
+    // count_if(c) counts the rows where c is true; bool_and/bool_or are min/max over booleans
+    // (false < true): the existing states, so they restore and merge as those do.
+    if (a.fn == "count_if") {
+      a.arg = Expr::Call("casewhen", {a.arg, Expr::Literal(std::make_shared<arrow::Int64Scalar>(1))});
+      a.arg_type = arrow::int64();
+      a.fn = "count";
+      a.out_type = arrow::int64();
+      a.nullable = false;
+    } else {
+      a.fn = a.fn == "bool_and" ? "min" : "max";
+      a.arg_type = arrow::boolean();
+      if (t.id() == arrow::Type::NA) a.arg = Expr::Cast(a.arg, arrow::boolean());
+      a.out_type = arrow::boolean();
+    }
+  } else if (a.fn == "any_value") {  // Spark's any_value(x) is first(x)
+    if (t.id() == arrow::Type::NA) return type_error("a typed argument");
+    a.fn = "first";
+    a.out_type = a.arg_type;
+  } else if (IsMomentsAggregate(a.fn)) {
+    if (!IsNumericType(t) && t.id() != arrow::Type::NA) return type_error("a numeric argument");
+    if (a.fn == "stddev") a.fn = "stddev_samp";
+    if (a.fn == "variance") a.fn = "var_samp";
+    a.out_type = arrow::float64();
   } else if (a.fn == "min" || a.fn == "max") {
     if (!(IsNumericType(t) || IsStringType(t) || IsTemporalType(t) || t.id() == arrow::Type::BOOL)) {
       return type_error("an orderable argument (number, string, date, timestamp, boolean)");

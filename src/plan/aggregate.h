@@ -18,7 +18,9 @@ namespace sluice::plan {
 struct LogicalPlan;
 using PlanPtr = std::shared_ptr<const LogicalPlan>;
 
-/// Aggregate functions (kCall names): count, count_distinct, sum, avg, min, max, first, last.
+/// Aggregate functions (kCall names): count, count_distinct, sum, avg, min, max, first, last,
+/// count_if, bool_and, bool_or, any_value (resolved to count/min/max/first), stddev/variance
+/// (resolved to stddev_samp/var_samp), stddev_samp, stddev_pop, var_samp, var_pop.
 bool IsAggregateFunction(const std::string& fn);
 /// Window functions usable only as grouping expressions: window, session_window.
 bool IsWindowFunction(const std::string& fn);
@@ -27,7 +29,8 @@ bool ContainsAggregate(const Expr& e);
 
 /// One aggregate computed by an Aggregate node.
 struct AggCall {
-  std::string fn;                             // count | count_distinct | sum | avg | min | max | first | last
+  std::string fn;                             // count | count_distinct | sum | avg | min | max | first | last |
+                                              // stddev_samp | stddev_pop | var_samp | var_pop
   ExprPtr arg;                                // the argument; a literal 1 for count(*)
   std::string name;                           // output column name
   std::shared_ptr<arrow::DataType> arg_type;  // resolved against the aggregate's input

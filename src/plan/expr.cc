@@ -13,7 +13,7 @@ namespace sluice::plan {
 const std::vector<std::string> kFunctionNames = {
     "+",       "-",        "*",         "/",          "%",          "negative", "=",          "!=",
     "<",       "<=",       ">",         ">=",         "and",        "or",       "not",        "isnull",
-    "isnotnull", "in",     "like",      "coalesce",   "casewhen",   "upper",    "lower",      "length",
+    "isnotnull", "in",     "like",      "ilike",      "coalesce",   "casewhen",   "upper",    "lower",      "length",
     "trim",    "concat",   "substring", "to_timestamp", "date_trunc", "year",   "month",      "dayofmonth",
     "hour",    "minute",   "second",    "second_with_fraction", "dayofweek",  "__error__",
     // Aggregate functions (only inside an aggregation) and window functions (only in GROUP BY).
@@ -94,6 +94,7 @@ std::string CallText(const Expr& e) {
   if (fn == "isnotnull" && a.size() == 1) return "(" + a[0]->ToString() + " IS NOT NULL)";
   if (fn == "in" && !a.empty()) return "(" + a[0]->ToString() + " IN (" + JoinArgs(a, 1) + "))";
   if (fn == "like" && a.size() == 2) return a[0]->ToString() + " LIKE " + a[1]->ToString();
+  if (fn == "ilike" && a.size() == 2) return a[0]->ToString() + " ILIKE " + a[1]->ToString();
   if (fn == "count_distinct") return "count(DISTINCT " + JoinArgs(a) + ")";
   if (fn == "casewhen") {
     std::string out = "CASE";
@@ -118,7 +119,7 @@ std::string Expr::ToString() const {
     case Kind::kLiteral: return value ? LiteralText(*value) : "NULL";
     case Kind::kCall: return CallText(*this);
     case Kind::kCast:
-      return "CAST(" + (args.empty() ? std::string("?") : args[0]->ToString()) + " AS " +
+      return std::string(mode == EvalMode::kTry ? "TRY_" : "") + "CAST(" + (args.empty() ? std::string("?") : args[0]->ToString()) + " AS " +
              (type ? Upper(TypeName(*type)) : std::string("?")) + ")";
     case Kind::kAlias: return (args.empty() ? std::string("?") : args[0]->ToString()) + " AS " + name;
   }
@@ -138,7 +139,9 @@ ExprPtr Expr::Alias(ExprPtr arg, std::string name) { return Make(Kind::kAlias, s
 ExprPtr WithEvalMode(const ExprPtr& e, EvalMode mode) {
   if (!e) return e;
   std::vector<ExprPtr> args;
-  bool changed = e->mode != mode && (e->kind == Expr::Kind::kCast || e->kind == Expr::Kind::kCall);
+  // A try_cast keeps kTry: it is the query's choice, not the session's.
+  const bool takes_mode = (e->kind == Expr::Kind::kCast || e->kind == Expr::Kind::kCall) && e->mode != EvalMode::kTry;
+  bool changed = e->mode != mode && takes_mode;
   for (const auto& a : e->args) {
     args.push_back(WithEvalMode(a, mode));
     changed = changed || args.back() != a;
@@ -146,7 +149,7 @@ ExprPtr WithEvalMode(const ExprPtr& e, EvalMode mode) {
   if (!changed) return e;
   auto copy = std::make_shared<Expr>(*e);
   copy->args = std::move(args);
-  if (copy->kind == Expr::Kind::kCast || copy->kind == Expr::Kind::kCall) copy->mode = mode;
+  if (takes_mode) copy->mode = mode;
   return copy;
 }
 

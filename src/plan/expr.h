@@ -22,7 +22,8 @@ using ExprPtr = std::shared_ptr<const Expr>;
 /// ARITHMETIC_OVERFLOW, NUMERIC_VALUE_OUT_OF_RANGE); kLegacy gives Spark's non-ANSI results (NULL
 /// for unparsable text and division by zero, wrap-around for integer overflow, saturation for
 /// a fractional value too large for an integer type).
-enum class EvalMode { kAnsi, kLegacy };
+/// kTry (only on a kCast node: try_cast) is kAnsi with NULL instead of every error.
+enum class EvalMode { kAnsi, kLegacy, kTry };
 
 struct Expr {
   enum class Kind {
@@ -38,8 +39,8 @@ struct Expr {
   std::shared_ptr<arrow::Scalar> value;
   std::shared_ptr<arrow::DataType> type;
   std::vector<ExprPtr> args;
-  /// Only read for kCast and kCall nodes. Not part of ToString(): the mode is session
-  /// configuration, not the query's identity.
+  /// Only read for kCast and kCall nodes. Not part of ToString() (the mode is session
+  /// configuration, not the query's identity), except kTry: TRY_CAST(...) is what the query says.
   EvalMode mode = EvalMode::kAnsi;
 
   /// Canonical text used in plans, explain output and checkpoint fingerprints.
@@ -57,11 +58,11 @@ struct Expr {
 ///   comparison  "=" "!=" "<" "<=" ">" ">="
 ///   logic       "and" "or" "not" (SQL three-valued), "isnull" "isnotnull"
 ///   "in"        args = [x, v1, v2, ...]
-///   "like"      args = [x, pattern (string literal)]
+///   "like" "ilike" args = [x, pattern (string literal)]
 ///   "coalesce"  args = [a, b, ...]
 ///   "casewhen"  args = [c1, v1, c2, v2, ..., (else)]: an odd count means ELSE is present
 ///   strings     "upper" "lower" "length" "trim" "concat" (n args),
-///               "substring" [s, pos (int literal, 1-based), len (int literal)]
+///               "substring" [s, pos (1-based), len] (integers, literals or columns)
 ///   time        "to_timestamp" [s, (format literal)], "date_trunc" [unit literal, ts],
 ///               "year" "month" "dayofmonth" "hour" "minute" "second" "dayofweek",
 ///               "second_with_fraction" (EXTRACT(SECOND ...): DECIMAL(8,6))
@@ -69,6 +70,7 @@ struct Expr {
 ///               Aggregate node (plan/aggregate.h); count(*) is count(1)
 ///   windows     "window" [ts, size (string literal)[, slide]], "session_window" [ts, gap]: only as
 ///               grouping expressions
+///   the function table: plan/function_registry.h (math, conditional, strings, dates, ...)
 ///   "__error__" [message literal]: a Column built from bad input (e.g. an unknown cast type);
 ///               ResolveExpr reports the message.
 extern const std::vector<std::string> kFunctionNames;

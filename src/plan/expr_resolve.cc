@@ -2,6 +2,7 @@
 #include "plan/expr_resolve.h"
 
 #include "plan/aggregate.h"
+#include "plan/function_registry.h"
 
 #include <arrow/api.h>
 #include <arrow/compute/cast.h>
@@ -103,27 +104,6 @@ DataTypePtr TemporalCommon(const DataTypePtr& a, const DataTypePtr& b) {
   return arrow::timestamp(arrow::TimeUnit::MICRO, tz);
 }
 
-Status TypeMismatch(const std::string& op, const Expr& call, const arrow::FieldVector& args) {
-  std::string types;
-  for (size_t i = 0; i < args.size(); ++i) types += (i == 0 ? "" : (i + 1 == args.size() ? " and " : ", ")) + TypeName(*args[i]->type());
-  return Status::TypeError("cannot apply '", op, "' to ", types, " in ", call.ToString());
-}
-
-bool AnyNullable(const arrow::FieldVector& args) {
-  return std::any_of(args.begin(), args.end(), [](const auto& f) { return f->nullable(); });
-}
-
-// A non-null literal argument of the given kind, or an error naming the call.
-Result<std::shared_ptr<arrow::Scalar>> LiteralArg(const Expr& call, size_t i, bool (*accept)(const arrow::DataType&),
-                                                  const char* what) {
-  if (i >= call.args.size() || call.args[i]->kind != Expr::Kind::kLiteral || !call.args[i]->value ||
-      !call.args[i]->value->is_valid || !accept(*call.args[i]->value->type)) {
-    return Status::TypeError("argument ", i + 1, " of ", call.name, " must be a non-null ", what, " literal in ",
-                             call.ToString());
-  }
-  return call.args[i]->value;
-}
-
 Status Arity(const Expr& call, const arrow::FieldVector& args, size_t min, size_t max) {
   if (args.size() < min || args.size() > max) {
     return Status::Invalid("function ", call.name, " takes ", min == max ? std::to_string(min) : std::to_string(min) + ".." + std::to_string(max),
@@ -200,9 +180,10 @@ Result<CallSignature> ResolveStringFunction(const Expr& call, const arrow::Field
   DataTypePtr st = IsNull(*s) ? arrow::utf8() : s;
   if (fn == "length") return CallSignature{{st}, arrow::int32(), args[0]->nullable()};
   if (fn == "substring") {
-    ARROW_RETURN_NOT_OK(LiteralArg(call, 1, IsIntegerType, "integer").status());
-    ARROW_RETURN_NOT_OK(LiteralArg(call, 2, IsIntegerType, "integer").status());
-    return CallSignature{{st, arrow::int64(), arrow::int64()}, st, args[0]->nullable()};
+    // Position and length may be columns (then a NULL one gives NULL), as Spark's.
+    ARROW_RETURN_NOT_OK(IntegerArg(call, args, 1));
+    ARROW_RETURN_NOT_OK(IntegerArg(call, args, 2));
+    return CallSignature{{st, arrow::int64(), arrow::int64()}, st, AnyNullable(args)};
   }
   return CallSignature{{st}, st, args[0]->nullable()};  // upper, lower, trim
 }
@@ -244,6 +225,43 @@ Result<CallSignature> ResolveTimeFunction(const Expr& call, const arrow::FieldVe
 bool IsBoolOrNull(const arrow::DataType& t) { return t.id() == arrow::Type::BOOL || IsNull(t); }
 
 }  // namespace
+
+Status TypeMismatch(const std::string& op, const Expr& call, const arrow::FieldVector& args) {
+  std::string types;
+  for (size_t i = 0; i < args.size(); ++i) types += (i == 0 ? "" : (i + 1 == args.size() ? " and " : ", ")) + TypeName(*args[i]->type());
+  return Status::TypeError("cannot apply '", op, "' to ", types, " in ", call.ToString());
+}
+
+bool AnyNullable(const arrow::FieldVector& args) {
+  return std::any_of(args.begin(), args.end(), [](const auto& f) { return f->nullable(); });
+}
+
+// A non-null literal argument of the given kind, or an error naming the call.
+Result<std::shared_ptr<arrow::Scalar>> LiteralArg(const Expr& call, size_t i, bool (*accept)(const arrow::DataType&),
+                                                  const char* what) {
+  if (i >= call.args.size() || call.args[i]->kind != Expr::Kind::kLiteral || !call.args[i]->value ||
+      !call.args[i]->value->is_valid || !accept(*call.args[i]->value->type)) {
+    return Status::TypeError("argument ", i + 1, " of ", call.name, " must be a non-null ", what, " literal in ",
+                             call.ToString());
+  }
+  return call.args[i]->value;
+}
+
+bool IsNullType(const arrow::DataType& t) { return IsNull(t); }
+
+Result<std::shared_ptr<arrow::DataType>> StringArg(const Expr& call, const arrow::FieldVector& args, size_t i) {
+  const DataTypePtr& t = args[i]->type();
+  if (IsNull(*t)) return arrow::utf8();
+  if (!IsStringType(*t)) return TypeMismatch(call.name, call, {args[i]});
+  return t;
+}
+
+Status IntegerArg(const Expr& call, const arrow::FieldVector& args, size_t i) {
+  const auto& t = *args[i]->type();
+  if (IsIntegerType(t) || IsNull(t)) return Status::OK();
+  return Status::TypeError("argument ", i + 1, " of ", call.name, " must be an integer, but it is ", TypeName(t), " in ",
+                           call.ToString());
+}
 
 bool IsIntegerType(const arrow::DataType& t) { return arrow::is_integer(t.id()); }
 bool IsNumericType(const arrow::DataType& t) { return IsIntegerType(t) || IsFloating(t) || IsDecimal(t); }
@@ -326,9 +344,9 @@ Result<CallSignature> ResolveCall(const Expr& call, const arrow::FieldVector& ar
     if (IsNull(*common)) common = arrow::boolean();
     return CallSignature{std::vector<DataTypePtr>(args.size(), common), arrow::boolean(), AnyNullable(args)};
   }
-  if (fn == "like") {
+  if (fn == "like" || fn == "ilike") {
     ARROW_RETURN_NOT_OK(Arity(call, args, 2, 2));
-    if (!IsStringType(*args[0]->type()) && !IsNull(*args[0]->type())) return TypeMismatch("LIKE", call, {args[0]});
+    if (!IsStringType(*args[0]->type()) && !IsNull(*args[0]->type())) return TypeMismatch(fn == "like" ? "LIKE" : "ILIKE", call, {args[0]});
     ARROW_RETURN_NOT_OK(LiteralArg(call, 1, IsStringType, "string").status());
     DataTypePtr s = IsNull(*args[0]->type()) ? arrow::utf8() : args[0]->type();
     return CallSignature{{s, args[1]->type()}, arrow::boolean(), args[0]->nullable()};
@@ -366,6 +384,10 @@ Result<CallSignature> ResolveCall(const Expr& call, const arrow::FieldVector& ar
       fn == "hour" || fn == "minute" || fn == "second" || fn == "second_with_fraction" || fn == "dayofweek") {
     return ResolveTimeFunction(call, args);
   }
+  if (const FunctionTyping* f = FindFunctionTyping(fn)) {
+    ARROW_RETURN_NOT_OK(Arity(call, args, f->min_args, f->max_args));
+    return f->resolve(call, args);
+  }
   if (fn == "__error__") {
     return Status::Invalid(call.args.empty() || !call.args[0]->value ? "invalid expression" : call.args[0]->value->ToString());
   }
@@ -373,6 +395,7 @@ Result<CallSignature> ResolveCall(const Expr& call, const arrow::FieldVector& ar
   for (const auto& n : kFunctionNames) {
     if (n != "__error__") names += (names.empty() ? "" : ", ") + n;
   }
+  for (const auto& f : RegisteredFunctions()) names += ", " + f.name;
   return Status::Invalid("Unknown function '", fn, "' in ", call.ToString(), ". Known functions: ", names);
 }
 

@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "sql/sql_functions.h"
+#include "sql/sql_interval.h"
 #include "sql/sql_spark_spelling.h"
 #include "sql/sql_parse.h"
 #include "sql/sql_types.h"
@@ -39,7 +40,7 @@ std::optional<std::string> IntervalUnit(const json& type_name) {
   if (!typmods.is_array() || typmods.size() != 1) return std::nullopt;
   const int64_t mask = IntField(Field(Field(typmods[0], "A_Const"), "ival"), "ival", -1);
   static const std::map<int64_t, std::string> kUnits = {
-      {1 << 3, "days"}, {1 << 10, "hours"}, {1 << 11, "minutes"}, {1 << 12, "seconds"}};
+      {1 << 1, "months"}, {1 << 2, "years"}, {1 << 3, "days"}, {1 << 10, "hours"}, {1 << 11, "minutes"}, {1 << 12, "seconds"}};
   auto it = kUnits.find(mask);
   if (it == kUnits.end()) return std::nullopt;
   return it->second;
@@ -58,7 +59,7 @@ ExprTranslator::ExprTranslator(const SqlText& text, std::shared_ptr<arrow::Schem
 
 ExprPtr ExprTranslator::Remember(ExprPtr e, int location) {
   // Arguments were remembered first, so they already carry the mode.
-  if (e->mode != mode_ && (e->kind == Expr::Kind::kCast || e->kind == Expr::Kind::kCall)) {
+  if (e->mode != mode_ && e->mode != plan::EvalMode::kTry && (e->kind == Expr::Kind::kCast || e->kind == Expr::Kind::kCall)) {
     auto copy = std::make_shared<Expr>(*e);
     copy->mode = mode_;
     e = std::move(copy);
@@ -104,19 +105,31 @@ Result<ExprPtr> ExprTranslator::Translate(const json& node) {
   if (kind == "TypeCast") {
     if (IsIntervalType(Field(body, "typeName"))) {
       return text_.ErrorAt(sql::LocationOf(Field(body, "typeName")),
-                           "INTERVAL values are only supported as window sizes, e.g. GROUP BY tumble(ts, INTERVAL "
-                           "'10 minutes')");
+                           "INTERVAL values are only supported as window sizes (GROUP BY tumble(ts, INTERVAL "
+                           "'10 minutes')) and added to or subtracted from a date or timestamp (ts + INTERVAL '1' HOUR)");
     }
     ARROW_ASSIGN_OR_RAISE(ExprPtr arg, Translate(Field(body, "arg")));
     ARROW_ASSIGN_OR_RAISE(auto type, TypeFromSql(Field(body, "typeName"), text_));
     // TIMESTAMP '...' has no location of its own; its type name starts it.
     int at = location >= 0 ? location : sql::LocationOf(Field(body, "typeName"));
-    return Remember(Expr::Cast(arg, type), at);
+    ExprPtr cast = Expr::Cast(arg, type);
+    if (location >= 0 && IsTryCastAt(text_.text(), location)) {
+      auto try_cast = std::make_shared<Expr>(*cast);
+      try_cast->mode = plan::EvalMode::kTry;
+      cast = std::move(try_cast);
+    }
+    return Remember(cast, at);
   }
   if (kind == "NullTest") {
     ARROW_ASSIGN_OR_RAISE(ExprPtr arg, Translate(Field(body, "arg")));
     bool is_null = StringField(body, "nulltesttype") == "IS_NULL";
     return Remember(Expr::Call(is_null ? "isnull" : "isnotnull", {arg}), location);
+  }
+  if (kind == "MinMaxExpr") {  // greatest(...) / least(...)
+    ARROW_ASSIGN_OR_RAISE(auto args, TranslateList(Field(body, "args")));
+    const bool greatest = StringField(body, "op") == "IS_GREATEST";
+    if (args.size() < 2) return text_.ErrorAt(location, std::string(greatest ? "greatest" : "least") + " needs at least two arguments");
+    return Remember(Expr::Call(greatest ? "greatest" : "least", std::move(args)), location);
   }
   if (kind == "CoalesceExpr") {
     ARROW_ASSIGN_OR_RAISE(auto args, TranslateList(Field(body, "args")));
@@ -251,9 +264,25 @@ Result<ExprPtr> ExprTranslator::TranslateAExpr(const json& body) {
       if (op == "+") return arg;
       return text_.ErrorAt(location, "unsupported unary operator '" + op + "'");
     }
+    if (op == "+" || op == "-") {  // t +/- INTERVAL ..., INTERVAL ... + t
+      const bool right_interval = IsIntervalNode(rexpr), left_interval = op == "+" && IsIntervalNode(lexpr);
+      if (right_interval || left_interval) {
+        ARROW_ASSIGN_OR_RAISE(ExprPtr t, Translate(right_interval ? lexpr : rexpr));
+        ARROW_ASSIGN_OR_RAISE(IntervalValue v, IntervalOf(right_interval ? rexpr : lexpr));
+        const int64_t sign = op == "-" ? -1 : 1;
+        auto int64 = [](int64_t x) { return Expr::Literal(std::make_shared<arrow::Int64Scalar>(x)); };
+        return Remember(Expr::Call("add_interval", {t, int64(sign * v.months), int64(sign * v.days), int64(sign * v.micros)}),
+                        location);
+      }
+    }
     ARROW_ASSIGN_OR_RAISE(ExprPtr left, Translate(lexpr));
     ARROW_ASSIGN_OR_RAISE(ExprPtr right, Translate(rexpr));
     if (op == "||") return Remember(Expr::Call("concat", {left, right}), location);
+    if (op == "~" || op == "!~") {  // RLIKE / REGEXP (sql_spark_spelling.h), PostgreSQL's ~
+      if (right->kind != Expr::Kind::kLiteral) return text_.ErrorAt(LocationOf(right.get()), "the RLIKE pattern must be a string literal");
+      ExprPtr like = Remember(Expr::Call("regexp_like", {left, right}), location);
+      return op == "~" ? like : Remember(Expr::Call("not", {like}), location);
+    }
     auto fn = BinaryOperator(op);
     if (!fn) return text_.ErrorAt(location, "unsupported operator '" + op + "'");
     return Remember(Expr::Call(*fn, {left, right}), location);
@@ -284,11 +313,23 @@ Result<ExprPtr> ExprTranslator::TranslateAExpr(const json& body) {
                             location);
     return kind == "AEXPR_BETWEEN" ? both : Remember(Expr::Call("not", {both}), location);
   }
-  if (kind == "AEXPR_ILIKE") return text_.ErrorAt(location, "ILIKE is not supported; use lower(x) LIKE 'pattern'");
+  if (kind == "AEXPR_ILIKE") {
+    ARROW_ASSIGN_OR_RAISE(ExprPtr left, Translate(lexpr));
+    ARROW_ASSIGN_OR_RAISE(ExprPtr pattern, Translate(rexpr));
+    if (pattern->kind != Expr::Kind::kLiteral || !pattern->value || pattern->value->type->id() != arrow::Type::STRING) {
+      return text_.ErrorAt(LocationOf(pattern.get()), "the ILIKE pattern must be a string literal");
+    }
+    ExprPtr like = Remember(Expr::Call("ilike", {left, pattern}), location);
+    return op == "!~~*" ? Remember(Expr::Call("not", {like}), location) : like;
+  }
   if (kind == "AEXPR_DISTINCT" || kind == "AEXPR_NOT_DISTINCT") {
     return text_.ErrorAt(location, "IS [NOT] DISTINCT FROM is not supported");
   }
-  if (kind == "AEXPR_NULLIF") return text_.ErrorAt(location, "NULLIF is not supported; use CASE WHEN");
+  if (kind == "AEXPR_NULLIF") {
+    ARROW_ASSIGN_OR_RAISE(ExprPtr left, Translate(lexpr));
+    ARROW_ASSIGN_OR_RAISE(ExprPtr right, Translate(rexpr));
+    return Remember(Expr::Call("nullif", {left, right}), location);
+  }
   if (kind == "AEXPR_OP_ANY" || kind == "AEXPR_OP_ALL") return text_.ErrorAt(location, "ANY/ALL are not supported");
   if (kind == "AEXPR_SIMILAR") return text_.ErrorAt(location, "SIMILAR TO is not supported; use LIKE");
   return text_.ErrorAt(location, "unsupported operator expression (" + kind + ")");
@@ -342,8 +383,7 @@ Result<ExprPtr> ExprTranslator::TranslateFuncCall(const json& body) {
                                         "or session(...)");
   }
   if (!Field(body, "agg_filter").is_null()) {
-    return text_.ErrorAt(call.location, "FILTER (WHERE ...) on aggregate '" + call.name + "' is not supported; use "
-                                        "CASE WHEN inside the aggregate");
+    ARROW_ASSIGN_OR_RAISE(call.filter, Translate(Field(body, "agg_filter")));
   }
   if (!Field(body, "agg_order").is_null()) {
     return text_.ErrorAt(call.location, "ORDER BY inside aggregate '" + call.name + "' is not supported");
@@ -363,8 +403,29 @@ Result<ExprPtr> ExprTranslator::TranslateFuncCall(const json& body) {
     call.arg_locations.push_back(at >= 0 ? at : call.location);
     call.args.push_back(std::move(e));
   }
+  if (call.filter && !IsSqlAggregate(call.name)) {
+    return text_.ErrorAt(call.location, "FILTER (WHERE ...) is only allowed on aggregate functions, not on " + call.name + "()");
+  }
   ARROW_ASSIGN_OR_RAISE(ExprPtr out, BuildFunctionCall(call, text_));
   return Remember(out, call.location);
+}
+
+bool ExprTranslator::IsIntervalNode(const json& node) const {
+  return NodeKind(node) == "TypeCast" && IsIntervalType(Field(Field(node, "TypeCast"), "typeName"));
+}
+
+Result<IntervalValue> ExprTranslator::IntervalOf(const json& node) const {
+  const json& body = Field(node, "TypeCast");
+  const json& type_name = Field(body, "typeName");
+  const int location = sql::LocationOf(type_name);
+  const json& arg = Field(Field(body, "arg"), "A_Const");
+  auto unit = IntervalUnit(type_name);
+  if (arg.is_null() || !arg.contains("sval") || !unit) {
+    return text_.ErrorAt(location, "expected an interval literal such as INTERVAL '1' HOUR or INTERVAL '1 hour 30 minutes'");
+  }
+  auto value = ParseInterval(StringField(Field(arg, "sval"), "sval"), *unit);
+  if (!value.ok()) return text_.ErrorAt(location, value.status().message());
+  return *value;
 }
 
 Result<ExprPtr> ExprTranslator::TranslateIntervalLiteral(const json& node) {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "plan/expr.h"
+#include "sql/sql_interval.h"
 #include "sql/sql_text.h"
 
 namespace sluice::sql {
@@ -39,6 +40,8 @@ class ExprTranslator {
 
  private:
   plan::ExprPtr Remember(plan::ExprPtr e, int location);
+  bool IsIntervalNode(const nlohmann::json& node) const;
+  Result<IntervalValue> IntervalOf(const nlohmann::json& node) const;
   Result<plan::ExprPtr> TranslateColumnRef(const nlohmann::json& body);
   Result<plan::ExprPtr> TranslateConst(const nlohmann::json& body);
   Result<plan::ExprPtr> TranslateAExpr(const nlohmann::json& body);

@@ -7,6 +7,8 @@
 #include <limits>
 #include <map>
 
+#include "plan/function_registry.h"
+
 namespace sluice::sql {
 namespace {
 
@@ -52,13 +54,25 @@ FunctionSpec Plain(const std::string& fn, size_t min_args, size_t max_args, cons
 
 FunctionSpec Unary(const std::string& fn) { return Plain(fn, 1, 1, fn + "(x)"); }
 
+// An integer literal becomes the int64 literal of the C++ substring(col, pos, len); a column
+// stays a column.
+Result<ExprPtr> PositionArg(const SqlFunctionCall& call, size_t i, const std::string& what, const SqlText& text) {
+  if (LiteralValue(call.args[i])) return Int64Literal(call, i, what, text);
+  return call.args[i];
+}
+
 Result<ExprPtr> BuildSubstring(const SqlFunctionCall& call, const SqlText& text) {
-  ARROW_ASSIGN_OR_RAISE(ExprPtr pos, Int64Literal(call, 1, "start position", text));
+  ARROW_ASSIGN_OR_RAISE(ExprPtr pos, PositionArg(call, 1, "start position", text));
   ExprPtr len = Expr::Literal(std::make_shared<arrow::Int64Scalar>(std::numeric_limits<int32_t>::max()));
   if (call.args.size() == 3) {
-    ARROW_ASSIGN_OR_RAISE(len, Int64Literal(call, 2, "length", text));
+    ARROW_ASSIGN_OR_RAISE(len, PositionArg(call, 2, "length", text));
   }
   return Expr::Call("substring", {call.args[0], pos, len});
+}
+
+// position(substr IN str) arrives as position(str, substr): instr's order.
+Result<ExprPtr> BuildPosition(const SqlFunctionCall& call, const SqlText&) {
+  return Expr::Call("instr", {call.args[0], call.args[1]});
 }
 
 Result<ExprPtr> BuildToTimestamp(const SqlFunctionCall& call, const SqlText& text) {
@@ -90,26 +104,44 @@ Result<ExprPtr> BuildExtract(const SqlFunctionCall& call, const SqlText& text) {
 const std::map<std::string, std::string>& Aggregates() {
   static const std::map<std::string, std::string> kAggregates = {
       {"count", "count"}, {"sum", "sum"}, {"avg", "avg"},     {"mean", "avg"},
-      {"min", "min"},     {"max", "max"}, {"first", "first"}, {"last", "last"}};
+      {"min", "min"},     {"max", "max"}, {"first", "first"}, {"last", "last"},
+      {"count_if", "count_if"}, {"bool_and", "bool_and"}, {"every", "bool_and"}, {"bool_or", "bool_or"},
+      {"any_value", "any_value"}, {"stddev", "stddev"}, {"std", "stddev"}, {"stddev_samp", "stddev_samp"},
+      {"stddev_pop", "stddev_pop"}, {"variance", "variance"}, {"var_samp", "var_samp"}, {"var_pop", "var_pop"}};
   return kAggregates;
 }
 
 // Aggregates people may try that the engine does not compute.
+std::string ArgCount(size_t min_args, size_t max_args);
+
 bool IsUnsupportedAggregate(const std::string& name) {
-  static const std::vector<std::string> kOthers = {"collect_list", "collect_set", "approx_count_distinct", "stddev",
-                                                   "stddev_pop", "stddev_samp", "variance", "var_pop", "var_samp",
-                                                   "any_value", "array_agg", "string_agg", "bool_and", "bool_or",
-                                                   "every", "median", "percentile_cont", "percentile_disc", "mode"};
+  static const std::vector<std::string> kOthers = {"collect_list", "collect_set", "approx_count_distinct", "max_by",
+                                                   "min_by", "array_agg", "string_agg", "median", "percentile_cont",
+                                                   "percentile_disc", "percentile_approx", "mode"};
   return std::find(kOthers.begin(), kOthers.end(), name) != kOthers.end();
 }
 
-const char* kAggregateList = "count(*), count(x), count(DISTINCT x), sum, avg, min, max, first, last";
+const char* kAggregateList = "count(*), count(x), count(DISTINCT x), sum, avg, min, max, first, last, count_if, "
+                             "bool_and/every, bool_or, any_value, stddev/std, stddev_samp, stddev_pop, variance, "
+                             "var_samp, var_pop";
+
+// agg(x) FILTER (WHERE c) is agg(CASE WHEN c THEN x END): every aggregate below ignores NULLs.
+// first/last/any_value keep NULLs, so FILTER is refused for them.
+Result<ExprPtr> Filtered(const SqlFunctionCall& call, const std::string& fn, ExprPtr arg, const SqlText& text) {
+  if (!call.filter) return arg;
+  if (fn == "first" || fn == "last" || fn == "any_value") {
+    return text.ErrorAt(call.location, "FILTER (WHERE ...) is not supported on " + call.name +
+                                           "(), which keeps NULL values; filter the rows with WHERE");
+  }
+  return Expr::Call("casewhen", {call.filter, std::move(arg)});
+}
 
 Result<ExprPtr> BuildAggregate(const SqlFunctionCall& call, const std::string& fn, const SqlText& text) {
   if (call.star) {
     if (fn != "count") return text.ErrorAt(call.location, call.name + "(*) is not allowed; only count(*) takes *");
     // count(*) is count(1) with an int64 literal, as the C++ count(col("*")).
-    return Expr::Call("count", {Expr::Literal(std::make_shared<arrow::Int64Scalar>(1))});
+    ARROW_ASSIGN_OR_RAISE(auto one, Filtered(call, fn, Expr::Literal(std::make_shared<arrow::Int64Scalar>(1)), text));
+    return Expr::Call("count", {one});
   }
   if (call.args.size() != 1) {
     return text.ErrorAt(call.location, "aggregate function '" + call.name + "' takes exactly one argument, got " +
@@ -120,9 +152,11 @@ Result<ExprPtr> BuildAggregate(const SqlFunctionCall& call, const std::string& f
       return text.ErrorAt(call.location, call.name + "(DISTINCT ...) is not supported; DISTINCT is supported in "
                                                      "count(DISTINCT x) only");
     }
-    return Expr::Call("count_distinct", call.args);
+    ARROW_ASSIGN_OR_RAISE(auto arg, Filtered(call, fn, call.args[0], text));
+    return Expr::Call("count_distinct", {arg});
   }
-  return Expr::Call(fn, call.args);
+  ARROW_ASSIGN_OR_RAISE(auto arg, Filtered(call, fn, call.args[0], text));
+  return Expr::Call(fn, {arg});
 }
 
 // tumble(ts, size) / hop(ts, slide, size) / session(ts, gap), and Spark's window(ts, size[,
@@ -156,6 +190,16 @@ const std::map<std::string, FunctionSpec>& Functions() {
     f.emplace("day", Unary("dayofmonth"));
     f.emplace("concat", Plain("concat", 1, SIZE_MAX, "concat(a, b, ...)"));
     f.emplace("coalesce", Plain("coalesce", 1, SIZE_MAX, "coalesce(a, b, ...)"));
+    // Spark's other names for functions of the table (plan/function_registry.h).
+    f.emplace("power", Plain("pow", 2, 2, "power(x, y)"));
+    f.emplace("ceiling", Plain("ceil", 1, 1, "ceiling(x)"));
+    f.emplace("signum", Plain("sign", 1, 1, "signum(x)"));
+    f.emplace("mod", Plain("%", 2, 2, "mod(x, y)"));
+    f.emplace("nvl", Plain("coalesce", 2, 2, "nvl(x, if_null)"));
+    f.emplace("ifnull", Plain("coalesce", 2, 2, "ifnull(x, if_null)"));
+    f.emplace("rlike", Plain("regexp_like", 2, 2, "rlike(str, regex)"));
+    f.emplace("regexp", Plain("regexp_like", 2, 2, "regexp(str, regex)"));
+    f.emplace("position", FunctionSpec{2, 2, "position(substr IN str)", BuildPosition});
     f.emplace("substring", FunctionSpec{2, 3, "substring(str, pos[, len])", BuildSubstring});
     f.emplace("substr", FunctionSpec{2, 3, "substr(str, pos[, len])", BuildSubstring});
     f.emplace("to_timestamp", FunctionSpec{1, 2, "to_timestamp(str[, format])", BuildToTimestamp});
@@ -172,6 +216,12 @@ const std::map<std::string, FunctionSpec>& Functions() {
   return kFunctions;
 }
 
+std::string ArgCount(size_t min_args, size_t max_args) {
+  if (min_args == max_args) return std::to_string(min_args);
+  if (max_args == SIZE_MAX) return "at least " + std::to_string(min_args);
+  return std::to_string(min_args) + " to " + std::to_string(max_args);
+}
+
 }  // namespace
 
 std::vector<std::string> SqlFunctionNames() {
@@ -179,10 +229,13 @@ std::vector<std::string> SqlFunctionNames() {
   for (const auto& [name, spec] : Functions()) {
     if (name != "btrim") names.push_back(name);
   }
+  for (const auto& f : plan::RegisteredFunctions()) names.push_back(f.name);
   for (const auto& [name, fn] : Aggregates()) names.push_back(name);
   std::sort(names.begin(), names.end());
   return names;
 }
+
+bool IsSqlAggregate(const std::string& name) { return Aggregates().count(name) > 0; }
 
 bool IsSqlWindowFunction(const std::string& name) {
   return name == "tumble" || name == "hop" || name == "session" || name == "window" || name == "session_window";
@@ -201,17 +254,20 @@ Result<ExprPtr> BuildFunctionCall(const SqlFunctionCall& call, const SqlText& te
   }
   auto it = Functions().find(call.name);
   if (it == Functions().end()) {
+    if (const plan::FunctionTyping* f = plan::FindFunctionTyping(call.name)) {
+      if (call.args.size() < f->min_args || call.args.size() > f->max_args) {
+        return text.ErrorAt(call.location, "function '" + call.name + "' takes " + ArgCount(f->min_args, f->max_args) +
+                                               " argument(s), got " + std::to_string(call.args.size()) + ": " + f->usage);
+      }
+      return Expr::Call(call.name, call.args);
+    }
     std::string list;
     for (const auto& n : SqlFunctionNames()) list += (list.empty() ? "" : ", ") + n;
     return text.ErrorAt(call.location, "unknown function '" + call.name + "'. Available functions: " + list);
   }
   const FunctionSpec& spec = it->second;
   if (call.args.size() < spec.min_args || call.args.size() > spec.max_args) {
-    return text.ErrorAt(call.location, "function '" + call.name + "' takes " +
-                                           (spec.min_args == spec.max_args ? std::to_string(spec.min_args)
-                                            : spec.max_args == SIZE_MAX
-                                                ? "at least " + std::to_string(spec.min_args)
-                                                : std::to_string(spec.min_args) + " to " + std::to_string(spec.max_args)) +
+    return text.ErrorAt(call.location, "function '" + call.name + "' takes " + ArgCount(spec.min_args, spec.max_args) +
                                            " argument(s), got " + std::to_string(call.args.size()) + ": " + spec.signature);
   }
   return spec.build(call, text);

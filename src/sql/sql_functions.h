@@ -15,6 +15,7 @@ struct SqlFunctionCall {
   std::vector<plan::ExprPtr> args;
   bool star = false;      // f(*)
   bool distinct = false;  // f(DISTINCT x)
+  plan::ExprPtr filter;   // f(...) FILTER (WHERE filter)
   std::vector<int> arg_locations;
   int location = -1;
 };
@@ -31,6 +32,9 @@ Result<plan::ExprPtr> BuildFunctionCall(const SqlFunctionCall& call, const SqlTe
 /// session_window): their size arguments are interval literals, and they may only be used as
 /// grouping expressions.
 bool IsSqlWindowFunction(const std::string& name);
+
+/// True for the SQL names of aggregate functions (count, sum, ..., stddev, every).
+bool IsSqlAggregate(const std::string& name);
 
 /// Every function name SQL accepts, sorted (docs and "available functions" in errors).
 std::vector<std::string> SqlFunctionNames();

@@ -7,7 +7,8 @@
 namespace sluice::sql {
 
 Result<nlohmann::json> ParseStatements(const SqlText& text) {
-  const std::string rewritten = RewriteSparkJoinSpelling(RewriteSparkWindowSpelling(text.text()));
+  const std::string rewritten =
+      RewriteSparkOperators(RewriteSparkJoinSpelling(RewriteSparkWindowSpelling(text.text())));
   PgQueryParseResult parsed = pg_query_parse(rewritten.c_str());
   if (parsed.error) {
     // cursorpos is 1-based; 0 means unknown.

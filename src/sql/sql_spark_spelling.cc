@@ -81,6 +81,57 @@ std::string RewriteSparkWindowSpelling(const std::string& sql) {
   return out;
 }
 
+std::string RewriteSparkOperators(const std::string& sql) {
+  std::string out = sql;
+  ForEachCodeByte(sql, [&](size_t i) {
+    if (WordAt(sql, i, "try_cast") && SkipSpaces(sql, i + 8) < sql.size() && sql[SkipSpaces(sql, i + 8)] == '(') {
+      out.replace(i, 8, "    cast");
+      return;
+    }
+    // INTERVAL 1 HOUR -> INTERVAL'1'HOUR (the spaces around the number become quotes);
+    // INTERVAL 3 SECONDS -> INTERVAL'3 SECONDS' (the space after the plural unit closes it).
+    if (WordAt(sql, i, "interval") && i + 9 < sql.size() && sql[i + 8] == ' ') {
+      size_t end = i + 9;
+      if (end < sql.size() && sql[end] == '-') ++end;
+      const size_t digits = end;
+      while (end < sql.size() && (std::isdigit(static_cast<unsigned char>(sql[end])) || sql[end] == '.')) ++end;
+      if (end == digits || end + 1 >= sql.size() || sql[end] != ' ') return;
+      size_t unit_end = end + 1;
+      while (unit_end < sql.size() && std::isalpha(static_cast<unsigned char>(sql[unit_end]))) ++unit_end;
+      if (unit_end == end + 1) return;
+      const bool plural = std::tolower(static_cast<unsigned char>(sql[unit_end - 1])) == 's';
+      if (!plural) {
+        out[i + 8] = '\'';
+        out[end] = '\'';
+      } else if (unit_end < sql.size() && std::isspace(static_cast<unsigned char>(sql[unit_end]))) {
+        out[i + 8] = '\'';
+        out[unit_end] = '\'';
+      }
+      return;
+    }
+    for (const char* op : {"rlike", "regexp"}) {
+      if (!WordAt(sql, i, op)) continue;
+      const size_t n = std::strlen(op);
+      if (SkipSpaces(sql, i + n) < sql.size() && sql[SkipSpaces(sql, i + n)] == '(') return;  // rlike(s, p): a function
+      // "NOT RLIKE": the NOT before it (already copied) becomes "!~" and the operator spaces.
+      size_t before = i;
+      while (before > 0 && std::isspace(static_cast<unsigned char>(sql[before - 1]))) --before;
+      if (before >= 3 && WordAt(sql, before - 3, "not")) {
+        out.replace(before - 3, 3, "!~ ");
+        out.replace(i, n, std::string(n, ' '));
+      } else {
+        out.replace(i, n, "~" + std::string(n - 1, ' '));
+      }
+      return;
+    }
+  });
+  return out;
+}
+
+bool IsTryCastAt(const std::string& sql, int cast_at) {
+  return cast_at >= 4 && WordAt(sql, static_cast<size_t>(cast_at) - 4, "try_cast");
+}
+
 std::optional<std::pair<int, std::string>> ExplainReservedWindow(const std::string& sql, int pos) {
   std::optional<std::pair<int, std::string>> message;
   ForEachCodeByte(sql, [&](size_t i) {

@@ -25,6 +25,15 @@ std::string RewriteSparkJoinSpelling(const std::string& sql);
 /// `table_location` is `SEMI JOIN` / `ANTI JOIN`; nullopt otherwise.
 std::optional<std::string> SparkJoinWordBefore(const std::string& sql, int table_location);
 
+/// `sql` with Spark's operators the PostgreSQL grammar lacks rewritten (same length):
+/// `try_cast(` becomes `    cast(` (the translator sees "try_" before the CAST in the user's
+/// text), `x RLIKE p` / `x REGEXP p` become `x ~ p`, `NOT RLIKE` / `NOT REGEXP` become `!~`,
+/// and Spark's unquoted `INTERVAL 1 HOUR` becomes `INTERVAL'1'HOUR`.
+std::string RewriteSparkOperators(const std::string& sql);
+
+/// True when the CAST at byte `cast_at` of the user's text is spelled try_cast.
+bool IsTryCastAt(const std::string& sql, int cast_at);
+
 /// For a syntax error at byte `pos`: when an unquoted `window` (or `window_time`) word is at or
 /// just before it, that word's offset and a message saying what to write instead.
 std::optional<std::pair<int, std::string>> ExplainReservedWindow(const std::string& sql, int pos);

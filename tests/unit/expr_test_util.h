@@ -37,6 +37,14 @@ inline void ExpectEval(const Column& c, const std::shared_ptr<arrow::RecordBatch
                                             << "\n expected: " << expected->ToString();
 }
 
+/// A call of the function-table function `name` (plan/function_registry.h), which has no C++
+/// Column helper: Fn("round", {col("d"), lit(2)}).
+inline Column Fn(const std::string& name, const std::vector<Column>& args) {
+  std::vector<plan::ExprPtr> exprs;
+  for (const auto& a : args) exprs.push_back(api::ExprOf(a));
+  return api::MakeColumn(plan::Expr::Call(name, std::move(exprs)));
+}
+
 /// `c` evaluated as with spark.sql.ansi.enabled=false (Spark's non-ANSI results).
 inline Column Legacy(const Column& c) { return api::MakeColumn(plan::WithEvalMode(api::ExprOf(c), plan::EvalMode::kLegacy)); }
 

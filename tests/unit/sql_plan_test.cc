@@ -123,6 +123,34 @@ TEST_F(SqlPlanTest, StringAndTimeFunctionsMatch) {
                 .explain());
 }
 
+// Spark and PostgreSQL spellings that reach the function table: try_cast, RLIKE, ILIKE,
+// greatest/least, NULLIF, nvl, position(... IN ...), substring with column bounds.
+TEST_F(SqlPlanTest, FunctionSpellingsReachTheFunctionTable) {
+  const std::string plan = SqlPlan(
+      "SELECT try_cast(name AS INT) AS a, name RLIKE '^a' AS b, name NOT RLIKE 'x' AS c, name ILIKE 'A%' AS d, "
+      "greatest(id, 2) AS e, least(price, 1.5) AS f, NULLIF(name, '') AS g, nvl(name, '?') AS h, "
+      "position('x' IN name) AS i, substring(name, id, 2) AS j, round(price, 2) AS k FROM events;");
+  for (const char* text : {"TRY_CAST(name AS INT) AS a", "regexp_like(name, '^a') AS b", "(NOT regexp_like(name, 'x')) AS c",
+                           "name ILIKE 'A%' AS d", "greatest(id, 2) AS e", "least(price, 1.5) AS f", "nullif(name, '') AS g",
+                           "coalesce(name, '?') AS h", "instr(name, 'x') AS i", "substring(name, id, 2) AS j",
+                           "round(price, 2) AS k"}) {
+    EXPECT_NE(plan.find(text), std::string::npos) << text << " not in\n" << plan;
+  }
+}
+
+// Interval literals in PostgreSQL and Spark spellings fold into add_interval(t, months, days,
+// microseconds).
+TEST_F(SqlPlanTest, IntervalArithmeticFoldsTheLiteral) {
+  const std::string plan = SqlPlan(
+      "SELECT ts + INTERVAL '1' HOUR AS a, ts - INTERVAL '1 day 30 minutes' AS b, INTERVAL '2' MONTH + ts AS c, "
+      "ts + INTERVAL 3 SECONDS AS d, ts - interval '1' year AS e FROM events;");
+  for (const char* text : {"add_interval(ts, 0, 0, 3600000000) AS a", "add_interval(ts, 0, -1, -1800000000) AS b",
+                           "add_interval(ts, 2, 0, 0) AS c", "add_interval(ts, 0, 0, 3000000) AS d",
+                           "add_interval(ts, -12, 0, 0) AS e"}) {
+    EXPECT_NE(plan.find(text), std::string::npos) << text << " not in\n" << plan;
+  }
+}
+
 TEST_F(SqlPlanTest, SinkWithDeclaredColumnsRenamesByPosition) {
   SqlText text("q.sql", Header() +
                             "CREATE TABLE out (ident BIGINT, label STRING) WITH (connector = 'files', format = 'json', "
