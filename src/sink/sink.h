@@ -54,6 +54,7 @@ struct SinkContext {
   std::string query_id;
   std::shared_ptr<MemoryTables> memory_tables;  // shared with the session (memoryTable())
   std::ostream* console = nullptr;  // where the console sink prints (default std::cout)
+  std::string checkpoint_dir;       // the query's checkpoint (recorded by the Iceberg sink); may be empty
 };
 
 class Sink {

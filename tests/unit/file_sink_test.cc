@@ -322,7 +322,7 @@ TEST(FileSinkTest, ReaderStartsAtLatestCompactionAndAppliesDeletes) {
 TEST(FileSinkTest, OutputOfAnotherQueryIsRefused) {
   TempDir tmp;
   auto spec = Spec("parquet", tmp.path() + "/out");
-  SinkContext q1{io::LocalFileSystem(), "q1", nullptr, nullptr};
+  SinkContext q1{io::LocalFileSystem(), "q1", nullptr, nullptr, ""};
   auto sink = MakeFileSink(spec, q1);
   ASSERT_OK(sink);
   EXPECT_EQ(ReadAll(tmp.path() + "/out/_sluice_query"), "v1\n{\"queryId\":\"q1\"}");
@@ -330,7 +330,7 @@ TEST(FileSinkTest, OutputOfAnotherQueryIsRefused) {
   EXPECT_OK(MakeFileSink(spec, q1));  // the same query, restarted
 
   // The same query with a new checkpoint gets a new id and would skip batch 0 as committed.
-  auto other = MakeFileSink(spec, SinkContext{io::LocalFileSystem(), "q2", nullptr, nullptr});
+  auto other = MakeFileSink(spec, SinkContext{io::LocalFileSystem(), "q2", nullptr, nullptr, ""});
   ASSERT_FALSE(other.ok());
   EXPECT_THAT(other.status().message(), HasSubstr("was written by query q1 (batches up to 0)"))
       << other.status().ToString();
@@ -338,7 +338,7 @@ TEST(FileSinkTest, OutputOfAnotherQueryIsRefused) {
   // A log without an owner (an older or foreign writer) is refused too.
   auto foreign = Spec("parquet", tmp.path() + "/foreign");
   ASSERT_OK(MakeSink(foreign)->AddBatch(0, Rows(0, 1)));
-  auto unknown = MakeFileSink(foreign, SinkContext{io::LocalFileSystem(), "q3", nullptr, nullptr});
+  auto unknown = MakeFileSink(foreign, SinkContext{io::LocalFileSystem(), "q3", nullptr, nullptr, ""});
   ASSERT_FALSE(unknown.ok());
   EXPECT_THAT(unknown.status().message(), HasSubstr("was written by query <unknown"));
 }
