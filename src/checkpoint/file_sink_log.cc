@@ -105,15 +105,38 @@ Result<std::optional<std::vector<SinkFileStatus>>> FileSinkLog::ReadEntry(const 
   return std::optional<std::vector<SinkFileStatus>>(std::move(out));
 }
 
+namespace {
+
+// The first entry the log is missing between its first needed entry and its latest one, or
+// nullopt when the ids (from the latest compaction entry, or from 0) have no gap.
+std::optional<int64_t> FirstMissingEntry(const std::vector<LogEntryId>& ids, size_t start) {
+  if (ids.empty()) return std::nullopt;
+  if (!ids[start].compact && ids[start].id != 0) return ids[start].id - 1;
+  for (size_t i = start + 1; i < ids.size(); ++i) {
+    if (ids[i].id > ids[i - 1].id + 1) return ids[i - 1].id + 1;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 Result<std::vector<SinkFileStatus>> FileSinkLog::AllFiles() const {
-  // A writer compacting meanwhile may purge entries we listed; then list again.
+  // A writer compacting meanwhile may purge entries we listed (or a listing may miss the new
+  // compaction entry while seeing the purge); then list again.
   constexpr int kAttempts = 3;
+  std::optional<int64_t> missing;
+  int64_t latest = 0;
   for (int attempt = 0; attempt < kAttempts; ++attempt) {
     ARROW_ASSIGN_OR_RAISE(auto ids, log_.List());
     // A compaction entry holds everything up to its id; older entries are redundant.
     size_t start = 0;
     for (size_t i = 0; i < ids.size(); ++i) {
       if (ids[i].compact) start = i;
+    }
+    missing = FirstMissingEntry(ids, start);
+    if (missing) {
+      latest = ids.back().id;
+      continue;
     }
     std::vector<SinkFileStatus> files;
     bool vanished = false;
@@ -135,6 +158,12 @@ Result<std::vector<SinkFileStatus>> FileSinkLog::AllFiles() const {
       }
     }
     if (!vanished) return files;
+  }
+  if (missing) {
+    return Status::Invalid("File sink log '", log_.dir(), "' is missing entry ", EntryName(*missing),
+                           " (its latest entry is ", EntryName(latest), "): the data files it listed can no longer be "
+                           "told from uncommitted ones. Restore '", log_.PathOf(*missing, IsCompactionBatch(*missing)),
+                           "' from a backup, or write to a new path; nothing was deleted.");
   }
   return Status::IOError("File sink log '", log_.dir(), "' kept changing while being read (", kAttempts, " attempts)");
 }

@@ -54,13 +54,19 @@ class FileSinkLog {
   Status Create();
   Result<std::optional<int64_t>> LatestBatchId() const;
   /// Files committed by all entries (latest compaction entry onwards), "delete" actions
-  /// applied, in commit order.
+  /// applied, in commit order. A gap (an entry missing between the first needed one and the
+  /// latest, or a first entry that is neither 0 nor a compaction) is refused, naming the
+  /// missing entry: the files it listed would otherwise count as uncommitted.
   Result<std::vector<SinkFileStatus>> AllFiles() const;
   /// Writes entry `batch_id` listing `files` (create-only). On a compaction batch the entry
   /// lists AllFiles() plus `files`, and older entries are deleted afterwards (best effort).
   Status Add(int64_t batch_id, const std::vector<SinkFileStatus>& files);
 
   static bool IsCompactionBatch(int64_t batch_id) { return (batch_id + 1) % kCompactInterval == 0; }
+  /// The entry's file name inside _spark_metadata: "<id>" or "<id>.compact".
+  static std::string EntryName(int64_t batch_id) {
+    return std::to_string(batch_id) + (IsCompactionBatch(batch_id) ? ".compact" : "");
+  }
 
   /// The query id recorded as this output's writer (file <out>/_sluice_query), or nullopt.
   Result<std::optional<std::string>> Owner() const;

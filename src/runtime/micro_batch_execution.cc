@@ -36,6 +36,7 @@
 #include <thread>
 
 #include "exec/plan_executor.h"
+#include "sink/sink_registry.h"
 #include "exec/stateful_util.h"
 #include "exec/watermark_exec.h"
 #include "source/static_table_source.h"
@@ -45,6 +46,26 @@
 namespace sluice::runtime {
 
 namespace {
+
+// A file source reading the file sink's output directory, or a folder inside it, would read
+// every batch's output again as new input, without end. Refused before anything is written.
+Status CheckSourcesOutsideSink(const QueryConfig& config) {
+  const sink::SinkKind* kind = sink::FindSinkKind(config.sink.format);
+  auto sink_path = config.sink.options.Get("path");
+  if (!kind || !kind->file_format || !sink_path || sink_path->empty()) return Status::OK();
+  const std::string out = io::AbsolutePath(*sink_path);
+  for (const auto* scan : config.plan->Scans()) {
+    if (!scan->source->reads_files || scan->source->path.empty()) continue;
+    const std::string in = io::AbsolutePath(scan->source->path);
+    if (in == out || in.rfind(out + "/", 0) == 0) {
+      return Status::Invalid("The ", scan->source->format, " source folder ", io::PathToUri(in),
+                             in == out ? " is" : " is inside", " the output directory ", io::PathToUri(out),
+                             " of the ", kind->name, " sink: the query would read its own output as new input, "
+                             "again and again. Write to a folder outside the source folder.");
+    }
+  }
+  return Status::OK();
+}
 
 std::string SchemaText(const arrow::Schema& s) {
   std::string out;
@@ -224,6 +245,7 @@ Result<std::unique_ptr<MicroBatchExecution>> MicroBatchExecution::Open(const Que
                                                                        const std::string& run_id) {
   std::unique_ptr<MicroBatchExecution> ex(new MicroBatchExecution(config, run_id));
   const auto& fs = config.fs;
+  ARROW_RETURN_NOT_OK(CheckSourcesOutsideSink(config));
   ARROW_RETURN_NOT_OK(fs->MakeDirs(config.checkpoint_dir));
   ARROW_ASSIGN_OR_RAISE(ex->lock_, checkpoint::CheckpointLock::Acquire(config.checkpoint_dir, run_id));
   ex->checkpoint_ = std::make_unique<checkpoint::Checkpoint>(fs, config.checkpoint_dir);
@@ -253,7 +275,8 @@ Result<std::unique_ptr<MicroBatchExecution>> MicroBatchExecution::Open(const Que
     ex->sources_.push_back(std::move(src));
   }
   sink::SinkContext sctx{fs, ex->query_id_, config.memory_tables, config.console,
-                         config.trigger.kind == Trigger::Kind::kProcessingTime ? config.trigger.interval_ms : 0};
+                         config.trigger.kind == Trigger::Kind::kProcessingTime ? config.trigger.interval_ms : 0,
+                         config.checkpoint_dir};
   ARROW_ASSIGN_OR_RAISE(ex->sink_, sink::MakeSink(config.sink, sctx));
   ex->reporter_ = std::make_unique<ProgressReporter>(ex->query_id_, run_id, config.name);
   ARROW_RETURN_NOT_OK(ex->Recover());

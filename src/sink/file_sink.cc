@@ -1,7 +1,9 @@
 // The file sink's commit protocol (docs/file-sink.md):
-//   1. batch id <= latest _spark_metadata id  -> already committed (a redo): write nothing.
+//   1. batch id <= latest _spark_metadata id  -> already committed (a redo): write nothing;
+//      batch id > latest + 1 -> log entries were deleted: refuse, deleting nothing.
 //   2. first batch of this sink object (or after a failed one): make sure the log directory
-//      exists, then delete part files no log entry lists (leftovers of a failed attempt).
+//      exists, then delete the unlisted part files of earlier attempts of this batch (their
+//      names carry the batch's uuid; no other file is touched).
 //   3. write each part file to a hidden temp name, fsync (stream Close), rename into place
 //      (the rename fsyncs the directory).
 //   4. write _spark_metadata/<batchId> create-only and atomically. That write IS the commit;
@@ -10,6 +12,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 #include <set>
 
 #include "io/uuid.h"
@@ -51,12 +54,11 @@ std::string PartFileName(int task, const std::string& uuid, int64_t counter, con
 // `empty_file` (then one file holding just the schema / header). On error, files written so
 // far are deleted (best effort).
 Result<std::vector<SinkFileStatus>> WritePartFiles(io::FileSystem* fs, const std::string& dir, const FileSinkOptions& o,
-                                                   const arrow::Table& rows, bool empty_file) {
+                                                   const std::string& uuid, const arrow::Table& rows, bool empty_file) {
   std::vector<SinkFileStatus> written;
   const int64_t n = rows.num_rows();
   if (n == 0 && !empty_file) return written;
   const int64_t per_file = o.max_records_per_file > 0 ? o.max_records_per_file : std::max<int64_t>(n, 1);
-  const std::string uuid = io::RandomUuid();
   const std::string ext = DataFileExtension(o);
   auto abort = [&](const Status& st) {
     for (const auto& f : written) (void)fs->Delete(io::UriToPath(f.path));
@@ -87,21 +89,36 @@ Result<std::vector<SinkFileStatus>> WritePartFiles(io::FileSystem* fs, const std
   return written;
 }
 
-// Best effort: deletes part files (and hidden temp part files) in `dir` that the log does not
-// list. Only safe with one writer per output directory, which Spark requires as well.
-Status DeleteUncommittedFiles(io::FileSystem* fs, const std::string& dir, const FileSinkLog& log) {
+// Best effort: deletes the files of earlier, uncommitted attempts of batch `batch_id` (part
+// files named with `batch_uuid` that the log does not list, and their hidden temp files). Any
+// other unlisted file is left alone: it cannot be proven to be this query's leftover.
+Status DeleteUncommittedFiles(io::FileSystem* fs, const std::string& dir, const FileSinkLog& log,
+                              const std::string& batch_uuid) {
   ARROW_ASSIGN_OR_RAISE(auto committed, log.AllFiles());
   std::set<std::string> names;
   for (const auto& f : committed) names.insert(BaseName(io::UriToPath(f.path)));
   auto listing = fs->List(dir);
   if (!listing.ok()) return Status::OK();
+  const std::string mark = "-" + batch_uuid + ".c";
   for (const auto& e : *listing) {
-    if (e.is_dir) continue;
+    if (e.is_dir || e.name.find(mark) == std::string::npos) continue;
     bool orphan = StartsWith(e.name, "part-") && names.count(e.name) == 0;
     bool temp = StartsWith(e.name, ".part-") && EndsWith(e.name, ".tmp");
     if (orphan || temp) (void)fs->Delete(e.path);
   }
   return Status::OK();
+}
+
+// Refuses batch `batch_id` unless it directly follows the log's latest entry: a later id means
+// entries were deleted (the batches they committed would be lost from readers' view).
+Status CheckNoGap(const FileSinkLog& log, std::optional<int64_t> latest, int64_t batch_id) {
+  const int64_t expected = latest ? *latest + 1 : 0;
+  if (batch_id == expected) return Status::OK();
+  return Status::Invalid("File sink log '", log.dir(), "' is missing entry ", FileSinkLog::EntryName(batch_id - 1),
+                         " (", latest ? "its latest entry is " + FileSinkLog::EntryName(*latest) : std::string("it has no entry"),
+                         ") but the query has committed batches up to ", batch_id - 1,
+                         ": the data files of the missing batches can no longer be told from uncommitted ones. "
+                         "Restore the missing entries from a backup, or write to a new path; nothing was deleted.");
 }
 
 // A query id is recorded in <out>/_sluice_query the first time a query writes to `dir`; another
@@ -129,8 +146,12 @@ Status ClaimOutputDirectory(io::FileSystem* fs, const std::string& dir, FileSink
 
 class FileSink final : public Sink {
  public:
-  FileSink(std::shared_ptr<io::FileSystem> fs, std::string dir, FileSinkOptions options)
-      : fs_(std::move(fs)), dir_(std::move(dir)), options_(std::move(options)), log_(fs_, dir_) {}
+  FileSink(std::shared_ptr<io::FileSystem> fs, std::string dir, FileSinkOptions options, std::string query_id)
+      : fs_(std::move(fs)),
+        dir_(std::move(dir)),
+        options_(std::move(options)),
+        query_id_(std::move(query_id)),
+        log_(fs_, dir_) {}
 
   std::string Description() const override { return "FileSink[" + io::PathToUri(dir_) + "]"; }
   bool idempotent() const override { return true; }
@@ -138,20 +159,22 @@ class FileSink final : public Sink {
   Status AddBatch(int64_t batch_id, const std::shared_ptr<arrow::Table>& rows) override {
     ARROW_ASSIGN_OR_RAISE(auto latest, log_.LatestBatchId());
     if (latest && batch_id <= *latest) return Status::OK();  // committed before: a redo
+    ARROW_RETURN_NOT_OK(CheckNoGap(log_, latest, batch_id));
+    const std::string uuid = FileSinkBatchUuid(query_id_, batch_id);
     if (!prepared_) {
       ARROW_RETURN_NOT_OK(fs_->MakeDirs(dir_));
       ARROW_RETURN_NOT_OK(log_.Create());  // before any data file: readers must use the log
-      ARROW_RETURN_NOT_OK(DeleteUncommittedFiles(fs_.get(), dir_, log_));
+      ARROW_RETURN_NOT_OK(DeleteUncommittedFiles(fs_.get(), dir_, log_, uuid));
       prepared_ = true;
     }
-    Status st = WriteAndCommit(batch_id, *rows);
+    Status st = WriteAndCommit(batch_id, uuid, *rows);
     if (!st.ok()) prepared_ = false;  // the next attempt cleans up this one's files first
     return st;
   }
 
  private:
-  Status WriteAndCommit(int64_t batch_id, const arrow::Table& rows) {
-    ARROW_ASSIGN_OR_RAISE(auto files, WritePartFiles(fs_.get(), dir_, options_, rows, /*empty_file=*/false));
+  Status WriteAndCommit(int64_t batch_id, const std::string& uuid, const arrow::Table& rows) {
+    ARROW_ASSIGN_OR_RAISE(auto files, WritePartFiles(fs_.get(), dir_, options_, uuid, rows, /*empty_file=*/false));
     ARROW_RETURN_NOT_OK(fs_->FaultPoint("file_sink_before_commit"));
     ARROW_RETURN_NOT_OK(log_.Add(batch_id, files));
     return fs_->FaultPoint("file_sink_after_commit");
@@ -160,11 +183,16 @@ class FileSink final : public Sink {
   std::shared_ptr<io::FileSystem> fs_;
   std::string dir_;  // absolute
   FileSinkOptions options_;
+  std::string query_id_;  // may be empty (tools, tests): the batch uuids are then shared by such writers
   FileSinkLog log_;
   bool prepared_ = false;
 };
 
 }  // namespace
+
+std::string FileSinkBatchUuid(const std::string& query_id, int64_t batch_id) {
+  return io::NameBasedUuid("sluice file sink\n" + query_id + "\n" + std::to_string(batch_id));
+}
 
 Status ValidateFileSinkSpec(const SinkSpec& spec) {
   ARROW_RETURN_NOT_OK(ParseFileSinkOptions(spec.format, spec.options, /*path_required=*/true).status());
@@ -180,7 +208,7 @@ Result<std::unique_ptr<Sink>> MakeFileSink(const SinkSpec& spec, const SinkConte
   ARROW_ASSIGN_OR_RAISE(auto options, ParseFileSinkOptions(spec.format, spec.options, /*path_required=*/true));
   auto fs = ctx.fs ? ctx.fs : io::LocalFileSystem();
   std::string dir = io::AbsolutePath(options.path);
-  auto sink = std::make_unique<FileSink>(fs, dir, std::move(options));
+  auto sink = std::make_unique<FileSink>(fs, dir, std::move(options), ctx.query_id);
   if (!ctx.query_id.empty()) {
     FileSinkLog log(fs, dir);
     ARROW_RETURN_NOT_OK(ClaimOutputDirectory(fs.get(), dir, &log, ctx.query_id));
@@ -213,7 +241,7 @@ Status WriteFilesOnce(const std::shared_ptr<io::FileSystem>& fs, const std::stri
     if (m == "overwrite") ARROW_RETURN_NOT_OK(fs->DeleteTree(abs));
   }
   ARROW_RETURN_NOT_OK(fs->MakeDirs(abs));
-  ARROW_RETURN_NOT_OK(WritePartFiles(fs.get(), abs, o, *rows, /*empty_file=*/true).status());
+  ARROW_RETURN_NOT_OK(WritePartFiles(fs.get(), abs, o, io::RandomUuid(), *rows, /*empty_file=*/true).status());
   // Hadoop's job-success marker, as Spark's batch writes leave it; readers skip "_" files.
   return fs->WriteAtomic(io::JoinPath(abs, "_SUCCESS"), "", /*overwrite=*/true);
 }

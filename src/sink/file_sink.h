@@ -3,10 +3,12 @@
 // session.read(), PySpark) trust only files the log lists. See docs/file-sink.md for the
 // on-disk format, the commit protocol and the options.
 //
-// AddBatch: a batch id <= the log's latest id is a redo and writes nothing; otherwise the part
-// files are written and fsync'd, then the log entry is written create-only — that write is
-// the commit. Leftover unlisted part files of failed attempts are deleted (best effort) before
-// the sink's first batch and after a failed one. Fault points: "file_sink_before_commit",
+// AddBatch: a batch id <= the log's latest id is a redo and writes nothing; a batch id past
+// latest + 1 (log entries deleted) is refused; otherwise the part files are written and
+// fsync'd, then the log entry is written create-only — that write is the commit. Part file
+// names carry FileSinkBatchUuid(query id, batch id), so leftovers of failed attempts of the
+// batch are provably this batch's: only those are deleted (best effort) before the sink's
+// first batch and after a failed one. Fault points: "file_sink_before_commit",
 // "file_sink_after_commit". A sink object is used by one thread; one query per output dir:
 // MakeFileSink records ctx.query_id in <path>/_sluice_query and refuses an output directory
 // another query wrote (its batch ids would be skipped as committed). No check without a query id.
@@ -15,6 +17,10 @@
 #include "sink/sink.h"
 
 namespace sluice::sink {
+
+/// The uuid in the part file names of batch `batch_id` of query `query_id`: the same for every
+/// attempt of the batch, different for every other batch or query.
+std::string FileSinkBatchUuid(const std::string& query_id, int64_t batch_id);
 
 /// Checks format, options and that path is set; no filesystem access.
 Status ValidateFileSinkSpec(const SinkSpec& spec);

@@ -26,7 +26,7 @@ namespace {
 const std::vector<std::string> kOptions = {"table",         "path",          "catalog",
                                            "catalog.type",  "catalog.warehouse", "catalog.uri",
                                            "target-file-size-bytes", "mergeSchema", "merge-schema",
-                                           "merge_schema"};
+                                           "merge_schema",  "allowOtherQueries"};
 constexpr int64_t kDefaultTargetFileSize = 512LL * 1024 * 1024;  // Iceberg's write.target-file-size-bytes
 
 std::map<std::string, std::string> OptionMap(const plan::Options& options) {
@@ -51,9 +51,10 @@ Result<int64_t> TargetFileSize(const std::map<std::string, std::string>& options
 
 // mergeSchema (Iceberg's Spark writer: merge-schema / mergeSchema): add the query's new columns
 // to an existing table as nullable columns instead of refusing them.
-Result<bool> MergeSchema(const std::map<std::string, std::string>& options) {
+Result<bool> BoolOption(const std::map<std::string, std::string>& options, std::initializer_list<const char*> keys,
+                        const char* name) {
   std::optional<std::pair<std::string, std::string>> found;
-  for (const char* key : {"mergeschema", "merge-schema", "merge_schema"}) {
+  for (const char* key : keys) {
     auto it = options.find(key);
     if (it != options.end()) found = {key, it->second};
   }
@@ -62,7 +63,16 @@ Result<bool> MergeSchema(const std::map<std::string, std::string>& options) {
   for (char c : found->second) v += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   if (v == "true") return true;
   if (v == "false") return false;
-  return Status::Invalid("Invalid value '", found->second, "' for option mergeSchema: must be true or false");
+  return Status::Invalid("Invalid value '", found->second, "' for option ", name, ": must be true or false");
+}
+
+Result<bool> MergeSchema(const std::map<std::string, std::string>& options) {
+  return BoolOption(options, {"mergeschema", "merge-schema", "merge_schema"}, "mergeSchema");
+}
+
+// allowOtherQueries: let this query append to a table other streaming queries wrote.
+Result<bool> AllowOtherQueries(const std::map<std::string, std::string>& options) {
+  return BoolOption(options, {"allowotherqueries"}, "allowOtherQueries");
 }
 
 // The table's schema for a query: with merge_schema, the query's new columns are added first.
@@ -100,14 +110,41 @@ std::optional<int64_t> LastCommittedEpoch(const iceberg::TableMetadata& metadata
   return *epoch;
 }
 
+// Refuses writing into a table that other streaming queries wrote and this one never did.
+Status CheckTableOwner(const iceberg::TableMetadata& metadata, const std::string& table_name,
+                       const std::string& query_id, const std::string& checkpoint_dir) {
+  auto written_by = [](const std::string& id) {
+    return [id](const iceberg::Snapshot& snap) {
+      auto it = snap.summary.find(kQueryIdSummaryKey);
+      return it != snap.summary.end() && (id.empty() ? true : it->second == id);
+    };
+  };
+  if (iceberg::FindInAncestry(metadata, written_by(query_id))) return Status::OK();
+  const iceberg::Snapshot* other = iceberg::FindInAncestry(metadata, written_by(""));
+  if (!other) return Status::OK();
+  auto get = [&](const char* key, const char* fallback) {
+    auto it = other->summary.find(key);
+    return it == other->summary.end() ? std::string(fallback) : it->second;
+  };
+  return Status::Invalid("Iceberg table ", table_name, " was written by streaming query ",
+                         get(kQueryIdSummaryKey, "?"), " (checkpoint ", get(kCheckpointSummaryKey, "<not recorded>"),
+                         ", batches up to ", get(kEpochIdSummaryKey, "?"), "), not by this query ", query_id,
+                         " (checkpoint ", checkpoint_dir.empty() ? std::string("<none>") : checkpoint_dir,
+                         "). Restarting that query from a new checkpoint would write its rows again. Restart with "
+                         "the checkpoint that query used, or set the sink option allowOtherQueries = true if this "
+                         "query is meant to append to the same table.");
+}
+
 class IcebergSink final : public Sink {
  public:
   IcebergSink(std::shared_ptr<io::FileSystem> fs, std::shared_ptr<iceberg::Catalog> catalog, iceberg::TableRef ref,
-              std::string query_id, bool complete, int64_t target_file_size, bool merge_schema)
+              std::string query_id, std::string checkpoint_dir, bool complete, int64_t target_file_size,
+              bool merge_schema)
       : fs_(std::move(fs)),
         catalog_(std::move(catalog)),
         ref_(std::move(ref)),
         query_id_(std::move(query_id)),
+        checkpoint_dir_(std::move(checkpoint_dir)),
         complete_(complete),
         target_file_size_(target_file_size),
         merge_schema_(merge_schema) {}
@@ -148,6 +185,7 @@ class IcebergSink final : public Sink {
           if (!query_id_.empty()) {
             change.summary[kQueryIdSummaryKey] = query_id_;
             change.summary[kEpochIdSummaryKey] = std::to_string(batch_id);
+            if (!checkpoint_dir_.empty()) change.summary[kCheckpointSummaryKey] = checkpoint_dir_;
           }
           change.summary["engine-name"] = "sluice";
           change.summary["engine-version"] = SLUICE_VERSION;
@@ -204,6 +242,7 @@ class IcebergSink final : public Sink {
   std::shared_ptr<iceberg::Catalog> catalog_;
   iceberg::TableRef ref_;
   std::string query_id_;
+  std::string checkpoint_dir_;
   bool complete_;
   int64_t target_file_size_;
   bool merge_schema_;
@@ -220,6 +259,7 @@ Status ValidateIcebergSinkSpec(const SinkSpec& spec) {
   auto options = OptionMap(spec.options);
   ARROW_RETURN_NOT_OK(TargetFileSize(options).status());
   ARROW_RETURN_NOT_OK(MergeSchema(options).status());
+  ARROW_RETURN_NOT_OK(AllowOtherQueries(options).status());
   return iceberg::TableRefFromOptions(options).status();
 }
 
@@ -250,9 +290,14 @@ Result<std::unique_ptr<Sink>> MakeIcebergSink(const SinkSpec& spec, const SinkCo
   ARROW_ASSIGN_OR_RAISE(bool merge_schema, MergeSchema(options));
   auto fs = ctx.fs ? ctx.fs : io::LocalFileSystem();
   ARROW_ASSIGN_OR_RAISE(auto catalog, iceberg::MakeCatalog(ref.catalog, ref.catalog_props, fs));
-  return std::unique_ptr<Sink>(
-      new IcebergSink(fs, std::move(catalog), std::move(ref), ctx.query_id, spec.output_mode == plan::OutputMode::kComplete, target,
-                                                   merge_schema));
+  ARROW_ASSIGN_OR_RAISE(bool allow_others, AllowOtherQueries(options));
+  if (!ctx.query_id.empty() && !allow_others) {
+    ARROW_ASSIGN_OR_RAISE(auto table, catalog->Load(ref.ident));
+    if (table) ARROW_RETURN_NOT_OK(CheckTableOwner(table->metadata, ref.ToString(), ctx.query_id, ctx.checkpoint_dir));
+  }
+  return std::unique_ptr<Sink>(new IcebergSink(fs, std::move(catalog), std::move(ref), ctx.query_id,
+                                               ctx.checkpoint_dir, spec.output_mode == plan::OutputMode::kComplete,
+                                               target, merge_schema));
 }
 
 }  // namespace sluice::sink

@@ -18,6 +18,8 @@ namespace sluice::sink {
 
 inline constexpr const char* kQueryIdSummaryKey = "spark.sql.streaming.queryId";
 inline constexpr const char* kEpochIdSummaryKey = "spark.sql.streaming.epochId";
+/// The checkpoint of the query that committed a snapshot (sluice's own summary key).
+inline constexpr const char* kCheckpointSummaryKey = "sluice.checkpointLocation";
 
 /// Called by writeStream().start() for format "iceberg": copies the table's catalog settings
 /// from the session conf into the spec's options, then creates the table from `query_schema`
@@ -29,6 +31,9 @@ Status PrepareIcebergSinkSpec(SinkSpec* spec, const std::function<std::string(co
 std::string IcebergSinkTableName(const SinkSpec& spec);
 
 Status ValidateIcebergSinkSpec(const SinkSpec& spec);
+/// With a query id, refuses a table whose ancestry holds snapshots of another streaming query
+/// and none of this one (a second checkpoint on the same source would write every row again),
+/// naming that query and its checkpoint, unless option allowOtherQueries = true.
 Result<std::unique_ptr<Sink>> MakeIcebergSink(const SinkSpec& spec, const SinkContext& ctx);
 
 }  // namespace sluice::sink

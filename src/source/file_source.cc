@@ -13,6 +13,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
+#include <functional>
 #include <unordered_set>
 
 #include "checkpoint/file_sink_log.h"
@@ -79,7 +81,8 @@ class FileStreamSource final : public Source {
         fs_(ctx.fs),
         dir_(io::AbsolutePath(io::UriToPath(spec.path))),
         schema_(EffectiveSchema(spec)),
-        log_(ctx.fs, ctx.metadata_dir, ctx.min_batches_to_retain) {}
+        log_(ctx.fs, ctx.metadata_dir, ctx.min_batches_to_retain),
+        clock_ms_(ctx.clock_ms) {}
 
   Status Init() {
     ARROW_ASSIGN_OR_RAISE(auto info, fs_->Stat(dir_));
@@ -186,6 +189,22 @@ class FileStreamSource final : public Source {
     newest_seen_ms_ = std::max(newest_seen_ms_, f.timestamp);
   }
 
+  // maxFileAge counts back from the newest file taken so far, but never from later than now: one
+  // file dated in the future must not make every later file "too old".
+  int64_t AgeReferenceMs() {
+    const int64_t now = clock_ms_ ? clock_ms_()
+                                  : std::chrono::duration_cast<std::chrono::milliseconds>(
+                                        std::chrono::system_clock::now().time_since_epoch())
+                                        .count();
+    if (newest_seen_ms_ <= now) return newest_seen_ms_;
+    if (!warned_future_) {
+      util::LogWarning(Description(), ": a file is dated ", (newest_seen_ms_ - now) / 1000,
+                       " s in the future; maxFileAge counts back from the current time instead");
+      warned_future_ = true;
+    }
+    return now;
+  }
+
   Result<std::vector<io::FileInfo>> ListAll() {
     return ListDataFiles(fs_, dir_, FileListingOptions{opts_.path_glob_filter, opts_.recursive});
   }
@@ -199,7 +218,7 @@ class FileStreamSource final : public Source {
       ARROW_ASSIGN_OR_RAISE(listed, ListAll());
     }
     bool age_limit = opts_.max_file_age_enabled() && !seen_.empty();
-    int64_t min_mtime = age_limit ? newest_seen_ms_ - opts_.max_file_age_ms : INT64_MIN;
+    int64_t min_mtime = age_limit ? AgeReferenceMs() - opts_.max_file_age_ms : INT64_MIN;
     std::vector<io::FileInfo> out;
     for (auto& f : listed) {
       if (f.mtime_ms < min_mtime || seen_.count(f.path)) continue;
@@ -247,6 +266,8 @@ class FileStreamSource final : public Source {
   FileSourceLog log_;
   std::unordered_set<std::string> seen_;
   int64_t newest_seen_ms_ = INT64_MIN;
+  std::function<int64_t()> clock_ms_;  // may be empty: the system clock
+  bool warned_future_ = false;
   std::optional<std::vector<io::FileInfo>> available_now_;
   int64_t cleaned_through_ = -1;
   std::atomic<int64_t> malformed_rows_{0};

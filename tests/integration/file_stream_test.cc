@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "integration/test_util.h"
+#include "io/file_system.h"
 #include "support/status.h"
 
 namespace sluice::testing {
@@ -169,6 +170,32 @@ TEST(FileStream, BadInputsAreRefusedWithWhatAndWhere) {
   ASSERT_FALSE(unknown_col.ok());
   EXPECT_THAT(unknown_col.status().message(), HasSubstr("pricee"));
   EXPECT_FALSE(unknown_col.writeStream().format("memory").queryName("x").start().ok());
+}
+
+TEST(FileStream, ASourceFolderEqualToOrInsideTheSinkFolderIsRefusedWritingNothing) {
+  TempDir dir;
+  WriteInputFile(dir.Sub("out/in"), "a.json", JsonRows(0, 2));
+  auto s = Session::Make();
+  for (const std::string& in : {dir.Sub("out"), dir.Sub("out/in"), dir.Sub("out/in/")}) {
+    ASSERT_OK_AND_ASSIGN(auto df, JsonStream(s, in));
+    auto st = [&]() -> Status {
+      ARROW_ASSIGN_OR_RAISE(auto q, df.writeStream().format("json").option("path", dir.Sub("out"))
+                                        .option("checkpointLocation", dir.Sub("ckpt")).trigger(AvailableNow()).start());
+      return q.awaitTermination();
+    }();
+    ASSERT_FALSE(st.ok()) << in;
+    EXPECT_THAT(st.message(), HasSubstr("would read its own output")) << in;
+    EXPECT_THAT(st.message(), HasSubstr("source folder file://" + io::AbsolutePath(in))) << in;
+    EXPECT_FALSE(fs::exists(dir.Sub("ckpt"))) << in;
+    EXPECT_FALSE(fs::exists(dir.Sub("out/_spark_metadata"))) << in;
+  }
+  // A sibling folder whose name merely starts with the sink's is fine.
+  WriteInputFile(dir.Sub("out2"), "a.json", JsonRows(0, 2));
+  ASSERT_OK_AND_ASSIGN(auto df, JsonStream(s, dir.Sub("out2")));
+  ASSERT_OK_AND_ASSIGN(auto q, df.writeStream().format("json").option("path", dir.Sub("out"))
+                                   .option("checkpointLocation", dir.Sub("ckpt")).trigger(AvailableNow()).start());
+  ASSERT_OK(q.awaitTermination());
+  EXPECT_EQ(SortedInts(ReadSinkDir(dir.Sub("out"), "json"), "id"), Range(0, 2));
 }
 
 TEST(FileStream, TheSameQueryAsABatchJobGivesTheSameAnswer) {

@@ -119,6 +119,7 @@ TEST(IcebergStream, MergeSchemaLetsAStreamAddANullableColumnToAnExistingTable) {
                                     .writeStream()
                                     .option("checkpointLocation", dir.Sub("ckpt-b"))
                                     .option("mergeSchema", "true")
+                                    .option("allowOtherQueries", "true")  // a second query, on purpose
                                     .trigger(AvailableNow())
                                     .toTable("lake.db.events"));
   ASSERT_OK(q2.awaitTermination());

@@ -20,7 +20,8 @@ def write_json(path: Path, rows: list) -> None:
 
 
 def pipeline(tmp: Path, name: str, columns: str, source: str, merge: bool) -> Path:
-    merge_option = ", mergeSchema = true" if merge else ""
+    # The merging pipeline is a second query on the same table, on purpose.
+    merge_option = ", mergeSchema = true, allowOtherQueries = true" if merge else ""
     sql = f"""
 SET sluice.sql.catalog.lake.type = 'sql';
 SET sluice.sql.catalog.lake.uri = 'sqlite:///{tmp}/catalog.db';

@@ -137,7 +137,8 @@ def test_two_writers_through_the_sql_catalog_both_survive_once(tmp_path, sluice_
     procs = []
     for name in ("a", "b"):
         cmd = [str(sluice_bin_dir / "iceberg_stream"), "--input", str(tmp_path / f"in-{name}"), "--checkpoint",
-               str(tmp_path / f"ckpt-{name}"), *lake.catalog_args(), "--max-files-per-trigger", "1"]
+               str(tmp_path / f"ckpt-{name}"), *lake.catalog_args(), "--max-files-per-trigger", "1",
+               "--allow-other-queries", "true"]
         procs.append(subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True))
     for p in procs:
         _, err = p.communicate(timeout=300)

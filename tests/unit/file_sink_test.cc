@@ -165,15 +165,77 @@ TEST(FileSinkTest, RestartedSinkDeletesOrphansBeforeWriting) {
   auto faulty = std::make_shared<io::FaultInjectingFileSystem>(
       io::LocalFileSystem(), *io::FaultSpec::Parse("write=_spark_metadata,action=fail"));
   ASSERT_FALSE(MakeSink(spec, faulty)->AddBatch(1, Rows(2, 2)).ok());
-  // Also a torn temp file, as a crash mid-write leaves it.
-  { std::ofstream(tmp.path() + "/.part-00000-dead.c000.csv.tmp") << "1,"; }
+  // Also a torn temp file of batch 1, as a crash mid-write leaves it.
+  const std::string torn = tmp.path() + "/.part-00000-" + FileSinkBatchUuid("", 1) + ".c001.csv.tmp";
+  { std::ofstream(torn) << "1,"; }
   ASSERT_EQ(PartFiles(tmp.path()).size(), 2u);
 
   ASSERT_OK(MakeSink(spec)->AddBatch(1, Rows(2, 2)));
   auto parts = PartFiles(tmp.path());
   EXPECT_EQ(parts.size(), 2u);
   EXPECT_EQ(Committed(tmp.path()), parts);
-  EXPECT_FALSE(fs::exists(tmp.path() + "/.part-00000-dead.c000.csv.tmp"));
+  EXPECT_FALSE(fs::exists(torn));
+}
+
+TEST(FileSinkTest, UnlistedFilesOfOtherBatchesOrWritersAreLeftAlone) {
+  TempDir tmp;
+  auto spec = Spec("json", tmp.path());
+  ASSERT_OK(MakeSink(spec)->AddBatch(0, Rows(0, 2)));
+  // Not provably a leftover of batch 1: someone else's file, and a file of another query.
+  const std::string stray = tmp.path() + "/part-00000-stray.c000.json";
+  const std::string other = tmp.path() + "/part-00000-" + FileSinkBatchUuid("other-query", 1) + ".c000.json";
+  { std::ofstream(stray) << "{\"id\":99}\n"; }
+  { std::ofstream(other) << "{\"id\":98}\n"; }
+  ASSERT_OK(MakeSink(spec)->AddBatch(1, Rows(2, 2)));
+  EXPECT_TRUE(fs::exists(stray));
+  EXPECT_TRUE(fs::exists(other));
+  EXPECT_EQ(Committed(tmp.path()).size(), 2u);
+}
+
+TEST(FileSinkTest, BatchUuidIsStablePerBatchAndQuery) {
+  EXPECT_EQ(FileSinkBatchUuid("q", 3), FileSinkBatchUuid("q", 3));
+  EXPECT_NE(FileSinkBatchUuid("q", 3), FileSinkBatchUuid("q", 4));
+  EXPECT_NE(FileSinkBatchUuid("q", 3), FileSinkBatchUuid("r", 3));
+  EXPECT_EQ(FileSinkBatchUuid("q", 3).size(), 36u);
+}
+
+// Deleting a _spark_metadata entry must never make the restart delete committed data.
+class FileSinkLogGapTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(FileSinkLogGapTest, MissingEntryIsRefusedNamingItAndNothingIsDeleted) {
+  TempDir tmp;
+  auto spec = Spec("parquet", tmp.path());
+  {
+    auto sink = MakeSink(spec);
+    for (int64_t b = 0; b < 13; ++b) ASSERT_OK(sink->AddBatch(b, Rows(b * 10, 10)));
+  }
+  const auto parts = PartFiles(tmp.path());
+  ASSERT_EQ(parts.size(), 13u);
+  const std::string missing = GetParam();
+  ASSERT_TRUE(fs::remove(tmp.path() + "/_spark_metadata/" + missing));
+
+  // The query restarts at batch 13 (its commit log has 12).
+  Status st = MakeSink(spec)->AddBatch(13, Rows(130, 10));
+  ASSERT_FALSE(st.ok());
+  EXPECT_THAT(st.message(), HasSubstr("missing entry " + missing));
+  EXPECT_EQ(PartFiles(tmp.path()), parts);
+  EXPECT_FALSE(fs::exists(tmp.path() + "/_spark_metadata/13"));
+  // Readers refuse too, instead of showing a table without the missing batches (a deleted
+  // latest entry leaves a log without a gap: only the writer, at batch 13, can tell).
+  auto read = ReadCommittedFiles(io::LocalFileSystem(), tmp.path());
+  EXPECT_EQ(read.ok(), missing == "12");
+}
+
+INSTANTIATE_TEST_SUITE_P(Entries, FileSinkLogGapTest, ::testing::Values("12", "11", "9.compact"));
+
+TEST(FileSinkTest, GapBeforeFirstCompactionIsRefused) {
+  TempDir tmp;
+  auto sink = MakeSink(Spec("csv", tmp.path()));
+  for (int64_t b = 0; b < 4; ++b) ASSERT_OK(sink->AddBatch(b, Rows(b, 1)));
+  ASSERT_TRUE(fs::remove(tmp.path() + "/_spark_metadata/0"));
+  auto files = FileSinkLog(io::LocalFileSystem(), tmp.path()).AllFiles();
+  ASSERT_FALSE(files.ok());
+  EXPECT_THAT(files.status().message(), HasSubstr("missing entry 0 "));
 }
 
 TEST(FileSinkTest, ReadCommittedFilesIgnoresUnlistedFiles) {
@@ -260,7 +322,7 @@ TEST(FileSinkTest, ReaderStartsAtLatestCompactionAndAppliesDeletes) {
 TEST(FileSinkTest, OutputOfAnotherQueryIsRefused) {
   TempDir tmp;
   auto spec = Spec("parquet", tmp.path() + "/out");
-  SinkContext q1{io::LocalFileSystem(), "q1", nullptr, nullptr};
+  SinkContext q1{io::LocalFileSystem(), "q1", nullptr, nullptr, ""};
   auto sink = MakeFileSink(spec, q1);
   ASSERT_OK(sink);
   EXPECT_EQ(ReadAll(tmp.path() + "/out/_sluice_query"), "v1\n{\"queryId\":\"q1\"}");
@@ -268,7 +330,7 @@ TEST(FileSinkTest, OutputOfAnotherQueryIsRefused) {
   EXPECT_OK(MakeFileSink(spec, q1));  // the same query, restarted
 
   // The same query with a new checkpoint gets a new id and would skip batch 0 as committed.
-  auto other = MakeFileSink(spec, SinkContext{io::LocalFileSystem(), "q2", nullptr, nullptr});
+  auto other = MakeFileSink(spec, SinkContext{io::LocalFileSystem(), "q2", nullptr, nullptr, 0, ""});
   ASSERT_FALSE(other.ok());
   EXPECT_THAT(other.status().message(), HasSubstr("was written by query q1 (batches up to 0)"))
       << other.status().ToString();
@@ -276,7 +338,7 @@ TEST(FileSinkTest, OutputOfAnotherQueryIsRefused) {
   // A log without an owner (an older or foreign writer) is refused too.
   auto foreign = Spec("parquet", tmp.path() + "/foreign");
   ASSERT_OK(MakeSink(foreign)->AddBatch(0, Rows(0, 1)));
-  auto unknown = MakeFileSink(foreign, SinkContext{io::LocalFileSystem(), "q3", nullptr, nullptr});
+  auto unknown = MakeFileSink(foreign, SinkContext{io::LocalFileSystem(), "q3", nullptr, nullptr, 0, ""});
   ASSERT_FALSE(unknown.ok());
   EXPECT_THAT(unknown.status().message(), HasSubstr("was written by query <unknown"));
 }

@@ -1,6 +1,8 @@
 // The streaming file source: its log, offsets, read limits, redo, restart and cleanSource.
 #include <gtest/gtest.h>
 
+#include <chrono>
+
 #include <filesystem>
 
 #include "file_source_test_util.h"
@@ -197,6 +199,18 @@ TEST_F(FileSourceStream, MaxFileAgeIsRelativeToNewestSeenFile) {
   EXPECT_EQ(Next(*s, 0), 1);
   EXPECT_EQ(Batch(*s, 0, 1), (Strings{"recent.json"}));
   EXPECT_EQ(Next(*s, 1), 1);
+}
+
+TEST_F(FileSourceStream, AFutureDatedFileDoesNotMakeLaterFilesTooOld) {
+  const int64_t now = std::chrono::duration_cast<std::chrono::milliseconds>(
+                          std::chrono::system_clock::now().time_since_epoch()).count();
+  Add("future.json", now + 30 * kDay);
+  auto s = Open({{"maxFileAge", "7d"}});
+  ASSERT_EQ(Next(*s, std::nullopt), 0);
+  Add("today.json", now - 1 * kDay);
+  Add("old.json", now - 8 * kDay);
+  EXPECT_EQ(Next(*s, 0), 1);
+  EXPECT_EQ(Batch(*s, 0, 1), (Strings{"today.json"}));
 }
 
 TEST_F(FileSourceStream, AvailableNowTakesOnlyTheSnapshot) {

@@ -94,9 +94,40 @@ TEST(IcebergSink, RedoneBatchIsNotCommittedTwice) {
   EXPECT_EQ(Load(dir).metadata.snapshots.size(), 2u);
   EXPECT_EQ(RowCount(dir), 10);
   EXPECT_EQ(DataFileCount(dir), 2u);  // a skipped batch writes no data file
-  // Another query's batch 0 is its own.
-  ASSERT_OK(Make(Spec(dir), "q-2")->AddBatch(0, Rows(100, 1)));
+  // Another query's batch 0 (allowed to share the table) is its own.
+  auto shared = Spec(dir);
+  shared.options.Set("allowOtherQueries", "true");
+  ASSERT_OK(Make(shared, "q-2")->AddBatch(0, Rows(100, 1)));
   EXPECT_EQ(RowCount(dir), 11);
+}
+
+TEST(IcebergSink, AnotherQueryIsRefusedNamingTheWriterAndItsCheckpointUnlessAllowed) {
+  TempDir dir;
+  SinkContext first{io::LocalFileSystem(), "q-1", nullptr, nullptr, "/ckpt/one"};
+  auto sink = MakeIcebergSink(Spec(dir), first);
+  ASSERT_OK(sink);
+  ASSERT_OK((*sink)->AddBatch(0, Rows(0, 5)));
+  EXPECT_EQ(Load(dir).metadata.CurrentSnapshot()->summary.at(kCheckpointSummaryKey), "/ckpt/one");
+
+  // A second checkpoint on the same source would write every row again.
+  SinkContext second{io::LocalFileSystem(), "q-2", nullptr, nullptr, "/ckpt/two"};
+  auto refused = MakeIcebergSink(Spec(dir), second);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_THAT(refused.status().message(), HasSubstr("written by streaming query q-1 (checkpoint /ckpt/one"));
+  EXPECT_THAT(refused.status().message(), HasSubstr("not by this query q-2 (checkpoint /ckpt/two)"));
+  EXPECT_THAT(refused.status().message(), HasSubstr("allowOtherQueries"));
+  EXPECT_EQ(RowCount(dir), 5);
+
+  // On purpose: appends, and from then on the table counts as written by q-2 as well.
+  auto spec = Spec(dir);
+  spec.options.Set("allowOtherQueries", "true");
+  auto allowed = MakeIcebergSink(spec, second);
+  ASSERT_OK(allowed);
+  ASSERT_OK((*allowed)->AddBatch(0, Rows(5, 5)));
+  EXPECT_EQ(RowCount(dir), 10);
+  EXPECT_OK(MakeIcebergSink(Spec(dir), second));
+  // The first query's restart is still its own table.
+  EXPECT_OK(MakeIcebergSink(Spec(dir), first));
 }
 
 TEST(IcebergSink, CompleteModeReplacesTheRowsWithAnOverwriteSnapshot) {
@@ -180,7 +211,7 @@ TEST(IcebergSink, MergeSchemaAddsNullableColumnsAndOlderRowsReadThemAsNull) {
   ASSERT_OK(PrepareIcebergSinkSpec(&spec, no_conf, *WideRows(0, 1)->schema(), io::LocalFileSystem()));
   EXPECT_EQ(Load(dir).metadata.schemas.size(), 2u);
 
-  ASSERT_OK(Make(spec, "q-2")->AddBatch(0, WideRows(3, 2)));
+  ASSERT_OK(Make(spec, "q-1")->AddBatch(1, WideRows(3, 2)));
   auto md = Load(dir).metadata;
   EXPECT_EQ(md.CurrentSnapshot()->schema_id, std::optional<int>(1));
   auto rows = iceberg::ReadCurrentSnapshot(io::LocalFileSystem().get(), md);
