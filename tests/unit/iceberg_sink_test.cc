@@ -103,14 +103,14 @@ TEST(IcebergSink, RedoneBatchIsNotCommittedTwice) {
 
 TEST(IcebergSink, AnotherQueryIsRefusedNamingTheWriterAndItsCheckpointUnlessAllowed) {
   TempDir dir;
-  SinkContext first{io::LocalFileSystem(), "q-1", nullptr, nullptr, "/ckpt/one"};
+  SinkContext first{io::LocalFileSystem(), "q-1", nullptr, nullptr, 0, "/ckpt/one"};
   auto sink = MakeIcebergSink(Spec(dir), first);
   ASSERT_OK(sink);
   ASSERT_OK((*sink)->AddBatch(0, Rows(0, 5)));
   EXPECT_EQ(Load(dir).metadata.CurrentSnapshot()->summary.at(kCheckpointSummaryKey), "/ckpt/one");
 
   // A second checkpoint on the same source would write every row again.
-  SinkContext second{io::LocalFileSystem(), "q-2", nullptr, nullptr, "/ckpt/two"};
+  SinkContext second{io::LocalFileSystem(), "q-2", nullptr, nullptr, 0, "/ckpt/two"};
   auto refused = MakeIcebergSink(Spec(dir), second);
   ASSERT_FALSE(refused.ok());
   EXPECT_THAT(refused.status().message(), HasSubstr("written by streaming query q-1 (checkpoint /ckpt/one"));
