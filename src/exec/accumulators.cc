@@ -233,7 +233,7 @@ Status AccumulatorSet::Merge(std::vector<Acc>* earlier, const std::vector<Acc>& 
       a.has = a.has || b.has;
     } else if (fn == Fn::kCountDistinct) {
       a.distinct.insert(b.distinct.begin(), b.distinct.end());
-    } else if (IsMoments(fn)) {
+    } else if (fn == Fn::kMoments) {
       MergeMoments(&a, b);
     }
   }

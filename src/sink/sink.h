@@ -56,7 +56,7 @@ struct SinkContext {
   std::ostream* console = nullptr;  // where the console sink prints (default std::cout)
   /// The query's processing-time trigger interval (0: back to back, once, availableNow).
   int64_t trigger_interval_ms = 0;
-  std::string checkpoint_dir;       // the query's checkpoint (recorded by the Iceberg sink); may be empty
+  std::string checkpoint_dir{};     // the query's checkpoint (recorded by the Iceberg sink); may be empty
 };
 
 class Sink {

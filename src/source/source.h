@@ -43,7 +43,7 @@ struct SourceContext {
   /// True when the query runs on a throw-away checkpoint (no recovery expected).
   bool temporary_checkpoint = false;
   /// The query's id (checkpoint metadata), e.g. to name a Kafka consumer group.
-  std::string query_id;
+  std::string query_id{};
 };
 
 class Source {

@@ -60,7 +60,7 @@ TEST(AccumulatorsMoments, StateBytesRoundTrip) {
   ASSERT_OK(b.AppendValues(kValues));
   ASSERT_OK_AND_ASSIGN(auto column, b.Finish());
   std::vector<Acc> accs(1);
-  for (int64_t row = 0; row < column->length(); ++row) set.Update(&accs, {column}, row);
+  for (int64_t row = 0; row < column->length(); ++row) ASSERT_OK(set.Update(&accs, {column}, row));
   std::string bytes;
   set.Encode(accs, &bytes);
   std::vector<Acc> restored;

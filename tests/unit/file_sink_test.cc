@@ -322,7 +322,7 @@ TEST(FileSinkTest, ReaderStartsAtLatestCompactionAndAppliesDeletes) {
 TEST(FileSinkTest, OutputOfAnotherQueryIsRefused) {
   TempDir tmp;
   auto spec = Spec("parquet", tmp.path() + "/out");
-  SinkContext q1{io::LocalFileSystem(), "q1", nullptr, nullptr, ""};
+  SinkContext q1{io::LocalFileSystem(), "q1", nullptr, nullptr, 0, ""};
   auto sink = MakeFileSink(spec, q1);
   ASSERT_OK(sink);
   EXPECT_EQ(ReadAll(tmp.path() + "/out/_sluice_query"), "v1\n{\"queryId\":\"q1\"}");
