@@ -23,8 +23,6 @@ using util::TimestampFormat;
 constexpr int64_t kMicrosPerSecond = 1000000;
 const char* const kDefaultFormat = "yyyy-MM-dd HH:mm:ss";
 
-std::string LiteralText(const Datum& d) { return static_cast<const arrow::StringScalar&>(*d.scalar()).value->ToString(); }
-
 // A timestamp value as raw int64 microseconds (any zone label).
 Result<Datum> Micros(const Datum& ts) {
   ARROW_ASSIGN_OR_RAISE(auto us, arrow::compute::Cast(ts, arrow::timestamp(arrow::TimeUnit::MICRO)));

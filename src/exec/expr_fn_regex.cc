@@ -16,8 +16,6 @@ using arrow::Datum;
 using plan::CallSignature;
 using plan::Expr;
 
-std::string LiteralText(const Datum& d) { return static_cast<const arrow::StringScalar&>(*d.scalar()).value->ToString(); }
-
 // Java's replacement text ($1 a group, \$ a dollar) as RE2's (\1 a group, \\ a backslash).
 std::string Re2Replacement(const std::string& java) {
   std::string out;

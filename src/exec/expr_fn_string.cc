@@ -18,8 +18,6 @@ using arrow::Datum;
 using plan::CallSignature;
 using plan::Expr;
 
-std::string LiteralText(const Datum& d) { return static_cast<const arrow::StringScalar&>(*d.scalar()).value->ToString(); }
-
 Result<Datum> Replace(const Expr&, const std::vector<Datum>& args, const CallSignature&) {
   if (!args[1].scalar()->is_valid || (args.size() == 3 && !args[2].scalar()->is_valid)) {
     return Datum(arrow::MakeNullScalar(arrow::utf8()));

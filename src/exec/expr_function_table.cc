@@ -1,6 +1,8 @@
 // The kernel table: the families' entries, looked up by name.
 #include "exec/expr_function_table.h"
 
+#include <arrow/scalar.h>
+
 #include <unordered_map>
 
 namespace sluice::exec::internal {
@@ -14,6 +16,10 @@ const std::vector<FunctionKernelEntry>& FunctionKernels() {
     return all;
   }();
   return kAll;
+}
+
+std::string LiteralText(const arrow::Datum& d) {
+  return static_cast<const arrow::StringScalar&>(*d.scalar()).value->ToString();
 }
 
 FunctionKernel FindFunctionKernel(const std::string& name) {

@@ -27,6 +27,10 @@ FunctionKernel FindFunctionKernel(const std::string& name);
 /// Every entry, family by family.
 const std::vector<FunctionKernelEntry>& FunctionKernels();
 
+/// The text of a string scalar argument (a pattern, a format, a search string); the kernel has
+/// checked that the scalar is valid (non-null).
+std::string LiteralText(const arrow::Datum& d);
+
 std::vector<FunctionKernelEntry> MathKernels();
 std::vector<FunctionKernelEntry> ConditionalKernels();
 std::vector<FunctionKernelEntry> StringKernels();

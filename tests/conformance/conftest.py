@@ -1,7 +1,6 @@
 """Set-up of the Spark conformance suite: the sluice binaries and ONE SparkSession (one JVM) for the
 whole pytest session: local[2], 2 shuffle partitions, UTC everywhere."""
 import os
-import shutil
 import time
 from pathlib import Path
 
@@ -14,13 +13,6 @@ REPO = Path(__file__).resolve().parents[2]
 os.environ["TZ"] = "UTC"
 time.tzset()
 
-
-def pytest_configure(config):
-    if not os.environ.get("JAVA_HOME"):
-        java = shutil.which("java")
-        if java:
-            # /usr/lib/jvm/<jdk>/bin/java -> /usr/lib/jvm/<jdk>
-            os.environ["JAVA_HOME"] = str(Path(os.path.realpath(java)).parent.parent)
 
 
 @pytest.fixture(scope="session")

@@ -18,13 +18,6 @@ REPO = Path(__file__).resolve().parents[2]
 BROKER = REPO / "scripts" / "kafka-broker"
 
 
-@pytest.fixture(scope="session")
-def sluice_bin_dir() -> Path:
-    d = Path(os.environ.get("SLUICE_BIN_DIR", REPO / "build" / "bin"))
-    if not d.is_dir():
-        pytest.fail(f"sluice binaries not found in {d}; build first or set SLUICE_BIN_DIR")
-    return d
-
 
 @pytest.fixture(scope="session")
 def bootstrap(tmp_path_factory) -> str:

@@ -23,6 +23,7 @@
 #include "iceberg/maintenance.h"
 #include "iceberg/metadata.h"
 #include "io/fault_injection.h"
+#include "tools/tool_args.h"
 #include "sluice/sluice.h"
 #include "util/duration.h"
 #include "util/numbers.h"
@@ -97,12 +98,9 @@ int main(int argc, char** argv) {
   }
   const std::string table = args["--table"];
   const std::string catalog = table.substr(0, table.find('.'));
-  std::shared_ptr<io::FileSystem> fs = io::LocalFileSystem();
-  if (args.count("--fault")) {
-    auto spec = io::FaultSpec::Parse(args["--fault"]);
-    if (!spec.ok()) return Fail(spec.status());
-    fs = std::make_shared<io::FaultInjectingFileSystem>(fs, *spec);
-  }
+  auto fs_or = tools::FileSystemFor(args);
+  if (!fs_or.ok()) return Fail(fs_or.status());
+  std::shared_ptr<io::FileSystem> fs = *fs_or;
   auto session = api::MakeSession(fs);
   const std::string prefix = "sluice.sql.catalog." + catalog + ".";
   session->setConf(prefix + "type", args["--catalog-type"]);

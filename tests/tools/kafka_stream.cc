@@ -14,6 +14,7 @@
 
 #include "api/access.h"
 #include "io/fault_injection.h"
+#include "tools/tool_args.h"
 #include "sluice/sluice.h"
 
 using namespace sluice;
@@ -28,20 +29,11 @@ int Fail(const Status& st) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::map<std::string, std::string> args;
-  for (int i = 1; i + 1 < argc; i += 2) args[argv[i]] = argv[i + 1];
-  for (const char* required : {"--bootstrap", "--input", "--checkpoint"}) {
-    if (!args.count(required)) {
-      std::cerr << "kafka_stream: missing " << required << std::endl;
-      return 2;
-    }
-  }
-  std::shared_ptr<io::FileSystem> fs = io::LocalFileSystem();
-  if (args.count("--fault")) {
-    auto spec = io::FaultSpec::Parse(args["--fault"]);
-    if (!spec.ok()) return Fail(spec.status());
-    fs = std::make_shared<io::FaultInjectingFileSystem>(fs, *spec);
-  }
+  tools::Args args;
+  if (!tools::ParseArgs(argc, argv, "kafka_stream", {"--bootstrap", "--input", "--checkpoint"}, &args)) return 2;
+  auto fs_or = tools::FileSystemFor(args);
+  if (!fs_or.ok()) return Fail(fs_or.status());
+  std::shared_ptr<io::FileSystem> fs = *fs_or;
   auto session = api::MakeSession(fs);
   auto reader = session->readStream()
                     .format("kafka")

@@ -30,6 +30,7 @@
 
 #include "api/access.h"
 #include "io/fault_injection.h"
+#include "tools/tool_args.h"
 #include "sluice/sluice.h"
 
 using namespace sluice;
@@ -79,20 +80,11 @@ Result<DataFrame> BuildQuery(const std::string& query, const DataFrame& events, 
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::map<std::string, std::string> args = {{"--partitions", "2"}, {"--provider", "file"}, {"--delay", "5 seconds"}};
-  for (int i = 1; i + 1 < argc; i += 2) args[argv[i]] = argv[i + 1];
-  for (const char* required : {"--query", "--input", "--checkpoint", "--output"}) {
-    if (!args.count(required)) {
-      std::cerr << "stateful_stream: missing " << required << std::endl;
-      return 2;
-    }
-  }
-  std::shared_ptr<io::FileSystem> fs = io::LocalFileSystem();
-  if (args.count("--fault")) {
-    auto spec = io::FaultSpec::Parse(args["--fault"]);
-    if (!spec.ok()) return Fail(spec.status());
-    fs = std::make_shared<io::FaultInjectingFileSystem>(fs, *spec);
-  }
+  tools::Args args = {{"--partitions", "2"}, {"--provider", "file"}, {"--delay", "5 seconds"}};
+  if (!tools::ParseArgs(argc, argv, "stateful_stream", {"--query", "--input", "--checkpoint", "--output"}, &args)) return 2;
+  auto fs_or = tools::FileSystemFor(args);
+  if (!fs_or.ok()) return Fail(fs_or.status());
+  std::shared_ptr<io::FileSystem> fs = *fs_or;
   auto session = api::MakeSession(fs);
   session->setConf("spark.sql.shuffle.partitions", args["--partitions"]);
   session->setConf("spark.sql.streaming.stateStore.providerClass", args["--provider"]);

@@ -1,11 +1,11 @@
-"""Shared set-up for interop tests: the sluice binaries and a Java for PySpark."""
+"""Shared by every pytest suite under tests/: a Java for PySpark and the built sluice executables."""
 import os
 import shutil
 from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[1]
 
 
 def pytest_configure(config):
@@ -19,7 +19,7 @@ def pytest_configure(config):
 
 @pytest.fixture(scope="session")
 def sluice_bin_dir() -> Path:
-    """Directory of the built executables ($SLUICE_BIN_DIR, else <repo>/build/bin)."""
+    """Directory of the built executables ($SLUICE_BIN_DIR, set by ctest; else <repo>/build/bin)."""
     d = Path(os.environ.get("SLUICE_BIN_DIR", REPO / "build" / "bin"))
     if not d.is_dir():
         pytest.fail(f"sluice binaries not found in {d}; build first or set SLUICE_BIN_DIR")
