@@ -73,6 +73,12 @@ class DataFrame {
   /// dropDuplicates whose state of each key lives until the watermark passes the key's first
   /// event time + delay; `columns` need not include the event time. Needs withWatermark.
   DataFrame dropDuplicatesWithinWatermark(const std::vector<std::string>& columns = {}) const;
+  /// UNION ALL (Spark's union/unionAll): the rows of this frame and of `other`, duplicates
+  /// kept, columns matched by position (names from this frame; numbers widen, other types
+  /// must be equal). Both
+  /// streaming or both static; a streaming union reads every source into one checkpoint and
+  /// its watermark is the minimum over the inputs'.
+  DataFrame unionAll(const DataFrame& other) const;
   /// Orders the rows by the keys (stable). On a stream only after an aggregation, in complete
   /// mode (each micro-batch sorts its complete result), as in Spark.
   DataFrame orderBy(std::vector<SortOrder> keys) const;

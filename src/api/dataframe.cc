@@ -120,6 +120,12 @@ DataFrame DataFrame::limit(int64_t n) const {
   return Derive(*this, LogicalPlan::Limit(impl_->plan, n));
 }
 
+DataFrame DataFrame::unionAll(const DataFrame& other) const {
+  if (!ok()) return *this;
+  if (!other.ok()) return other;
+  return Derive(*this, LogicalPlan::Union(impl_->plan, api::PlanOf(other)));
+}
+
 DataFrame DataFrame::dropDuplicatesWithinWatermark(const std::vector<std::string>& columns) const {
   if (!status_.ok()) return *this;
   return Derive(*this, LogicalPlan::Deduplicate(impl_->plan, columns, true));

@@ -158,6 +158,9 @@ std::string LogicalPlan::ToString(int indent, bool with_options) const {
     case Kind::kJoin:
       os << join->ToString();
       break;
+    case Kind::kUnion:
+      os << "Union";
+      break;
   }
   if (input) os << "\n" << input->ToString(indent + 1, with_options);
   if (right) os << "\n" << right->ToString(indent + 1, with_options);
@@ -197,6 +200,16 @@ std::map<std::string, int64_t> LogicalPlan::WatermarkedColumns() const {
         } else if (c.from == JoinOutputColumn::From::kRight && r.count(right->schema->field(c.right)->name())) {
           out[name] = r[right->schema->field(c.right)->name()];
         }
+      }
+      return out;
+    }
+    case Kind::kUnion: {
+      // Spark's Union keeps its first input's attributes: a column carries the watermark the
+      // left input's column at that position carries.
+      std::map<std::string, int64_t> out;
+      for (int i = 0; i < schema->num_fields(); ++i) {
+        auto it = in.find(input->schema->field(i)->name());
+        if (it != in.end()) out[schema->field(i)->name()] = it->second;
       }
       return out;
     }
@@ -284,6 +297,60 @@ Result<PlanPtr> LogicalPlan::Join(PlanPtr left, PlanPtr right, JoinType type, st
   node->input = std::move(left);
   node->right = std::move(right);
   node->join = std::move(spec);
+  return PlanPtr(node);
+}
+
+Result<PlanPtr> LogicalPlan::Union(PlanPtr left, PlanPtr right) {
+  if (left->IsStreaming() != right->IsStreaming()) {
+    return Status::Invalid("UNION ALL of a streaming and a static input is not supported (as in Spark): make both "
+                           "inputs streaming tables, or both static");
+  }
+  const arrow::Schema& l = *left->schema;
+  const arrow::Schema& r = *right->schema;
+  if (l.num_fields() != r.num_fields()) {
+    return Status::Invalid("UNION ALL: the first input has ", l.num_fields(), " columns (", l.ToString(), ") but the ",
+                           "second has ", r.num_fields(), "; select the same number of columns on both sides");
+  }
+  arrow::FieldVector fields;
+  // Numbers widen as in Spark's WidenSetOperationTypes (int + bigint -> bigint, ... -> double);
+  // a side whose column is narrower gets a cast.
+  std::vector<ExprPtr> left_exprs, right_exprs;
+  bool cast_left = false, cast_right = false;
+  auto numeric = [](const arrow::DataType& t) { return arrow::is_numeric(t.id()) || arrow::is_decimal(t.id()); };
+  for (int i = 0; i < l.num_fields(); ++i) {
+    const auto& a = l.field(i);
+    const auto& b = r.field(i);
+    std::shared_ptr<arrow::DataType> type = a->type();
+    if (!a->type()->Equals(*b->type())) {
+      type = numeric(*a->type()) && numeric(*b->type()) ? CommonType(a->type(), b->type()) : nullptr;
+      if (!type) {
+        return Status::TypeError("UNION ALL: column ", i + 1, " is '", a->name(), "' ", TypeName(*a->type()),
+                                 " in the first input but '", b->name(), "' ", TypeName(*b->type()),
+                                 " in the second; columns are matched by position, so CAST one side to the other's "
+                                 "type");
+      }
+    }
+    auto side = [&](const std::shared_ptr<arrow::Field>& f, bool* cast) {
+      ExprPtr column = Expr::Column(f->name());
+      if (f->type()->Equals(*type)) return column;
+      *cast = true;
+      return Expr::Alias(Expr::Cast(column, type), f->name());
+    };
+    left_exprs.push_back(side(a, &cast_left));
+    right_exprs.push_back(side(b, &cast_right));
+    fields.push_back(arrow::field(a->name(), type, a->nullable() || b->nullable()));
+  }
+  if (cast_left) {
+    ARROW_ASSIGN_OR_RAISE(left, Project(std::move(left), std::move(left_exprs)));
+  }
+  if (cast_right) {
+    ARROW_ASSIGN_OR_RAISE(right, Project(std::move(right), std::move(right_exprs)));
+  }
+  auto node = std::make_shared<LogicalPlan>();
+  node->kind = Kind::kUnion;
+  node->schema = arrow::schema(std::move(fields));
+  node->input = std::move(left);
+  node->right = std::move(right);
   return PlanPtr(node);
 }
 

@@ -67,12 +67,12 @@ struct SortKey {
 
 struct LogicalPlan {
   /// kWatermark, kAggregate and kDeduplicate are the event-time and stateful nodes; kJoin
-  /// has two inputs (input = left, right).
-  enum class Kind { kScan, kProject, kFilter, kWatermark, kAggregate, kDeduplicate, kSort, kLimit, kJoin };
+  /// and kUnion have two inputs (input = left, right).
+  enum class Kind { kScan, kProject, kFilter, kWatermark, kAggregate, kDeduplicate, kSort, kLimit, kJoin, kUnion };
 
   Kind kind;
   PlanPtr input;                          // null for kScan
-  PlanPtr right;                          // kJoin: the right input
+  PlanPtr right;                          // kJoin, kUnion: the right input
   std::shared_ptr<const JoinSpec> join;   // kJoin (plan/join.h)
   std::vector<ExprPtr> exprs;             // kProject: output expressions (stars expanded)
   ExprPtr predicate;                      // kFilter
@@ -139,6 +139,11 @@ struct LogicalPlan {
   /// limit on the static side's size (0 = none).
   static Result<PlanPtr> Join(PlanPtr left, PlanPtr right, JoinType type, std::vector<std::string> using_columns,
                               ExprPtr condition, int64_t max_build_bytes);
+  /// UNION ALL: every row of `left`, then every row of `right`, columns matched by position
+  /// (names and order from `left`). Both inputs streaming or both static; the columns' types
+  /// must be equal, except that numbers widen as in Spark (a narrower side gets a cast). A
+  /// column is nullable when either side's is.
+  static Result<PlanPtr> Union(PlanPtr left, PlanPtr right);
 };
 
 }  // namespace sluice::plan

@@ -56,6 +56,7 @@ void BindFrame(nb::module_& m) {
            [](const DataFrame& df, const std::vector<std::string>& cols) {
              return CheckedFrame(df.dropDuplicatesWithinWatermark(cols));
            })
+      .def("union_all", [](const DataFrame& df, const DataFrame& other) { return CheckedFrame(df.unionAll(other)); })
       .def("explain", &DataFrame::explain)
       .def("collect",
            [](const DataFrame& df) {

@@ -83,3 +83,14 @@ def test_write_and_read_files(spark, people, tmp_path):
     back = spark.read.parquet(str(tmp_path / "out"))
     assert sorted(r.id for r in back.collect()) == [1, 2, 3, 4]
     assert back.schema["name"].dataType == StringType()
+
+
+def test_union_matches_columns_by_position_and_keeps_duplicates(people):
+    left = people.select("id", "name")
+    right = people.where(F.col("id") <= 2).select((F.col("id") + 10).alias("other"), "name")
+    both = left.union(right)
+    assert both.columns == ["id", "name"]
+    assert sorted(r.id for r in both.collect()) == [1, 2, 3, 4, 11, 12]
+    assert both.unionAll(left).count() == 10
+    with pytest.raises(AnalysisException, match="column 2 is 'name' string in the first input but 'score' double"):
+        left.union(people.select("id", "score")).collect()

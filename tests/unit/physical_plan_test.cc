@@ -97,6 +97,42 @@ TEST_F(PhysicalPlanTest, DedupExplainIsWhatRuns) {
                           {"StreamingDeduplicateWithinWatermarkExec", "EventTimeWatermarkExec", "ScanExec"});
 }
 
+TEST_F(PhysicalPlanTest, UnionAllRunsBothInputsAndWidensNumbersByPosition) {
+  MemoryStream other{session_, "k INT, label STRING, at TIMESTAMP"};
+  DataFrame both = events_.unionAll(other.toDF());
+  ASSERT_OK(both.status());
+  const auto& schema = *both.schema();
+  EXPECT_EQ(schema.ToString(), "id: int64\nname: string\nts: timestamp[us]") << "names from the first input, INT widened";
+  ASSERT_OK_AND_ASSIGN(auto physical, PlanPhysical(*api::PlanOf(both)));
+  const auto lines = Lines(physical->Explain());
+  ASSERT_EQ(lines.size(), 4u) << physical->Explain();
+  EXPECT_EQ(FirstWord(lines[0]), "UnionExec");
+  EXPECT_EQ(FirstWord(lines[2]), "ProjectExec") << "the INT side is cast to BIGINT";
+
+  auto other_rows = arrow::Table::FromRecordBatches({sluice::testing::BatchFromJson(other.toDF().schema(), R"([
+      {"k": 7, "label": "x", "at": "2024-01-01 11:00:00"}, {"k": 8, "label": null, "at": null}])")}).ValueOrDie();
+  auto stores = MakeMemoryStateStores(2);
+  ExecContext ctx;
+  ctx.streaming = true;
+  ctx.stores = stores.get();
+  ASSERT_OK_AND_ASSIGN(auto output, ExecutePhysicalPlan(*physical, {Rows(), other_rows}, &ctx));
+  std::vector<int64_t> got;
+  for (const auto& chunk : output->GetColumnByName("id")->chunks()) {
+    auto a = std::static_pointer_cast<arrow::Int64Array>(chunk);
+    for (int64_t i = 0; i < a->length(); ++i) got.push_back(a->Value(i));
+  }
+  EXPECT_EQ(got, (std::vector<int64_t>{1, 2, 3, 1, 7, 8}));
+  EXPECT_TRUE(output->field(1)->nullable());
+
+  auto static_rows = session_->createDataFrame(Rows());
+  ASSERT_OK(static_rows.status());
+  DataFrame mixed = events_.unionAll(*static_rows);
+  EXPECT_THAT(mixed.status().message(), ::testing::HasSubstr("UNION ALL of a streaming and a static input"));
+  DataFrame mismatch = events_.unionAll(events_.select({col("name"), col("id"), col("ts")}));
+  EXPECT_THAT(mismatch.status().message(),
+              ::testing::HasSubstr("column 1 is 'id' bigint in the first input but 'name' string in the second"));
+}
+
 TEST_F(PhysicalPlanTest, SortAndLimitExplainIsWhatRunsAndOrderTheCompleteResult) {
   auto top = events_.groupBy({col("name")})
                  .agg({count(col("*")).alias("n")})

@@ -155,6 +155,12 @@ class DataFrame:
     def dropDuplicatesWithinWatermark(self, subset=None):
         return self._wrap(self._df.drop_duplicates_within_watermark(list(subset or [])))
 
+    def union(self, other):
+        """UNION ALL, as Spark's union: columns matched by position, duplicates kept."""
+        return self._wrap(self._df.union_all(other._df))
+
+    unionAll = union
+
     def alias(self, alias):
         return self
 
