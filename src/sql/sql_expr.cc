@@ -137,6 +137,12 @@ Result<ExprPtr> ExprTranslator::Translate(const json& node) {
   }
   if (kind == "SubLink") return text_.ErrorAt(location, "subqueries are not supported");
   if (kind == "SQLValueFunction") {
+    const std::string op = StringField(body, "op");
+    if (op.find("USER") != std::string::npos || op.find("ROLE") != std::string::npos ||
+        op.find("CATALOG") != std::string::npos || op.find("SCHEMA") != std::string::npos) {
+      return text_.ErrorAt(location, "this word is reserved in this SQL grammar (it names the session's user or "
+                                     "schema); to read a column of that name, quote it, e.g. \"user\"");
+    }
     return text_.ErrorAt(location, "current date/time functions are not supported: a streaming query must give the "
                                    "same rows when a batch is re-run after a crash");
   }
@@ -380,7 +386,8 @@ Result<ExprPtr> ExprTranslator::TranslateFuncCall(const json& body) {
   if (!Field(body, "over").is_null()) {
     return text_.ErrorAt(call.location, "window functions (" + call.name + "(...) OVER ...) are not supported; for "
                                         "event-time windows use GROUP BY tumble(ts, INTERVAL '10 minutes'), hop(...) "
-                                        "or session(...)");
+                                        "or session(...); to keep the first row of each key write QUALIFY "
+                                        "ROW_NUMBER() OVER (PARTITION BY key ORDER BY ts) = 1");
   }
   if (!Field(body, "agg_filter").is_null()) {
     ARROW_ASSIGN_OR_RAISE(call.filter, Translate(Field(body, "agg_filter")));

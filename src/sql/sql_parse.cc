@@ -2,20 +2,59 @@
 
 #include <pg_query.h>
 
+#include <cctype>
+
 #include "sql/sql_spark_spelling.h"
 
 namespace sluice::sql {
 
+namespace {
+
+// PostgreSQL's reserved key words that people use as column or table names.
+bool IsReservedWord(const std::string& w) {
+  static const char* const kWords[] = {
+      "all", "analyse", "analyze", "and", "any", "array", "as", "asc", "both", "case", "cast", "check", "collate",
+      "column", "constraint", "create", "current_date", "current_time", "current_timestamp", "current_user",
+      "default", "desc", "distinct", "do", "else", "end", "except", "false", "fetch", "for", "foreign", "from",
+      "grant", "group", "having", "in", "intersect", "into", "leading", "limit", "localtime", "localtimestamp", "not",
+      "null", "offset", "on", "only", "or", "order", "placing", "primary", "references", "returning", "select",
+      "session_user", "some", "table", "then", "to", "trailing", "true", "union", "unique", "user", "using",
+      "variadic", "when", "where", "window", "with"};
+  for (const char* k : kWords) {
+    if (w == k) return true;
+  }
+  return false;
+}
+
+// The word (letters, digits, '_') starting at byte `pos` of `sql`, lower case; empty if none.
+std::string WordAt(const std::string& sql, int pos) {
+  std::string w;
+  for (size_t i = static_cast<size_t>(pos); pos >= 0 && i < sql.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(sql[i]);
+    if (!std::isalnum(c) && c != '_') break;
+    w += static_cast<char>(std::tolower(c));
+  }
+  return w;
+}
+
+}  // namespace
+
 Result<nlohmann::json> ParseStatements(const SqlText& text) {
   const std::string rewritten =
-      RewriteSparkOperators(RewriteSparkJoinSpelling(RewriteSparkWindowSpelling(text.text())));
+      RewriteFlinkSpellings(RewriteSparkClauses(
+      RewriteSparkOperators(RewriteSparkJoinSpelling(RewriteSparkWindowSpelling(text.text())))));
   PgQueryParseResult parsed = pg_query_parse(rewritten.c_str());
   if (parsed.error) {
     // cursorpos is 1-based; 0 means unknown.
     const int pos = parsed.error->cursorpos - 1;
     auto reserved = ExplainReservedWindow(text.text(), pos);
-    Status st = reserved ? text.ErrorAt(reserved->first, reserved->second)
-                         : text.ErrorAt(pos, std::string("SQL ") + parsed.error->message);
+    std::string message = std::string("SQL ") + parsed.error->message;
+    const std::string word = WordAt(text.text(), pos);
+    if (!reserved && IsReservedWord(word)) {
+      message += "; '" + word + "' is a reserved word in this SQL grammar: to use it as a name, quote it (\"" + word +
+                 "\") or rename it";
+    }
+    Status st = reserved ? text.ErrorAt(reserved->first, reserved->second) : text.ErrorAt(pos, message);
     pg_query_free_parse_result(parsed);
     return st;
   }

@@ -103,6 +103,10 @@ Result<Pipeline> CompilePipeline(const std::shared_ptr<Session>& session, const 
       q.sink = SinkTarget{"console", {}};
     } else {
       const TableDecl* sink = script.FindTable(stmt.sink);
+      if (!sink && script.FindView(stmt.sink)) {
+        return text.ErrorAt(stmt.sink_location, "'" + stmt.sink + "' is a view, which cannot be written; INSERT INTO a "
+                                                "table declared with CREATE TABLE");
+      }
       if (!sink) {
         std::vector<std::string> declared;
         for (const auto& t : script.tables) declared.push_back(t.name);

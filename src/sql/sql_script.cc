@@ -6,6 +6,7 @@
 #include <cctype>
 
 #include "sql/sql_parse.h"
+#include "sql/sql_spark_spelling.h"
 #include "sql/sql_types.h"
 
 namespace sluice::sql {
@@ -42,6 +43,45 @@ Result<std::optional<std::string>> ValueText(const json& node, const SqlText& te
     }
   }
   return std::optional<std::string>();
+}
+
+// The engine's spelling of an option key written in snake_case, camelCase or dashed: the
+// options the engine spells with dashes (Iceberg's) in any of the three; other dashed keys
+// without a dot (max-files-per-trigger) and snake_case keys in camelCase. Dotted keys (Flink's
+// sink.rolling-policy.file-size, catalog.type) are kept: the connector maps or refuses them.
+std::string EngineKey(const std::string& written) {
+  static const char* const kDashed[] = {"target-file-size-bytes", "merge-schema"};
+  auto squash = [](const std::string& k) {
+    std::string out;
+    for (char c : k) {
+      if (c != '_' && c != '-') out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    }
+    return out;
+  };
+  if (written.find('.') != std::string::npos) return written;
+  for (const char* dashed : kDashed) {
+    if (squash(written) == squash(dashed)) return dashed;
+  }
+  std::string snake = written;
+  std::replace(snake.begin(), snake.end(), '-', '_');
+  return SnakeToCamel(snake);
+}
+
+// Flink's WATERMARK FOR col AS col - INTERVAL ... inside the column list of the CREATE TABLE
+// spanning [start, end): the options event_time and watermark.
+Status AddFlinkWatermark(const std::vector<FlinkWatermark>& watermarks, int start, int end, const SqlText& text,
+                         TableDecl* table) {
+  for (const auto& w : watermarks) {
+    if (w.location < start || w.location >= end) continue;
+    if (!w.error.empty()) return text.ErrorAt(w.location, w.error);
+    if (table->Find("eventTime") || table->Find("watermark")) {
+      return text.ErrorAt(w.location, "table '" + table->name + "' has both WATERMARK FOR and the options "
+                                      "event_time/watermark; keep one of them");
+    }
+    table->options.push_back(TableOption{"eventTime", "WATERMARK FOR", w.column, w.location});
+    table->options.push_back(TableOption{"watermark", "WATERMARK FOR", w.delay, w.location});
+  }
+  return Status::OK();
 }
 
 Result<TableDecl> ReadCreateTable(const json& create, const SqlText& text, int stmt_start) {
@@ -92,7 +132,7 @@ Result<TableDecl> ReadCreateTable(const json& create, const SqlText& text, int s
     TableOption option;
     option.location = LocationOf(def);
     option.written_key = text.IdentifierAt(option.location, StringField(def, "defname"));
-    option.key = SnakeToCamel(option.written_key);
+    option.key = EngineKey(option.written_key);
     ARROW_ASSIGN_OR_RAISE(auto value, ValueText(Field(def, "arg"), text, option.location));
     if (!value) {
       return text.ErrorAt(option.location, "option '" + option.written_key + "' needs a value: " +
@@ -101,6 +141,7 @@ Result<TableDecl> ReadCreateTable(const json& create, const SqlText& text, int s
     option.value = *value;
     if (FoldCase(option.key) == "connector") {
       table.connector = FoldCase(option.value);
+      if (table.connector == "filesystem") table.connector = "files";  // Flink's name
       table.connector_location = option.location;
       continue;
     }
@@ -139,7 +180,6 @@ Result<QueryStmt> ReadInsert(const json& insert, const SqlText& text, int stmt_s
   const json& relation = Field(insert, "relation");
   q.sink_location = LocationOf(relation);
   q.sink = text.IdentifierAt(q.sink_location, StringField(relation, "relname"));
-  if (!Field(insert, "withClause").is_null()) return text.ErrorAt(stmt_start, "WITH (common table expressions) is not supported");
   if (!Field(insert, "cols").is_null()) {
     return text.ErrorAt(LocationOf(Field(Field(insert, "cols")[0], "ResTarget")),
                         "INSERT INTO " + q.sink + " (columns) is not supported: the query's columns go to the sink by position");
@@ -153,7 +193,37 @@ Result<QueryStmt> ReadInsert(const json& insert, const SqlText& text, int stmt_s
     return text.ErrorAt(stmt_start, "INSERT ... VALUES is not supported: a pipeline inserts the rows of a SELECT");
   }
   q.select = select;
+  // WITH x AS (...) INSERT INTO t SELECT ...: the CTEs belong to the SELECT.
+  const json& with = Field(insert, "withClause");
+  if (!with.is_null()) {
+    if (!Field(select, "withClause").is_null()) {
+      return text.ErrorAt(stmt_start, "two WITH clauses (before INSERT and before SELECT); merge them into one");
+    }
+    q.select["withClause"] = with;
+  }
   return q;
+}
+
+Result<ViewDecl> ReadCreateView(const json& view, const SqlText& text, int stmt_start, int stmt_end) {
+  ViewDecl out;
+  const json& relation = Field(view, "view");
+  out.location = LocationOf(relation);
+  out.name = text.IdentifierAt(out.location, StringField(relation, "relname"));
+  out.end = stmt_end;
+  if (!StringField(relation, "schemaname").empty()) {
+    return text.ErrorAt(out.location, "qualified view names are not supported; write CREATE VIEW " +
+                                          StringField(relation, "relname"));
+  }
+  if (!Field(view, "aliases").is_null()) {
+    return text.ErrorAt(out.location, "CREATE VIEW " + out.name + " (columns) is not supported; name the columns "
+                                      "with AS in the SELECT");
+  }
+  const json& select = Field(Field(view, "query"), "SelectStmt");
+  if (select.is_null() || !Field(select, "valuesLists").is_null()) {
+    return text.ErrorAt(stmt_start, "CREATE VIEW " + out.name + " needs AS SELECT ...");
+  }
+  out.select = select;
+  return out;
 }
 
 }  // namespace
@@ -161,6 +231,13 @@ Result<QueryStmt> ReadInsert(const json& insert, const SqlText& text, int stmt_s
 const TableOption* TableDecl::Find(const std::string& key) const {
   for (const auto& o : options) {
     if (FoldCase(o.key) == FoldCase(key)) return &o;
+  }
+  return nullptr;
+}
+
+const ViewDecl* Script::FindView(const std::string& name) const {
+  for (auto it = views.rbegin(); it != views.rend(); ++it) {
+    if (FoldCase(it->name) == FoldCase(name)) return &*it;
   }
   return nullptr;
 }
@@ -191,6 +268,7 @@ std::string SnakeToCamel(const std::string& key) {
 Result<Script> ParseScript(const SqlText& text) {
   ARROW_ASSIGN_OR_RAISE(json stmts, ParseStatements(text));
   Script script;
+  const std::vector<FlinkWatermark> watermarks = FindFlinkWatermarks(text.text());
   for (const auto& raw : stmts) {
     const int stmt_location = static_cast<int>(IntField(raw, "stmt_location"));
     const int stmt_len = static_cast<int>(IntField(raw, "stmt_len"));
@@ -201,10 +279,22 @@ Result<Script> ParseScript(const SqlText& text) {
     const json& body = Field(stmt, kind.c_str());
     if (kind == "CreateStmt") {
       ARROW_ASSIGN_OR_RAISE(TableDecl table, ReadCreateTable(body, text, start));
+      ARROW_RETURN_NOT_OK(AddFlinkWatermark(watermarks, start, end, text, &table));
       if (const TableDecl* prev = script.FindTable(table.name)) {
         return text.ErrorAt(table.location, "table '" + table.name + "' is already declared at " + text.Where(prev->location));
       }
+      if (const ViewDecl* prev = script.FindView(table.name)) {
+        return text.ErrorAt(table.location, "'" + table.name + "' is already declared as a view at " + text.Where(prev->location));
+      }
       script.tables.push_back(std::move(table));
+    } else if (kind == "ViewStmt") {
+      ARROW_ASSIGN_OR_RAISE(ViewDecl view, ReadCreateView(body, text, start, end));
+      if (script.FindTable(view.name) || script.FindView(view.name)) {
+        const int prev = script.FindTable(view.name) ? script.FindTable(view.name)->location : script.FindView(view.name)->location;
+        return text.ErrorAt(view.location, "'" + view.name + "' is already declared at " + text.Where(prev) +
+                                               "; give the view another name");
+      }
+      script.views.push_back(std::move(view));
     } else if (kind == "VariableSetStmt") {
       ARROW_ASSIGN_OR_RAISE(SetStmt set, ReadSet(body, text, start, end));
       script.settings.push_back(std::move(set));
@@ -222,7 +312,7 @@ Result<Script> ParseScript(const SqlText& text) {
     } else {
       std::string what = kind.size() > 4 && kind.compare(kind.size() - 4, 4, "Stmt") == 0 ? kind.substr(0, kind.size() - 4) : kind;
       return text.ErrorAt(start, "unsupported statement (" + what +
-                                     "); a pipeline file holds CREATE TABLE, SET, INSERT INTO ... SELECT and SELECT");
+                                     "); a pipeline file holds CREATE TABLE, CREATE VIEW, SET, INSERT INTO ... SELECT and SELECT");
     }
   }
   return script;

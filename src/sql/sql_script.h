@@ -57,13 +57,27 @@ struct QueryStmt {
   int end = -1;           // one past its last byte
 };
 
+/// A named query: CREATE [TEMP] VIEW name AS SELECT ..., or a WITH name AS (SELECT ...) of
+/// one query. Used in FROM, it is planned in place (inlined), seeing only the views declared
+/// before it, so a view cannot refer to itself.
+struct ViewDecl {
+  std::string name;  // as written
+  int location = -1;
+  nlohmann::json select;  // the SelectStmt node body
+  int end = -1;           // one past the last byte of its statement
+  bool cte = false;       // from WITH
+};
+
 struct Script {
   std::vector<TableDecl> tables;
   std::vector<SetStmt> settings;
   std::vector<QueryStmt> queries;
+  std::vector<ViewDecl> views;  // in declaration order; a later one shadows an earlier one
 
   /// Case-insensitive, like SQL identifiers; null when not declared.
   const TableDecl* FindTable(const std::string& name) const;
+  /// The last declared view (or CTE) called `name`, case-insensitive; null when none.
+  const ViewDecl* FindView(const std::string& name) const;
 };
 
 /// Reads every statement of `text`. Errors (syntax, unsupported statement kinds, duplicate

@@ -9,10 +9,15 @@
 #include "plan/expr_resolve.h"
 #include "plan/logical_plan.h"
 #include "sql/sql_aggregate.h"
+#include "sql/sql_dedupe.h"
 #include "sql/sql_expr.h"
+#include "sql/sql_functions.h"
 #include "sql/sql_join.h"
 #include "sql/sql_order.h"
 #include "sql/sql_parse.h"
+#include "sql/sql_relation.h"
+#include "sluice/session.h"
+#include "sql/sql_spark_spelling.h"
 
 namespace sluice::sql {
 namespace {
@@ -29,10 +34,6 @@ using plan::ExprPtr;
 
 // Clauses a streaming query cannot have, in the order a reader meets them.
 Status RefuseUnsupportedClauses(const json& select, int begin, const SqlText& text) {
-  if (StringField(select, "op", "SETOP_NONE") != "SETOP_NONE") {
-    return text.ErrorAt(FirstLocation(Field(select, "rarg"), begin), "UNION, INTERSECT and EXCEPT are not supported");
-  }
-  if (!Field(select, "withClause").is_null()) return text.ErrorAt(begin, "WITH (common table expressions) is not supported");
   if (!Field(select, "distinctClause").is_null()) {
     return text.ErrorAt(begin, "SELECT DISTINCT ON (...) is not supported; use GROUP BY the selected columns");
   }
@@ -68,18 +69,69 @@ Result<std::optional<json>> DistinctAsGroupBy(const json& select, int begin, con
   return out;
 }
 
+bool CallsAggregate(const json& node) {
+  if (node.is_array()) return std::any_of(node.begin(), node.end(), CallsAggregate);
+  if (!node.is_object()) return false;
+  const json& call = Field(node, "FuncCall");
+  if (!call.is_null() && Field(call, "over").is_null()) {
+    const json& names = Field(call, "funcname");
+    if (names.is_array() && !names.empty() && IsSqlAggregate(FoldCase(StringField(Field(names.back(), "String"), "sval")))) {
+      return true;
+    }
+  }
+  for (const auto& [key, value] : node.items()) {
+    if (CallsAggregate(value)) return true;
+  }
+  return false;
+}
+
+// Spark's GROUP BY ALL (the grammar read `GROUP BY ()`, sql_spark_spelling.h): GROUP BY every
+// select item that calls no aggregate. Nullopt when the query has no GROUP BY ALL.
+Result<std::optional<json>> GroupByAllAsList(const json& select, const SqlText& text) {
+  const json& groups = Field(select, "groupClause");
+  if (!groups.is_array() || groups.size() != 1) return std::nullopt;
+  const json& set = Field(groups[0], "GroupingSet");
+  if (StringField(set, "kind") != "GROUPING_SET_EMPTY" || !IsGroupByAllAt(text.text(), LocationOf(set))) return std::nullopt;
+  json out = select;
+  json list = json::array();
+  for (const auto& target : Field(select, "targetList")) {
+    const json& val = Field(Field(target, "ResTarget"), "val");
+    if (Field(Field(val, "ColumnRef"), "fields").dump().find("A_Star") != std::string::npos) {
+      return text.ErrorAt(FirstLocation(val, LocationOf(set)), "GROUP BY ALL with SELECT * is not supported; list the columns");
+    }
+    if (!CallsAggregate(val)) list.push_back(val);
+  }
+  if (list.empty()) {
+    out.erase("groupClause");  // only aggregates: a global aggregate, as in Spark
+  } else {
+    out["groupClause"] = list;
+  }
+  return std::optional<json>(std::move(out));
+}
+
 // The one table of FROM: its declaration, the names columns may be qualified with, and where it is.
 struct FromTable {
   const TableDecl* table = nullptr;
   const json* join = nullptr;  // FROM a JOIN b: the JoinExpr body (sql_join.h), table is null
+  std::optional<DataFrame> frame;  // FROM a view, a CTE or a subquery (sql_relation.h): planned; table is null
   std::vector<std::string> names;
   int location = -1;
 };
 
-Result<FromTable> ResolveFrom(const json& select, int begin, const Script& script, const SqlText& text) {
+Result<FromTable> ResolveFrom(const json& select, int begin, int end, const Script& script, const SqlText& text,
+                              const ConnectorContext& ctx) {
   const json& from = Field(select, "fromClause");
   if (!from.is_array() || from.empty()) {
-    return text.ErrorAt(begin, "a query needs FROM <table>: SELECT without FROM is not supported");
+    if (ctx.streaming) {
+      return text.ErrorAt(begin, "a streaming query needs FROM <table>; SELECT without FROM (one row of constants) "
+                                 "runs in sluice batch");
+    }
+    // Spark's one-row relation: no columns, one row.
+    ARROW_ASSIGN_OR_RAISE(auto one_row, arrow::Table::MakeEmpty(arrow::schema(arrow::FieldVector{})));
+    one_row = arrow::Table::Make(one_row->schema(), std::vector<std::shared_ptr<arrow::ChunkedArray>>{}, 1);
+    FromTable out;  // location -1: nothing to point at
+    ARROW_ASSIGN_OR_RAISE(out.frame, ctx.session->createDataFrame(one_row));
+    return out;
   }
   if (from.size() > 1) {
     return text.ErrorAt(FirstLocation(from[1], begin), "several tables in FROM (a join) are not supported yet");
@@ -91,7 +143,15 @@ Result<FromTable> ResolveFrom(const json& select, int begin, const Script& scrip
     out.join = &body;
     return out;
   }
-  if (kind == "RangeSubselect") return text.ErrorAt(FirstLocation(body, begin), "subqueries in FROM are not supported");
+  if (kind == "RangeSubselect") {
+    FromTable out;
+    std::string alias;
+    out.location = FirstLocation(body, begin);
+    ARROW_ASSIGN_OR_RAISE(DataFrame frame, PlanSubquery(body, begin, end, script, text, ctx, &alias));
+    out.frame = frame;
+    if (!alias.empty()) out.names.push_back(alias);
+    return out;
+  }
   if (kind != "RangeVar") return text.ErrorAt(FirstLocation(body, begin), "unsupported FROM item (" + kind + ")");
   FromTable out;
   out.location = LocationOf(body);
@@ -99,14 +159,19 @@ Result<FromTable> ResolveFrom(const json& select, int begin, const Script& scrip
   if (!StringField(body, "schemaname").empty()) {
     return text.ErrorAt(out.location, "qualified table names are not supported; declare the table with CREATE TABLE");
   }
-  out.table = script.FindTable(name);
-  if (!out.table) {
+  ARROW_ASSIGN_OR_RAISE(out.frame, PlanView(name, out.location, script, text, ctx));
+  if (!out.frame) out.table = script.FindTable(name);
+  if (out.frame) {
+    out.names.push_back(name);
+  } else if (!out.table) {
     std::vector<std::string> declared;
     for (const auto& t : script.tables) declared.push_back(t.name);
-    return text.ErrorAt(out.location, "unknown table '" + name + "'. Declared tables: " +
+    for (const auto& v : script.views) declared.push_back(v.name);
+    return text.ErrorAt(out.location, "unknown table '" + name + "'. Declared tables and views: " +
                                           (declared.empty() ? std::string("none (declare one with CREATE TABLE)") : JoinNames(declared)));
+  } else {
+    out.names.push_back(out.table->name);
   }
-  out.names.push_back(out.table->name);
   const json& alias = Field(body, "alias");
   if (!alias.is_null()) out.names.push_back(StringField(Field(alias, "Alias"), "aliasname", StringField(alias, "aliasname")));
   return out;
@@ -236,10 +301,22 @@ Result<DataFrame> FilterAroundWatermark(const DataFrame& raw, const TableDecl& t
 
 Result<PlannedSelect> PlanSelect(const json& select, int begin, int end, const Script& script, const SqlText& text,
                                  const ConnectorContext& ctx) {
+  // WITH, set operations and dedupe spellings rewrite the query (sql_relation.h, sql_dedupe.h).
+  if (!Field(select, "withClause").is_null()) {
+    ARROW_ASSIGN_OR_RAISE(Script scoped, ScopeWithCtes(select, script, text));
+    json inner = select;
+    inner.erase("withClause");
+    return PlanSelect(inner, begin, end, scoped, text, ctx);
+  }
+  if (StringField(select, "op", "SETOP_NONE") != "SETOP_NONE") return PlanSetOperation(select, begin, end, script, text, ctx);
+  ARROW_ASSIGN_OR_RAISE(std::optional<json> deduped, TakeRowNumberDedupe(select, begin, text));
+  if (deduped) return PlanSelect(*deduped, begin, end, script, text, ctx);
+  ARROW_ASSIGN_OR_RAISE(std::optional<json> all_grouped, GroupByAllAsList(select, text));
+  if (all_grouped) return PlanSelect(*all_grouped, begin, end, script, text, ctx);
   ARROW_ASSIGN_OR_RAISE(std::optional<json> grouped, DistinctAsGroupBy(select, begin, text));
   if (grouped) return PlanSelect(*grouped, begin, end, script, text, ctx);
   ARROW_RETURN_NOT_OK(RefuseUnsupportedClauses(select, begin, text));
-  ARROW_ASSIGN_OR_RAISE(FromTable from, ResolveFrom(select, begin, script, text));
+  ARROW_ASSIGN_OR_RAISE(FromTable from, ResolveFrom(select, begin, end, script, text, ctx));
   // The rows as read, and with the event time applied (a join applies each side's under it).
   auto read = [&]() -> Result<std::pair<DataFrame, DataFrame>> {
     if (from.join) {
@@ -248,6 +325,7 @@ Result<PlannedSelect> PlanSelect(const json& select, int begin, int end, const S
       from.location = joined.location;
       return std::make_pair(joined.frame, joined.frame);
     }
+    if (from.frame) return std::make_pair(*from.frame, *from.frame);
     ARROW_ASSIGN_OR_RAISE(DataFrame scan, ReadTable(*from.table, from.location, text, ctx));
     ARROW_ASSIGN_OR_RAISE(DataFrame marked, ApplyEventTime(*from.table, scan, text));
     return std::make_pair(scan, marked);
@@ -270,6 +348,7 @@ Result<PlannedSelect> PlanSelect(const json& select, int begin, int end, const S
     }
     df = *filtered;
   }
+  ARROW_ASSIGN_OR_RAISE(df, ApplyRowNumberDedupe(select, df, text));
 
   ExprTranslator translator(text, df.schema(), from.names, mode);
   const json& targets = Field(select, "targetList");

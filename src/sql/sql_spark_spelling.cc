@@ -128,6 +128,188 @@ std::string RewriteSparkOperators(const std::string& sql) {
   return out;
 }
 
+std::string RewriteSparkClauses(const std::string& sql) {
+  std::string out = sql;
+  ForEachCodeByte(sql, [&](size_t i) {
+    if (WordAt(sql, i, "qualify")) {
+      out.replace(i, 7, "HAVING ");
+      return;
+    }
+    if (!WordAt(sql, i, "group")) return;
+    const size_t by = SkipSpaces(sql, i + 5);
+    if (!WordAt(sql, by, "by")) return;
+    const size_t all = SkipSpaces(sql, by + 2);
+    if (!WordAt(sql, all, "all")) return;
+    // GROUP BY ALL x is PostgreSQL's set quantifier before a list; only a bare ALL is Spark's.
+    const size_t next = SkipSpaces(sql, all + 3);
+    bool ends = next >= sql.size() || sql[next] == ';' || sql[next] == ')';
+    for (const char* word : {"having", "qualify", "order", "limit", "union", "except", "intersect", "window"}) {
+      ends = ends || WordAt(sql, next, word);
+    }
+    if (ends) out.replace(all, 3, "() ");
+  });
+  return out;
+}
+
+bool IsQualifyClause(const std::string& sql, int begin, int pos) {
+  bool qualify = false;
+  ForEachCodeByte(sql, [&](size_t i) {
+    if (static_cast<int>(i) < begin || static_cast<int>(i) >= pos) return;
+    if (WordAt(sql, i, "qualify")) qualify = true;
+    if (WordAt(sql, i, "having")) qualify = false;
+  });
+  return qualify;
+}
+
+bool IsGroupByAllAt(const std::string& sql, int at) { return at >= 0 && WordAt(sql, static_cast<size_t>(at), "all"); }
+
+namespace {
+
+size_t SkipQuoted(const std::string& s, size_t i) {  // s[i] is a quote; returns one past its end
+  const char quote = s[i];
+  for (++i; i < s.size(); ++i) {
+    if (s[i] != quote) continue;
+    if (i + 1 < s.size() && s[i + 1] == quote) {
+      ++i;
+    } else {
+      return i + 1;
+    }
+  }
+  return s.size();
+}
+
+// The WATERMARK FOR clause whose word WATERMARK is at `at`: [comma, end) is what it spans.
+struct WatermarkSpan {
+  size_t comma = std::string::npos;
+  size_t end = 0;
+  FlinkWatermark clause;
+};
+
+std::string Lower(std::string w) {
+  for (auto& c : w) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return w;
+}
+
+std::optional<WatermarkSpan> WatermarkAt(const std::string& sql, size_t at) {
+  if (!WordAt(sql, at, "watermark")) return std::nullopt;
+  size_t i = SkipSpaces(sql, at + 9);
+  if (!WordAt(sql, i, "for")) return std::nullopt;
+  WatermarkSpan span;
+  span.clause.location = static_cast<int>(at);
+  size_t before = at;
+  while (before > 0 && std::isspace(static_cast<unsigned char>(sql[before - 1]))) --before;
+  if (before > 0 && sql[before - 1] == ',') span.comma = before - 1;
+  // The clause ends at the column list's ')' or a ',' outside parentheses and quotes.
+  size_t end = i;
+  for (int depth = 0; end < sql.size(); ++end) {
+    if (sql[end] == '\'' || sql[end] == '"') {
+      end = SkipQuoted(sql, end) - 1;
+    } else if (sql[end] == '(') {
+      ++depth;
+    } else if (sql[end] == ')' || sql[end] == ',') {
+      if (depth == 0) break;
+      if (sql[end] == ')') --depth;
+    }
+  }
+  span.end = end;
+  const char* form = "write WATERMARK FOR ts AS ts - INTERVAL '5' SECOND (or AS ts for no delay)";
+  auto word = [&](size_t* p) {
+    *p = SkipSpaces(sql, *p);
+    size_t b = *p;
+    if (*p < end && sql[*p] == '"') {
+      *p = SkipQuoted(sql, *p);
+      return sql.substr(b + 1, *p - b - 2);
+    }
+    while (*p < end && IsWordChar(sql[*p])) ++*p;
+    return sql.substr(b, *p - b);
+  };
+  size_t p = i + 3;
+  span.clause.column = word(&p);
+  const std::string as = Lower(word(&p));
+  const std::string again = word(&p);
+  if (span.clause.column.empty() || as != "as" || Lower(again) != Lower(span.clause.column)) {
+    span.clause.error = std::string("unsupported WATERMARK FOR clause: ") + form;
+    return span;
+  }
+  p = SkipSpaces(sql, p);
+  if (p >= end) {
+    span.clause.delay = "0 seconds";
+    return span;
+  }
+  if (sql[p] != '-' || Lower(word(&++p)) != "interval") {
+    span.clause.error = std::string("unsupported WATERMARK FOR expression: ") + form;
+    return span;
+  }
+  p = SkipSpaces(sql, p);
+  if (p >= end || sql[p] != '\'') {
+    span.clause.error = std::string("unsupported WATERMARK FOR interval: ") + form;
+    return span;
+  }
+  const size_t close = SkipQuoted(sql, p);
+  std::string amount = sql.substr(p + 1, close - p - 2);
+  p = close;
+  const std::string unit = Lower(word(&p));
+  if (SkipSpaces(sql, p) < end) {
+    span.clause.error = std::string("unsupported WATERMARK FOR expression: ") + form;
+    return span;
+  }
+  span.clause.delay = unit.empty() ? amount : amount + " " + unit;
+  return span;
+}
+
+}  // namespace
+
+std::string RewriteFlinkSpellings(const std::string& sql) {
+  std::string out = sql;
+  size_t skip_until = 0;
+  ForEachCodeByte(sql, [&](size_t i) {
+    if (i < skip_until) return;
+    if (auto span = WatermarkAt(sql, i)) {
+      const size_t from = span->comma == std::string::npos ? i : span->comma;
+      for (size_t k = from; k < span->end; ++k) out[k] = ' ';
+      skip_until = span->end;
+      return;
+    }
+    // WITH ( 'key' = ..., ... ): quoted keys become "quoted" identifiers.
+    if (!WordAt(sql, i, "with")) return;
+    size_t open = SkipSpaces(sql, i + 4);
+    if (open >= sql.size() || sql[open] != '(') return;
+    for (size_t k = open + 1; k < sql.size() && sql[k] != ')';) {
+      k = SkipSpaces(sql, k);
+      if (k < sql.size() && sql[k] == '\'') {
+        const size_t close = SkipQuoted(sql, k);
+        const size_t eq = SkipSpaces(sql, close);
+        if (eq < sql.size() && sql[eq] == '=' && sql.substr(k + 1, close - k - 2).find('"') == std::string::npos &&
+            close - k >= 3) {
+          out[k] = '"';
+          out[close - 1] = '"';
+        }
+        k = close;
+        continue;
+      }
+      // Past this option's value, to the next ',' or the closing ')'.
+      while (k < sql.size() && sql[k] != ',' && sql[k] != ')') {
+        k = sql[k] == '\'' || sql[k] == '"' ? SkipQuoted(sql, k) : k + 1;
+      }
+      if (k < sql.size() && sql[k] == ',') ++k;
+    }
+  });
+  return out;
+}
+
+std::vector<FlinkWatermark> FindFlinkWatermarks(const std::string& sql) {
+  std::vector<FlinkWatermark> out;
+  size_t skip_until = 0;
+  ForEachCodeByte(sql, [&](size_t i) {
+    if (i < skip_until) return;
+    if (auto span = WatermarkAt(sql, i)) {
+      out.push_back(span->clause);
+      skip_until = span->end;
+    }
+  });
+  return out;
+}
+
 bool IsTryCastAt(const std::string& sql, int cast_at) {
   return cast_at >= 4 && WordAt(sql, static_cast<size_t>(cast_at) - 4, "try_cast");
 }

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace sluice::sql {
 
@@ -30,6 +31,31 @@ std::optional<std::string> SparkJoinWordBefore(const std::string& sql, int table
 /// text), `x RLIKE p` / `x REGEXP p` become `x ~ p`, `NOT RLIKE` / `NOT REGEXP` become `!~`,
 /// and Spark's unquoted `INTERVAL 1 HOUR` becomes `INTERVAL'1'HOUR`.
 std::string RewriteSparkOperators(const std::string& sql);
+
+/// `sql` with the clauses of Spark and Databricks SQL that the PostgreSQL grammar lacks
+/// rewritten (same length): `QUALIFY` becomes `HAVING ` (IsQualifyClause tells them apart
+/// again), and `GROUP BY ALL` that ends the clause becomes `GROUP BY () ` (an empty grouping
+/// set; IsGroupByAllAt recognises it).
+std::string RewriteSparkClauses(const std::string& sql);
+/// True when the last HAVING or QUALIFY keyword in the user's text in [begin, pos) is QUALIFY.
+bool IsQualifyClause(const std::string& sql, int begin, int pos);
+/// True when the user's text has the word ALL at byte `at` (where the grammar saw `()`).
+bool IsGroupByAllAt(const std::string& sql, int at);
+
+/// Flink's spellings in CREATE TABLE, rewritten (same length): a quoted option key in WITH (...)
+/// (`'connector' = 'filesystem'`) becomes a "quoted" identifier, and a `WATERMARK FOR ...`
+/// clause of the column list becomes spaces (FindFlinkWatermarks reads it from the user's text).
+std::string RewriteFlinkSpellings(const std::string& sql);
+
+/// One `, WATERMARK FOR col AS col [- INTERVAL '5' SECOND]` of a CREATE TABLE column list.
+struct FlinkWatermark {
+  int location = -1;  // of the word WATERMARK
+  std::string column;
+  std::string delay;  // "5 second"; "0 seconds" for `AS col`
+  std::string error;  // non-empty: the clause is not of that form (the message says why)
+};
+/// Every WATERMARK FOR clause of the user's text, in order.
+std::vector<FlinkWatermark> FindFlinkWatermarks(const std::string& sql);
 
 /// True when the CAST at byte `cast_at` of the user's text is spelled try_cast.
 bool IsTryCastAt(const std::string& sql, int cast_at);

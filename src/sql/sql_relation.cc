@@ -1,0 +1,109 @@
+#include "sql/sql_relation.h"
+
+#include "sql/sql_parse.h"
+
+namespace sluice::sql {
+namespace {
+
+using nlohmann::json;
+
+// The SelectStmt body of a node that is either the body itself or {"SelectStmt": body}.
+const json& SelectBody(const json& node) {
+  const json& wrapped = Field(node, "SelectStmt");
+  return wrapped.is_null() ? node : wrapped;
+}
+
+}  // namespace
+
+Result<Script> ScopeWithCtes(const json& select, const Script& script, const SqlText& text) {
+  const json& with = Field(select, "withClause");
+  if (with.is_null()) return script;
+  const json& body = Field(with, "WithClause").is_null() ? with : Field(with, "WithClause");
+  if (Field(body, "recursive").is_boolean() && Field(body, "recursive").get<bool>()) {
+    return text.ErrorAt(LocationOf(body), "WITH RECURSIVE is not supported");
+  }
+  Script scoped = script;
+  const size_t first = scoped.views.size();
+  for (const auto& item : Field(body, "ctes")) {
+    const json& cte = Field(item, "CommonTableExpr");
+    ViewDecl view;
+    view.location = LocationOf(cte);
+    view.name = text.IdentifierAt(view.location, StringField(cte, "ctename"));
+    view.cte = true;
+    if (!Field(cte, "aliascolnames").is_null()) {
+      return text.ErrorAt(view.location, "WITH " + view.name + " (columns) AS (...) is not supported; name the "
+                                         "columns with AS in its SELECT");
+    }
+    const json& query = Field(Field(cte, "ctequery"), "SelectStmt");
+    if (query.is_null()) return text.ErrorAt(view.location, "WITH " + view.name + " AS (...) must hold a SELECT");
+    for (size_t i = first; i < scoped.views.size(); ++i) {
+      if (FoldCase(scoped.views[i].name) == FoldCase(view.name)) {
+        return text.ErrorAt(view.location, "WITH names '" + view.name + "' twice (first at " +
+                                               text.Where(scoped.views[i].location) + "); give each a different name");
+      }
+    }
+    view.select = query;
+    scoped.views.push_back(std::move(view));
+  }
+  return scoped;
+}
+
+Result<std::optional<DataFrame>> PlanView(const std::string& name, int use_location, const Script& script,
+                                          const SqlText& text, const ConnectorContext& ctx) {
+  const ViewDecl* view = script.FindView(name);
+  if (!view) return std::optional<DataFrame>();
+  // The view sees the script as it was where the view was declared.
+  Script before = script;
+  before.views.resize(static_cast<size_t>(view - script.views.data()));
+  auto planned = PlanSelect(view->select, view->location, view->end >= 0 ? view->end : static_cast<int>(text.text().size()),
+                            before, text, ctx);
+  if (!planned.ok()) {
+    return Status(planned.status().code(), planned.status().message() + "\n(in " + std::string(view->cte ? "WITH " : "view ") +
+                                               view->name + ", used at " + text.Where(use_location) + ")");
+  }
+  return std::optional<DataFrame>(planned->frame);
+}
+
+Result<DataFrame> PlanSubquery(const json& subselect, int begin, int end, const Script& script, const SqlText& text,
+                               const ConnectorContext& ctx, std::string* alias) {
+  const int location = FirstLocation(subselect, begin);
+  if (Field(subselect, "lateral").is_boolean() && Field(subselect, "lateral").get<bool>()) {
+    return text.ErrorAt(location, "LATERAL subqueries are not supported");
+  }
+  const json& a = Field(subselect, "alias");
+  *alias = a.is_null() ? std::string() : StringField(Field(a, "Alias"), "aliasname", StringField(a, "aliasname"));
+  const json& query = Field(Field(subselect, "subquery"), "SelectStmt");
+  if (query.is_null()) return text.ErrorAt(location, "a subquery in FROM must be a SELECT");
+  ARROW_ASSIGN_OR_RAISE(PlannedSelect planned, PlanSelect(query, location, end, script, text, ctx));
+  return planned.frame;
+}
+
+Result<PlannedSelect> PlanSetOperation(const json& select, int begin, int end, const Script& script, const SqlText& text,
+                                       const ConnectorContext& ctx) {
+  const std::string op = StringField(select, "op", "SETOP_NONE");
+  const json& left = SelectBody(Field(select, "larg"));
+  const json& right = SelectBody(Field(select, "rarg"));
+  const int right_location = FirstLocation(right, begin);
+  const bool all = Field(select, "all").is_boolean() && Field(select, "all").get<bool>();
+  if (op != "SETOP_UNION") {
+    return text.ErrorAt(right_location, std::string(op == "SETOP_INTERSECT" ? "INTERSECT" : "EXCEPT") +
+                                            " is not supported; UNION ALL is");
+  }
+  if (!all) {
+    return text.ErrorAt(right_location, "UNION (which removes duplicates) is not supported; write UNION ALL, and "
+                                        "SELECT DISTINCT over it in a subquery if duplicates must go");
+  }
+  if (!Field(select, "sortClause").is_null() || !Field(select, "limitCount").is_null() ||
+      !Field(select, "limitOffset").is_null()) {
+    return text.ErrorAt(FirstLocation(Field(select, "sortClause"), right_location),
+                        "ORDER BY or LIMIT after UNION ALL is not supported; wrap the union in a subquery: "
+                        "SELECT * FROM (... UNION ALL ...) ORDER BY ...");
+  }
+  ARROW_ASSIGN_OR_RAISE(PlannedSelect l, PlanSelect(left, begin, end, script, text, ctx));
+  ARROW_ASSIGN_OR_RAISE(PlannedSelect r, PlanSelect(right, right_location, end, script, text, ctx));
+  DataFrame both = l.frame.unionAll(r.frame);
+  if (!both.ok()) return text.ErrorAt(right_location, both.status().message());
+  return PlannedSelect{both, l.column_locations};
+}
+
+}  // namespace sluice::sql
