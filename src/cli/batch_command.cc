@@ -2,6 +2,7 @@
 
 #include <arrow/api.h>
 
+#include <algorithm>
 #include <iostream>
 
 #include "api/access.h"
@@ -16,18 +17,28 @@
 namespace sluice::cli {
 namespace {
 
-Result<sql::Pipeline> Compile(const std::string& path, const std::vector<std::string>& conf, sql::ExecutionMode mode) {
-  ARROW_ASSIGN_OR_RAISE(auto text, ReadPipelineFile(path));
+Result<sql::Pipeline> Compile(const sql::SqlText& text, const std::vector<std::string>& conf, sql::ExecutionMode mode) {
   auto session = Session::Make();
   ARROW_ASSIGN_OR_RAISE(auto pipeline, sql::CompilePipeline(session, text, mode));
   ARROW_RETURN_NOT_OK(ApplyConf(conf, session.get()));
   return pipeline;
 }
 
+Result<sql::Pipeline> Compile(const std::string& path, const std::vector<std::string>& conf, sql::ExecutionMode mode) {
+  ARROW_ASSIGN_OR_RAISE(auto text, ReadPipelineFile(path));
+  return Compile(text, conf, mode);
+}
+
 }  // namespace
 
 int RunBatch(const BatchArgs& args) {
-  auto pipeline = Compile(args.pipeline, args.conf, sql::ExecutionMode::kBatch);
+  if (args.pipeline.empty() == args.sql.empty()) {
+    return ReportFailure(Status::Invalid("sluice batch: give either a pipeline file or -e \"SQL\", not ",
+                                         args.sql.empty() ? "neither" : "both"));
+  }
+  if (args.limit < -1) return ReportFailure(Status::Invalid("sluice batch: --limit must be >= 0, not ", args.limit));
+  auto pipeline = args.sql.empty() ? Compile(args.pipeline, args.conf, sql::ExecutionMode::kBatch)
+                                   : Compile(sql::SqlText("-e", args.sql), args.conf, sql::ExecutionMode::kBatch);
   if (!pipeline.ok()) return ReportFailure(pipeline.status());
   for (const auto& q : pipeline->queries) {
     auto outcome = cli::RunBatchQuery(q, args.mode, /*write_files=*/!args.print);
@@ -37,9 +48,13 @@ int RunBatch(const BatchArgs& args) {
       util::LogInfo(q.name, ": wrote ", path == q.sink.options.end() ? q.sink.format + " sink" : path->second);
       continue;
     }
-    auto shown = sink::ShowTable(*outcome->rows, outcome->rows->num_rows(), /*truncate=*/false);
+    const int64_t total = outcome->rows->num_rows();
+    const int64_t shown_rows = args.limit >= 0 ? std::min(args.limit, total) : total;
+    auto shown = sink::ShowTable(*outcome->rows, shown_rows, /*truncate=*/false);
     if (!shown.ok()) return ReportFailure(shown.status());
-    std::cout << "== " << q.name << " (" << outcome->rows->num_rows() << " rows) ==\n" << *shown << std::flush;
+    std::cout << "== " << q.name << " (" << total << " rows" <<
+        (shown_rows < total ? ", first " + std::to_string(shown_rows) + " shown" : std::string()) << ") ==\n"
+              << *shown << std::flush;
   }
   return 0;
 }

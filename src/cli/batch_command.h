@@ -9,7 +9,9 @@ namespace sluice::cli {
 
 struct BatchArgs {
   std::string pipeline;
+  std::string sql;          // -e: the pipeline's text given inline instead of a file
   bool print = false;       // print every query's rows instead of writing the sinks
+  int64_t limit = -1;       // --limit: print at most this many rows of each query (-1: all)
   std::string mode = "error";  // write().mode(): error | overwrite | append | ignore
   std::vector<std::string> conf;
 };

@@ -30,8 +30,10 @@ int main(int argc, char** argv) {
 
   sluice::cli::BatchArgs batch_args;
   auto* batch = app.add_subcommand("batch", "Run a SQL pipeline once over everything its sources hold now");
-  batch->add_option("PIPELINE", batch_args.pipeline, "The pipeline's .sql file")->required();
+  batch->add_option("PIPELINE", batch_args.pipeline, "The pipeline's .sql file (or -e)");
+  batch->add_option("-e,--execute", batch_args.sql, "The pipeline's SQL statements given inline instead of a file");
   batch->add_flag("--print", batch_args.print, "Print each query's rows instead of writing the sinks");
+  batch->add_option("--limit", batch_args.limit, "Print at most N rows of each query (with --print or a console sink)");
   batch->add_option("--mode", batch_args.mode, "When a sink directory is not empty: error (default) | overwrite | append | ignore");
   batch->add_option("--conf", batch_args.conf, "Session setting key=value (repeatable)");
   batch->callback([&] { rc = sluice::cli::RunBatch(batch_args); });
