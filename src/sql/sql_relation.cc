@@ -83,7 +83,8 @@ Result<PlannedSelect> PlanSetOperation(const json& select, int begin, int end, c
   const std::string op = StringField(select, "op", "SETOP_NONE");
   const json& left = SelectBody(Field(select, "larg"));
   const json& right = SelectBody(Field(select, "rarg"));
-  const int right_location = FirstLocation(right, begin);
+  // Errors point at the second query's select list.
+  const int right_location = FirstLocation(Field(right, "targetList"), FirstLocation(right, begin));
   const bool all = Field(select, "all").is_boolean() && Field(select, "all").get<bool>();
   if (op != "SETOP_UNION") {
     return text.ErrorAt(right_location, std::string(op == "SETOP_INTERSECT" ? "INTERSECT" : "EXCEPT") +

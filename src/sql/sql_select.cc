@@ -126,9 +126,12 @@ Result<FromTable> ResolveFrom(const json& select, int begin, int end, const Scri
       return text.ErrorAt(begin, "a streaming query needs FROM <table>; SELECT without FROM (one row of constants) "
                                  "runs in sluice batch");
     }
-    // Spark's one-row relation: no columns, one row.
-    ARROW_ASSIGN_OR_RAISE(auto one_row, arrow::Table::MakeEmpty(arrow::schema(arrow::FieldVector{})));
-    one_row = arrow::Table::Make(one_row->schema(), std::vector<std::shared_ptr<arrow::ChunkedArray>>{}, 1);
+    // Spark's one-row relation (a batch has rows only through its columns: one the select list
+    // does not name).
+    arrow::Int32Builder one;
+    ARROW_RETURN_NOT_OK(one.Append(1));
+    ARROW_ASSIGN_OR_RAISE(auto column, one.Finish());
+    auto one_row = arrow::Table::Make(arrow::schema({arrow::field("__one_row", arrow::int32(), false)}), {column});
     FromTable out;  // location -1: nothing to point at
     ARROW_ASSIGN_OR_RAISE(out.frame, ctx.session->createDataFrame(one_row));
     return out;
@@ -164,11 +167,12 @@ Result<FromTable> ResolveFrom(const json& select, int begin, int end, const Scri
   if (out.frame) {
     out.names.push_back(name);
   } else if (!out.table) {
-    std::vector<std::string> declared;
+    std::vector<std::string> declared, views;
     for (const auto& t : script.tables) declared.push_back(t.name);
-    for (const auto& v : script.views) declared.push_back(v.name);
-    return text.ErrorAt(out.location, "unknown table '" + name + "'. Declared tables and views: " +
-                                          (declared.empty() ? std::string("none (declare one with CREATE TABLE)") : JoinNames(declared)));
+    for (const auto& v : script.views) views.push_back(v.name);
+    return text.ErrorAt(out.location, "unknown table '" + name + "'. Declared tables: " +
+                                          (declared.empty() ? std::string("none (declare one with CREATE TABLE)") : JoinNames(declared)) +
+                                          (views.empty() ? std::string() : "; views: " + JoinNames(views)));
   } else {
     out.names.push_back(out.table->name);
   }

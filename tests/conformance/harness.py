@@ -48,6 +48,9 @@ class Case:
     trigger: str = "available-now"  # or "once"
     dedup: Optional[tuple] = None  # dropDuplicates(columns) applied to the SQL result ((): all columns)
     dedup_within: bool = False  # dropDuplicatesWithinWatermark instead
+    # dropDuplicates(columns) on Spark's side only: Spark's spelling of a dedupe sluice reads from the SQL
+    # (QUALIFY ROW_NUMBER() ... = 1, which Spark's streaming SQL refuses); dedup_within picks the variant.
+    spark_dedup: Optional[tuple] = None
     diff: Optional[str] = None  # id of a row of docs/spark-compatibility.md
     expect: Union[None, str, dict] = None  # the difference text (or run -> text) of a `diff` case
     error: Optional[str] = None  # both engines must fail, and sluice's message must contain this
@@ -219,8 +222,9 @@ def _spark_run_once(spark, case: Case, input_dir: Path, ckpt: Path, collected: d
     if case.dim_schema:
         spark.read.schema(case.dim_schema).json(str(input_dir.parent / "dim")).createOrReplaceTempView("dim")
     query = spark.sql(case.spark_sql or case.sql)
-    if case.dedup is not None:
-        cols = list(case.dedup) or None
+    dedup = case.dedup if case.dedup is not None else case.spark_dedup
+    if dedup is not None:
+        cols = list(dedup) or None
         query = query.dropDuplicatesWithinWatermark(cols) if case.dedup_within else query.dropDuplicates(cols)
 
     def each_batch(batch_df, batch_id):

@@ -108,9 +108,10 @@ TEST_F(SqlErrorTest, UnsupportedConstructsArePointedAt) {
   Expect({"window struct", "SELECT window FROM events;", "p.sql:3:8",
           {"'window' is a reserved word", "window.start", "window_time(window) are not available"}});
   Expect({"subquery", "SELECT id FROM events WHERE id IN (SELECT 1);", "p.sql:3:32", {"subqueries are not supported"}});
-  Expect({"subquery in FROM", "SELECT * FROM (SELECT 1) AS t;", "p.sql:3:23", {"subqueries in FROM"}});
+  Expect({"constant subquery in FROM", "SELECT * FROM (SELECT 1) AS t;", "p.sql:3:23",
+          {"a streaming query needs FROM <table>", "runs in sluice batch"}});
   Expect({"window function", "SELECT sum(price) OVER () FROM events;", "p.sql:3:8", {"window functions"}});
-  Expect({"union", "SELECT id FROM events UNION SELECT id FROM events;", "p.sql:3:44", {"UNION"}});
+  Expect({"union", "SELECT id FROM events UNION SELECT id FROM events;", "p.sql:3:36", {"UNION"}});
   Expect({"no FROM", "SELECT 1;", "p.sql:3:1", {"needs FROM"}});
   Expect({"now()", "SELECT id, CURRENT_TIMESTAMP FROM events;", "p.sql:3:12", {"current date/time"}});
   Expect({"two queries into one sink",
@@ -120,6 +121,55 @@ TEST_F(SqlErrorTest, UnsupportedConstructsArePointedAt) {
   Expect({"reading a sink", "CREATE TABLE o () WITH (connector = 'console');\nSELECT * FROM o;", "p.sql:4:15",
           {"table 'o'", "cannot be read"}});
   Expect({"syntax", "SELECT id FROM events WHERE;", "p.sql:3:28", {"syntax error"}});
+}
+
+TEST_F(SqlErrorTest, StructureAndDedupeErrorsArePointedAt) {
+  Expect({"union distinct", "SELECT id FROM events UNION SELECT id FROM events;", "p.sql:3:36",
+          {"UNION (which removes duplicates) is not supported; write UNION ALL"}});
+  Expect({"intersect", "SELECT id FROM events INTERSECT SELECT id FROM events;", "p.sql:3:40", {"INTERSECT"}});
+  Expect({"union column count", "SELECT id, name FROM events UNION ALL SELECT id FROM events;", "p.sql:3:46",
+          {"the first input has 2 columns", "the second has 1"}});
+  Expect({"union column type", "SELECT id, name FROM events UNION ALL SELECT id, price FROM events;", "p.sql:3:46",
+          {"column 2 is 'name' string in the first input but 'price' double in the second", "CAST"}});
+  Expect({"union order by", "SELECT id FROM events UNION ALL SELECT id FROM events ORDER BY id;", "p.sql:3:64",
+          {"wrap the union in a subquery"}});
+  Expect({"unknown view", "CREATE VIEW v AS SELECT id FROM events;\nSELECT * FROM w;", "p.sql:4:15",
+          {"unknown table 'w'", "Declared tables: events; views: v"}});
+  Expect({"view reads a later view", "CREATE VIEW a AS SELECT id FROM b;\nCREATE VIEW b AS SELECT id FROM events;\n"
+          "SELECT * FROM a;", "p.sql:3:33", {"unknown table 'b'", "(in view a, used at p.sql:5:15)"}});
+  Expect({"insert into a view", "CREATE VIEW v AS SELECT id FROM events;\nINSERT INTO v SELECT id FROM events;",
+          "p.sql:4:13", {"'v' is a view, which cannot be written"}});
+  Expect({"view named like a table", "CREATE VIEW events AS SELECT 1;", "p.sql:3:13", {"'events' is already declared"}});
+  Expect({"recursive cte", "WITH RECURSIVE r AS (SELECT id FROM events) SELECT * FROM r;", "p.sql:3:1",
+          {"WITH RECURSIVE is not supported"}});
+  Expect({"cte twice", "WITH a AS (SELECT id FROM events), a AS (SELECT id FROM events) SELECT * FROM a;",
+          "p.sql:3:36", {"WITH names 'a' twice"}});
+  Expect({"qualify rank", "SELECT id FROM events QUALIFY rank() OVER (PARTITION BY id ORDER BY price) = 1;",
+          "p.sql:3:31", {"window function 'rank' is not supported in QUALIFY"}});
+  Expect({"qualify other comparison", "SELECT id FROM events QUALIFY ROW_NUMBER() OVER (PARTITION BY id ORDER BY price) <= 1;",
+          "p.sql:3:82", {"QUALIFY supports one form"}});
+  Expect({"qualify desc", "SELECT id FROM events QUALIFY ROW_NUMBER() OVER (PARTITION BY id ORDER BY price DESC) = 1;",
+          "p.sql:3:75", {"ORDER BY ... DESC", "max_by"}});
+  Expect({"qualify without partition", "SELECT id FROM events QUALIFY ROW_NUMBER() OVER (ORDER BY price) = 1;",
+          "p.sql:3:31", {"needs PARTITION BY the key columns"}});
+  Expect({"qualify unknown key", "SELECT id FROM events QUALIFY ROW_NUMBER() OVER (PARTITION BY idd ORDER BY price) = 1;",
+          "p.sql:3:63", {"column 'idd' is not an input column", "Columns: id, name, price"}});
+  Expect({"rank in subquery", "SELECT * FROM (SELECT id, rank() OVER (PARTITION BY id ORDER BY price) AS r FROM events) t "
+          "WHERE r = 1;", "p.sql:3:27", {"window functions (rank(...) OVER ...) are not supported", "QUALIFY ROW_NUMBER()"}});
+  Expect({"group by all with star", "SELECT *, count(*) FROM events GROUP BY ALL;", "p.sql:3:8",
+          {"GROUP BY ALL with SELECT * is not supported"}});
+  Expect({"user as a column", "SELECT id, user FROM events;", "p.sql:3:12", {"quote it, e.g. \"user\""}});
+  Expect({"reserved word", "CREATE TABLE u (user TEXT) WITH (connector = 'console');", "p.sql:3:17",
+          {"syntax error", "'user' is a reserved word", "quote it (\"user\")"}});
+}
+
+TEST_F(SqlErrorTest, FlinkSpellingsAreReadOrPointedAt) {
+  Expect({"dotted flink option refused by name", "CREATE TABLE o () WITH ('connector' = 'filesystem', 'format' = 'json', "
+          "'path' = '/tmp/x', 'sink.rolling-policy.file-size' = '1MB');\nINSERT INTO o SELECT id FROM events;",
+          "p.sql:3:91", {"Unknown option 'sink.rolling-policy.file-size'"}});
+  Expect({"bad WATERMARK FOR", "CREATE TABLE w (id BIGINT, ts TIMESTAMP, WATERMARK FOR ts AS ts + 5)\n"
+          "  WITH (connector = 'files', format = 'json', path = '/tmp/x');\nSELECT id FROM w;",
+          "p.sql:3:42", {"unsupported WATERMARK FOR expression"}});
 }
 
 TEST_F(SqlErrorTest, AggregationErrorsArePointedAt) {

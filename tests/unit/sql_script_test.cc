@@ -131,3 +131,54 @@ TEST(SqlScript, RefusesWhatAPipelineCannotHold) {
 
 }  // namespace
 }  // namespace sluice::sql
+
+namespace sluice::sql {
+namespace {
+
+TEST(SqlScript, ViewsAreReadInOrderAndWithBeforeInsertJoinsTheSelect) {
+  Script script = MustParse(
+      "CREATE TABLE t (a BIGINT) WITH (connector = 'files', format = 'json', path = '/in');\n"
+      "CREATE TEMP VIEW v1 AS SELECT a FROM t;\n"
+      "CREATE OR REPLACE TEMPORARY VIEW V2 AS SELECT a FROM v1;\n"
+      "CREATE TABLE o () WITH (connector = 'console');\n"
+      "WITH c AS (SELECT a FROM V2) INSERT INTO o SELECT * FROM c;\n");
+  ASSERT_EQ(script.views.size(), 2u);
+  EXPECT_EQ(script.views[0].name, "v1");
+  EXPECT_EQ(script.views[1].name, "V2");  // the spelling as written
+  EXPECT_EQ(script.FindView("v2"), &script.views[1]);
+  EXPECT_EQ(script.FindView("t"), nullptr);
+  ASSERT_EQ(script.queries.size(), 1u);
+  EXPECT_FALSE(script.queries[0].select["withClause"].is_null()) << "WITH before INSERT belongs to its SELECT";
+}
+
+TEST(SqlScript, FlinkOptionKeysAndWatermarkAreRead) {
+  Script script = MustParse(
+      "CREATE TABLE t (id BIGINT, ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL '5' SECOND)\n"
+      "  WITH ('connector' = 'filesystem', 'format' = 'json', 'path' = '/in', 'max-files-per-trigger' = 3);\n");
+  ASSERT_EQ(script.tables.size(), 1u);
+  const TableDecl& t = script.tables[0];
+  EXPECT_EQ(t.connector, "files");
+  ASSERT_EQ(t.schema->num_fields(), 2) << "WATERMARK FOR is not a column";
+  ASSERT_NE(t.Find("maxFilesPerTrigger"), nullptr);
+  EXPECT_EQ(t.Find("maxFilesPerTrigger")->written_key, "max-files-per-trigger");
+  ASSERT_NE(t.Find("eventTime"), nullptr);
+  EXPECT_EQ(t.Find("eventTime")->value, "ts");
+  ASSERT_NE(t.Find("watermark"), nullptr);
+  EXPECT_EQ(t.Find("watermark")->value, "5 second");
+}
+
+TEST(SqlScript, EverySpellingOfADashedEngineOptionIsOneOption) {
+  SqlText text("p.sql",
+               "CREATE TABLE ice () WITH (connector = 'iceberg', table = 'db.t', target_file_size_bytes = 1024,\n"
+               "  \"target-file-size-bytes\" = 2048);\n");
+  auto script = ParseScript(text);
+  ASSERT_FALSE(script.ok());
+  EXPECT_THAT(script.status().message(), HasSubstr("option 'target-file-size-bytes' is given twice"));
+  Script camel = MustParse("CREATE TABLE ice () WITH (connector = 'iceberg', targetFileSizeBytes = 10);\n");
+  ASSERT_EQ(camel.tables.size(), 1u);
+  ASSERT_EQ(camel.tables[0].options.size(), 1u);
+  EXPECT_EQ(camel.tables[0].options[0].key, "target-file-size-bytes");
+}
+
+}  // namespace
+}  // namespace sluice::sql
