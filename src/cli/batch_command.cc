@@ -3,6 +3,7 @@
 #include <arrow/api.h>
 
 #include <algorithm>
+#include <cctype>
 #include <iostream>
 
 #include "api/access.h"
@@ -41,6 +42,21 @@ int RunBatch(const BatchArgs& args) {
                                    : Compile(sql::SqlText("-e", args.sql), args.conf, sql::ExecutionMode::kBatch);
   if (!pipeline.ok()) return ReportFailure(pipeline.status());
   for (const auto& q : pipeline->queries) {
+    if (q.describe) {
+      // The columns, and the same as a CREATE TABLE column list (what a `()` table inferred).
+      const auto& schema = *q.frame.schema();
+      std::string ddl;
+      std::cout << "== " << q.name << ": DESCRIBE (" << schema.num_fields() << " columns) ==\n";
+      for (const auto& f : schema.fields()) {
+        std::string type = plan::TypeName(*f->type());
+        std::transform(type.begin(), type.end(), type.begin(), [](unsigned char c) { return std::toupper(c); });
+        const std::string column = f->name() + " " + type + (f->nullable() ? "" : " NOT NULL");
+        std::cout << column << "\n";
+        ddl += (ddl.empty() ? "" : ", ") + column;
+      }
+      std::cout << "-- as DDL: (" << ddl << ")\n" << std::flush;
+      continue;
+    }
     auto outcome = cli::RunBatchQuery(q, args.mode, /*write_files=*/!args.print);
     if (!outcome.ok()) return ReportFailure(outcome.status());
     if (outcome->written) {

@@ -96,6 +96,11 @@ Result<Pipeline> CompilePipeline(const std::shared_ptr<Session>& session, const 
   for (const auto& stmt : script.queries) {
     PipelineQuery q;
     q.statement_where = text.Where(stmt.location);
+    q.describe = stmt.describe;
+    if (stmt.describe && mode == ExecutionMode::kStreaming) {
+      return text.ErrorAt(stmt.location, "DESCRIBE runs in sluice batch (it prints a table's columns); remove it from "
+                                         "a pipeline that runs as streams");
+    }
     ARROW_ASSIGN_OR_RAISE(PlannedSelect planned, PlanSelect(stmt.select, stmt.location, stmt.end, script, text, ctx));
     if (stmt.sink.empty()) {
       q.name = "select_" + std::to_string(++bare_selects);

@@ -33,6 +33,7 @@ struct PipelineQuery {
   std::string statement_where;  // "file.sql:5:1"
   DataFrame frame = api::MakeDataFrame(nullptr, Status::Invalid("query not planned"));
   SinkTarget sink;
+  bool describe = false;  // DESCRIBE t: `sluice batch` prints frame's columns instead of its rows
 };
 
 struct Pipeline {

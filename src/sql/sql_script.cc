@@ -308,6 +308,7 @@ Result<Script> ParseScript(const SqlText& text) {
       q.location = start;
       q.end = end;
       q.select = body;
+      q.describe = IsDescribeAt(text.text(), start);
       script.queries.push_back(std::move(q));
     } else {
       std::string what = kind.size() > 4 && kind.compare(kind.size() - 4, 4, "Stmt") == 0 ? kind.substr(0, kind.size() - 4) : kind;

@@ -55,6 +55,7 @@ struct QueryStmt {
   nlohmann::json select;  // the SelectStmt node body
   int location = -1;      // start of the statement
   int end = -1;           // one past its last byte
+  bool describe = false;  // DESCRIBE [TABLE] t (read as SELECT * FROM t): print the columns
 };
 
 /// A named query: CREATE [TEMP] VIEW name AS SELECT ..., or a WITH name AS (SELECT ...) of

@@ -135,6 +135,15 @@ std::string RewriteSparkClauses(const std::string& sql) {
       out.replace(i, 7, "HAVING ");
       return;
     }
+    if (WordAt(sql, i, "describe")) {
+      size_t before = i;
+      while (before > 0 && std::isspace(static_cast<unsigned char>(sql[before - 1]))) --before;
+      if (before > 0 && sql[before - 1] != ';') return;  // not at a statement's start
+      out.replace(i, 8, "TABLE   ");
+      const size_t table = SkipSpaces(sql, i + 8);
+      if (WordAt(sql, table, "table")) out.replace(table, 5, "     ");
+      return;
+    }
     if (!WordAt(sql, i, "group")) return;
     const size_t by = SkipSpaces(sql, i + 5);
     if (!WordAt(sql, by, "by")) return;
@@ -160,6 +169,8 @@ bool IsQualifyClause(const std::string& sql, int begin, int pos) {
   });
   return qualify;
 }
+
+bool IsDescribeAt(const std::string& sql, int at) { return at >= 0 && WordAt(sql, static_cast<size_t>(at), "describe"); }
 
 bool IsGroupByAllAt(const std::string& sql, int at) { return at >= 0 && WordAt(sql, static_cast<size_t>(at), "all"); }
 

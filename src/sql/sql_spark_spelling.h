@@ -37,6 +37,9 @@ std::string RewriteSparkOperators(const std::string& sql);
 /// again), and `GROUP BY ALL` that ends the clause becomes `GROUP BY () ` (an empty grouping
 /// set; IsGroupByAllAt recognises it).
 std::string RewriteSparkClauses(const std::string& sql);
+/// Also `DESCRIBE [TABLE] t` at the start of a statement becomes `TABLE t` (IsDescribeAt).
+/// True when the statement starting at byte `at` of the user's text is DESCRIBE.
+bool IsDescribeAt(const std::string& sql, int at);
 /// True when the last HAVING or QUALIFY keyword in the user's text in [begin, pos) is QUALIFY.
 bool IsQualifyClause(const std::string& sql, int begin, int pos);
 /// True when the user's text has the word ALL at byte `at` (where the grammar saw `()`).

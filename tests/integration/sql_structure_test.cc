@@ -130,6 +130,10 @@ TEST(SqlBatch, PrintLimitShowsTheFirstRowsAndTheTotal) {
   EXPECT_NE(out.find("(10 rows, first 3 shown)"), std::string::npos) << out;
   EXPECT_NE(out.find("n2"), std::string::npos) << out;
   EXPECT_EQ(out.find("n3"), std::string::npos) << out;
+  const std::string described = Capture(dir, "batch -e \"CREATE TABLE p () WITH (connector = 'files', format = 'json', "
+                                             "path = '" + dir.Sub("in") + "'); DESCRIBE TABLE p\"", &rc);
+  ASSERT_EQ(rc, 0) << described;
+  EXPECT_NE(described.find("-- as DDL: (id BIGINT, name STRING, price DOUBLE)"), std::string::npos) << described;
   Capture(dir, "batch --print", &rc);
   EXPECT_NE(rc, 0) << "neither a file nor -e must be refused";
 }

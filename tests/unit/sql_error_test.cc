@@ -158,6 +158,7 @@ TEST_F(SqlErrorTest, StructureAndDedupeErrorsArePointedAt) {
           "WHERE r = 1;", "p.sql:3:27", {"window functions (rank(...) OVER ...) are not supported", "QUALIFY ROW_NUMBER()"}});
   Expect({"group by all with star", "SELECT *, count(*) FROM events GROUP BY ALL;", "p.sql:3:8",
           {"GROUP BY ALL with SELECT * is not supported"}});
+  Expect({"describe in a stream", "DESCRIBE events;", "p.sql:3:1", {"DESCRIBE runs in sluice batch"}});
   Expect({"user as a column", "SELECT id, user FROM events;", "p.sql:3:12", {"quote it, e.g. \"user\""}});
   Expect({"reserved word", "CREATE TABLE u (user TEXT) WITH (connector = 'console');", "p.sql:3:17",
           {"syntax error", "'user' is a reserved word", "quote it (\"user\")"}});
