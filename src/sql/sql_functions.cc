@@ -107,7 +107,10 @@ const std::map<std::string, std::string>& Aggregates() {
       {"min", "min"},     {"max", "max"}, {"first", "first"}, {"last", "last"},
       {"count_if", "count_if"}, {"bool_and", "bool_and"}, {"every", "bool_and"}, {"bool_or", "bool_or"},
       {"any_value", "any_value"}, {"stddev", "stddev"}, {"std", "stddev"}, {"stddev_samp", "stddev_samp"},
-      {"stddev_pop", "stddev_pop"}, {"variance", "variance"}, {"var_samp", "var_samp"}, {"var_pop", "var_pop"}};
+      {"stddev_pop", "stddev_pop"}, {"variance", "variance"}, {"var_samp", "var_samp"}, {"var_pop", "var_pop"},
+      {"max_by", "max_by"}, {"min_by", "min_by"}, {"collect_list", "collect_list"}, {"array_agg", "collect_list"},
+      {"collect_set", "collect_set"}, {"approx_count_distinct", "approx_count_distinct"},
+      {"percentile_approx", "percentile_approx"}, {"approx_percentile", "percentile_approx"}};
   return kAggregates;
 }
 
@@ -115,15 +118,29 @@ const std::map<std::string, std::string>& Aggregates() {
 std::string ArgCount(size_t min_args, size_t max_args);
 
 bool IsUnsupportedAggregate(const std::string& name) {
-  static const std::vector<std::string> kOthers = {"collect_list", "collect_set", "approx_count_distinct", "max_by",
-                                                   "min_by", "array_agg", "string_agg", "median", "percentile_cont",
-                                                   "percentile_disc", "percentile_approx", "mode"};
+  static const std::vector<std::string> kOthers = {"string_agg", "median", "percentile_cont", "percentile_disc",
+                                                   "percentile", "mode"};
   return std::find(kOthers.begin(), kOthers.end(), name) != kOthers.end();
 }
 
 const char* kAggregateList = "count(*), count(x), count(DISTINCT x), sum, avg, min, max, first, last, count_if, "
                              "bool_and/every, bool_or, any_value, stddev/std, stddev_samp, stddev_pop, variance, "
-                             "var_samp, var_pop";
+                             "var_samp, var_pop, max_by, min_by, collect_list/array_agg, collect_set, "
+                             "approx_count_distinct, percentile_approx/approx_percentile";
+
+// Argument counts of the aggregates beyond one argument (plan::ResolveAgg checks the literals).
+std::pair<size_t, size_t> AggregateArity(const std::string& fn) {
+  if (fn == "max_by" || fn == "min_by") return {2, 2};
+  if (fn == "approx_count_distinct") return {1, 2};
+  if (fn == "percentile_approx") return {2, 3};
+  return {1, 1};
+}
+
+// Aggregates whose value DISTINCT does not change (Spark accepts and ignores it there).
+bool DistinctIsNoOp(const std::string& fn) {
+  return fn == "min" || fn == "max" || fn == "collect_set" || fn == "approx_count_distinct" || fn == "bool_and" ||
+         fn == "bool_or";
+}
 
 // agg(x) FILTER (WHERE c) is agg(CASE WHEN c THEN x END): every aggregate below ignores NULLs.
 // first/last/any_value keep NULLs, so FILTER is refused for them.
@@ -143,20 +160,27 @@ Result<ExprPtr> BuildAggregate(const SqlFunctionCall& call, const std::string& f
     ARROW_ASSIGN_OR_RAISE(auto one, Filtered(call, fn, Expr::Literal(std::make_shared<arrow::Int64Scalar>(1)), text));
     return Expr::Call("count", {one});
   }
-  if (call.args.size() != 1) {
-    return text.ErrorAt(call.location, "aggregate function '" + call.name + "' takes exactly one argument, got " +
-                                           std::to_string(call.args.size()));
+  const auto [min_args, max_args] = AggregateArity(fn);
+  if (call.args.size() < min_args || call.args.size() > max_args) {
+    return text.ErrorAt(call.location, "aggregate function '" + call.name + "' takes " + ArgCount(min_args, max_args) +
+                                           " argument(s), got " + std::to_string(call.args.size()));
   }
-  if (call.distinct) {
-    if (fn != "count") {
+  std::vector<ExprPtr> args = call.args;
+  if (fn == "max_by" || fn == "min_by") {
+    // max_by keeps a NULL value, so FILTER clears the ordering instead: rows without one are skipped.
+    if (call.filter) args[1] = Expr::Call("casewhen", {call.filter, args[1]});
+  } else {
+    ARROW_ASSIGN_OR_RAISE(args[0], Filtered(call, fn, args[0], text));
+  }
+  if (call.distinct && !DistinctIsNoOp(fn)) {
+    if (fn != "count" && fn != "sum" && fn != "avg") {
       return text.ErrorAt(call.location, call.name + "(DISTINCT ...) is not supported; DISTINCT is supported in "
-                                                     "count(DISTINCT x) only");
+                                                     "count, sum and avg (and ignored in min, max, collect_set, "
+                                                     "approx_count_distinct, bool_and, bool_or)");
     }
-    ARROW_ASSIGN_OR_RAISE(auto arg, Filtered(call, fn, call.args[0], text));
-    return Expr::Call("count_distinct", {arg});
+    return Expr::Call(fn + "_distinct", std::move(args));
   }
-  ARROW_ASSIGN_OR_RAISE(auto arg, Filtered(call, fn, call.args[0], text));
-  return Expr::Call(fn, {arg});
+  return Expr::Call(fn, std::move(args));
 }
 
 // tumble(ts, size) / hop(ts, slide, size) / session(ts, gap), and Spark's window(ts, size[,

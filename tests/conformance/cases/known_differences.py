@@ -11,6 +11,7 @@ KNOWN = {
     'csv-quotes': ('D4', 'batch 0: sluice-only [(2, 20, \'say "hi"\'), (3, 30, \'\')] spark-only [(2, 20, \'"say ""hi"""\'), (3, 30, None)]'),
     'csv-whitespace': ('D5', "batch 0: sluice-only [(1, 10, ' a ')] spark-only [(1, None, ' a ')]"),
     'agg-count-distinct': ('D6', 'refused by spark'),
+    'agg-sum-avg-distinct': ('D6', 'refused by spark'),
     'window-field-column-names': ('D7', "columns: sluice (('window_start', 'timestamp'), ('window_end', 'timestamp'), ('n', 'bigint')) spark (('start', 'timestamp'), ('end', 'timestamp'), ('n', 'bigint'))"),
     'window-struct-column': ('D7', "columns: sluice (('window_start', 'timestamp'), ('window_end', 'timestamp'), ('n', 'bigint')) spark (('window', 'struct<start:timestamp,end:timestamp>'), ('n', 'bigint')); batch 2: sluice-only [('t1970-01-01 00:00:00', 't1970-01-01 00:00:10', 1)] spark-only [(('t1970-01-01 00:00:00', 't1970-01-01 00:00:10'), 1)]"),
     'agg-complete-distinct-order-by': ('D10', 'refused by spark'),

@@ -1,0 +1,45 @@
+"""The aggregates that keep values or sketches (max_by/min_by, collect_list/collect_set,
+approx_count_distinct, percentile_approx, sum/avg DISTINCT) in complete and update mode: the
+"restart" run restarts after every file, so each state is restored from the checkpoint; and
+LIKE / ILIKE with ESCAPE."""
+from harness import Case
+from cases.aggregations import FILES
+from cases.expressions import expr
+
+
+def agg(case_id, sql, mode="complete", files=FILES, **kw):
+    return Case(case_id, sql, files, mode=mode, **kw)
+
+
+# 360 rows over three files (one per key): v takes 180 distinct values, each twice, 60 per key —
+# below Spark's linear-counting thresholds, where sluice's estimates equal Spark's.
+MANY = [[{"k": "abc"[i % 3], "v": (i * 7919) % 180 + 1000 * (i % 2), "ts": None} for i in range(f, 360, 3)]
+        for f in range(3)]
+
+CASES = [
+    agg("fn-agg-max-min-by", "SELECT k, max_by(v, ts) AS latest, min_by(v, ts) AS earliest, "
+        "max_by(k, v) AS k_of_max FROM src GROUP BY k", smoke=True),
+    agg("fn-agg-max-by-update", "SELECT k, max_by(v, ts) AS latest FROM src GROUP BY k", mode="update"),
+    agg("fn-agg-max-by-filter", "SELECT k, max_by(v, ts) FILTER (WHERE v < 4) AS latest_small FROM src GROUP BY k"),
+    agg("fn-agg-collect-list", "SELECT k, collect_list(v) AS vs, array_agg(ts) AS tss FROM src GROUP BY k",
+        smoke=True),
+    # Spark's collect_set order is its hash set's; sluice's is ascending, which array_sort gives.
+    agg("fn-agg-collect-set", "SELECT k, collect_set(v) AS vs, collect_set(k) AS ks FROM src GROUP BY k",
+        spark_sql="SELECT k, array_sort(collect_set(v)) AS vs, array_sort(collect_set(k)) AS ks FROM src GROUP BY k"),
+    agg("fn-agg-collect-update", "SELECT k, collect_list(v) AS vs FROM src GROUP BY k", mode="update"),
+    agg("fn-agg-approx-count-distinct", "SELECT k, approx_count_distinct(v) AS n, approx_count_distinct(v, 0.1) AS n10, "
+        "count(v) AS rows FROM src GROUP BY k", files=MANY, smoke=True),
+    agg("fn-agg-approx-count-distinct-global", "SELECT approx_count_distinct(v) AS n, approx_count_distinct(k) AS ks, "
+        "approx_count_distinct(CAST(v AS STRING)) AS s FROM src", files=MANY, mode="update"),
+    agg("fn-agg-percentile-approx", "SELECT k, percentile_approx(v, 0.5) AS med, percentile_approx(v, 0.25, 100) AS q1, "
+        "approx_percentile(v, 1.0) AS hi, percentile_approx(ts, 0.5) AS mid_ts FROM src GROUP BY k", smoke=True),
+    agg("fn-agg-percentile-approx-many", "SELECT k, percentile_approx(v, 0.1) AS p10, percentile_approx(v, 0.9) AS p90 "
+        "FROM src GROUP BY k", files=MANY),
+    agg("fn-agg-percentile-refused", "SELECT percentile_approx(v, 2.0) AS p FROM src",
+        error="between 0.0 and 1.0"),
+    agg("agg-sum-avg-distinct", "SELECT k, sum(DISTINCT v) AS s, avg(DISTINCT v) AS a, max(DISTINCT v) AS m "
+        "FROM src GROUP BY k", files=FILES + [[{"k": "a", "v": 4, "ts": None}, {"k": "b", "v": 2, "ts": None}]]),
+    expr("str-like-escape-clause", "s LIKE 'x!%y' ESCAPE '!' AS a, s LIKE '%!%%' ESCAPE '!' AS c, "
+         "s LIKE 'a__' ESCAPE '#' AS e"),
+    expr("str-ilike-escape-clause", "s ILIKE 'X#%Y' ESCAPE '#' AS a, s NOT ILIKE 'ABC' ESCAPE '#' AS c"),
+]
