@@ -85,6 +85,22 @@ Result<ExprPtr> BuildDateTrunc(const SqlFunctionCall& call, const SqlText& text)
   return Expr::Call("date_trunc", call.args);
 }
 
+// trunc(date, fmt) -> CAST(date_trunc(unit, CAST(date AS DATE)) AS DATE) for Spark's units
+// (year/yyyy/yy, quarter, month/mon/mm, week); any other format gives NULL, as Spark's.
+Result<ExprPtr> BuildTrunc(const SqlFunctionCall& call, const SqlText& text) {
+  ARROW_RETURN_NOT_OK(RequireStringLiteral(call, 1, "format", text));
+  std::string fmt = LiteralValue(call.args[1])->ToString();
+  std::transform(fmt.begin(), fmt.end(), fmt.begin(), [](unsigned char c) { return std::tolower(c); });
+  static const std::map<std::string, std::string> kUnits = {{"year", "year"},   {"yyyy", "year"}, {"yy", "year"},
+                                                            {"quarter", "quarter"}, {"month", "month"}, {"mon", "month"},
+                                                            {"mm", "month"},  {"week", "week"}};
+  auto it = kUnits.find(fmt);
+  if (it == kUnits.end()) return Expr::Literal(arrow::MakeNullScalar(arrow::date32()));
+  ExprPtr date = Expr::Cast(call.args[0], arrow::date32());
+  return Expr::Cast(Expr::Call("date_trunc", {Expr::Literal(std::make_shared<arrow::StringScalar>(it->second)), date}),
+                    arrow::date32());
+}
+
 // EXTRACT(field FROM ts) and date_part('field', ts) -> year(ts), month(ts), ...
 Result<ExprPtr> BuildExtract(const SqlFunctionCall& call, const SqlText& text) {
   ARROW_RETURN_NOT_OK(RequireStringLiteral(call, 0, "field", text));
@@ -228,6 +244,7 @@ const std::map<std::string, FunctionSpec>& Functions() {
     f.emplace("substr", FunctionSpec{2, 3, "substr(str, pos[, len])", BuildSubstring});
     f.emplace("to_timestamp", FunctionSpec{1, 2, "to_timestamp(str[, format])", BuildToTimestamp});
     f.emplace("date_trunc", FunctionSpec{2, 2, "date_trunc(unit, ts)", BuildDateTrunc});
+    f.emplace("trunc", FunctionSpec{2, 2, "trunc(date, format)", BuildTrunc});
     f.emplace("extract", FunctionSpec{2, 2, "EXTRACT(field FROM ts)", BuildExtract});
     f.emplace("date_part", FunctionSpec{2, 2, "date_part(field, ts)", BuildExtract});
     f.emplace("tumble", FunctionSpec{2, 2, "tumble(time, INTERVAL 'size')", BuildWindow});

@@ -1,10 +1,11 @@
 """The aggregates that keep values or sketches (max_by/min_by, collect_list/collect_set,
 approx_count_distinct, percentile_approx, sum/avg DISTINCT) in complete and update mode: the
 "restart" run restarts after every file, so each state is restored from the checkpoint; and
-LIKE / ILIKE with ESCAPE."""
+LIKE / ILIKE with ESCAPE, make_date and trunc."""
 from harness import Case
 from cases.aggregations import FILES
-from cases.expressions import expr
+from cases.expressions import ANSI_OFF, expr
+from cases.functions import tcase
 
 
 def agg(case_id, sql, mode="complete", files=FILES, **kw):
@@ -42,4 +43,9 @@ CASES = [
     expr("str-like-escape-clause", "s LIKE 'x!%y' ESCAPE '!' AS a, s LIKE '%!%%' ESCAPE '!' AS c, "
          "s LIKE 'a__' ESCAPE '#' AS e"),
     expr("str-ilike-escape-clause", "s ILIKE 'X#%Y' ESCAPE '#' AS a, s NOT ILIKE 'ABC' ESCAPE '#' AS c"),
+    tcase("fn-make-date", "make_date(2024, 2, 29) AS a, make_date(CAST(id AS INT) + 2000, CAST(id AS INT), 28 - CAST(id AS INT)) AS c"),
+    tcase("fn-make-date-invalid-ansi", "make_date(2023, 2, 29) AS a", error="DATETIME_FIELD_OUT_OF_BOUNDS"),
+    tcase("fn-make-date-invalid-legacy", "make_date(2023, 2, 29) AS a, make_date(2023, 13, 1) AS c", conf=ANSI_OFF),
+    tcase("fn-trunc", "trunc(d, 'YEAR') AS a, trunc(d, 'mm') AS c, trunc(ts, 'quarter') AS e, trunc(d, 'week') AS f, "
+          "trunc(d, 'day') AS h"),
 ]
