@@ -238,6 +238,7 @@ const std::map<std::string, FunctionSpec>& Functions() {
     f.emplace("nvl", Plain("coalesce", 2, 2, "nvl(x, if_null)"));
     f.emplace("ifnull", Plain("coalesce", 2, 2, "ifnull(x, if_null)"));
     f.emplace("rlike", Plain("regexp_like", 2, 2, "rlike(str, regex)"));
+    f.emplace("printf", Plain("format_string", 1, SIZE_MAX, "printf(format, arg1, ...)"));
     f.emplace("regexp", Plain("regexp_like", 2, 2, "regexp(str, regex)"));
     f.emplace("position", FunctionSpec{2, 2, "position(substr IN str)", BuildPosition});
     f.emplace("substring", FunctionSpec{2, 3, "substring(str, pos[, len])", BuildSubstring});

@@ -1,7 +1,7 @@
 """The aggregates that keep values or sketches (max_by/min_by, collect_list/collect_set,
 approx_count_distinct, percentile_approx, sum/avg DISTINCT) in complete and update mode: the
 "restart" run restarts after every file, so each state is restored from the checkpoint; and
-LIKE / ILIKE with ESCAPE, make_date and trunc."""
+LIKE / ILIKE with ESCAPE, make_date, trunc and format_string."""
 from harness import Case
 from cases.aggregations import FILES
 from cases.expressions import ANSI_OFF, expr
@@ -48,4 +48,7 @@ CASES = [
     tcase("fn-make-date-invalid-legacy", "make_date(2023, 2, 29) AS a, make_date(2023, 13, 1) AS c", conf=ANSI_OFF),
     tcase("fn-trunc", "trunc(d, 'YEAR') AS a, trunc(d, 'mm') AS c, trunc(ts, 'quarter') AS e, trunc(d, 'week') AS f, "
           "trunc(d, 'day') AS h"),
+    expr("fn-format-string", "format_string('%d-%s', v, s) AS a, printf('%8.2f|%-5s|', d, s) AS c, "
+         "format_string('%x %05d %b %s', id, v, b, d) AS e, format_string('%.1f %e %2$s', d, id) AS f", smoke=True),
+    expr("fn-format-string-bad-conversion", "format_string('%d', s) AS a", error="does not fit its conversion"),
 ]
