@@ -49,6 +49,6 @@ CASES = [
     tcase("fn-trunc", "trunc(d, 'YEAR') AS a, trunc(d, 'mm') AS c, trunc(ts, 'quarter') AS e, trunc(d, 'week') AS f, "
           "trunc(d, 'day') AS h"),
     expr("fn-format-string", "format_string('%d-%s', v, s) AS a, printf('%8.2f|%-5s|', d, s) AS c, "
-         "format_string('%x %05d %b %s', id, v, b, d) AS e, format_string('%.1f %e %2$s', d, id) AS f", smoke=True),
+         "format_string('%x %05d %b %s', id, v, b, d) AS e, format_string('%.1f %e %3$s', d, d * 2, id) AS f", smoke=True),
     expr("fn-format-string-bad-conversion", "format_string('%d', s) AS a", error="does not fit its conversion"),
 ]
