@@ -17,6 +17,13 @@ def agg(case_id, sql, mode="complete", files=FILES, **kw):
 MANY = [[{"k": "abc"[i % 3], "v": (i * 7919) % 180 + 1000 * (i % 2), "ts": None} for i in range(f, 360, 3)]
         for f in range(3)]
 
+# 1000 distinct values over two files: beyond Spark's linear-counting threshold (D20).
+THOUSAND = [[{"k": "a", "v": i * 7919, "ts": None} for i in range(f, 1000, 2)] for f in range(2)]
+# 1..200 shuffled: with accuracy 10 Spark's quantile summary compresses (D21).
+HUNDREDS = [[{"k": "a", "v": (i * 37) % 200 + 1, "ts": None} for i in range(f, 200, 2)] for f in range(2)]
+# Values whose hash-set order is not ascending in Spark (D22).
+SPREAD = [[{"k": "a", "v": v, "ts": None} for v in (1000, 7, 65, 300)], [{"k": "a", "v": v, "ts": None} for v in (2, 99)]]
+
 CASES = [
     agg("fn-agg-max-min-by", "SELECT k, max_by(v, ts) AS latest, min_by(v, ts) AS earliest, "
         "max_by(k, v) AS k_of_max FROM src GROUP BY k", smoke=True),
@@ -51,4 +58,9 @@ CASES = [
     expr("fn-format-string", "format_string('%d-%s', v, s) AS a, printf('%8.2f|%-5s|', d, s) AS c, "
          "format_string('%x %05d %b %s', id, v, b, d) AS e, format_string('%.1f %e %3$s', d, d * 2, id) AS f", smoke=True),
     expr("fn-format-string-bad-conversion", "format_string('%d', s) AS a", error="does not fit its conversion"),
+    agg("fn-agg-approx-count-distinct-above-threshold", "SELECT approx_count_distinct(v) AS n FROM src",
+        files=THOUSAND),
+    agg("fn-agg-percentile-approx-compressed", "SELECT percentile_approx(v, 0.3, 10) AS p30, "
+        "percentile_approx(v, 0.7, 10) AS p70 FROM src", files=HUNDREDS),
+    agg("fn-agg-collect-set-order", "SELECT k, collect_set(v) AS vs FROM src GROUP BY k", files=SPREAD),
 ]
