@@ -74,6 +74,10 @@ Result<double> NumberLiteralArg(const Expr& call, size_t i, const std::string& w
     return Status::Invalid(call.name, "(): the ", what, " must be a numeric literal, but it is ", e.ToString(), " (in ",
                            call.ToString(), ")");
   }
+  if (e.value->type->id() == arrow::Type::DECIMAL128) {  // 0.5 in SQL is DECIMAL(1,1)
+    const auto& dec = static_cast<const arrow::Decimal128Scalar&>(*e.value);
+    return dec.value.ToDouble(static_cast<const arrow::Decimal128Type&>(*dec.type).scale());
+  }
   ARROW_ASSIGN_OR_RAISE(auto d, e.value->CastTo(arrow::float64()));
   return static_cast<const arrow::DoubleScalar&>(*d).value;
 }
