@@ -17,8 +17,8 @@ def agg(case_id, sql, mode="complete", files=FILES, **kw):
 MANY = [[{"k": "abc"[i % 3], "v": (i * 7919) % 180 + 1000 * (i % 2), "ts": None} for i in range(f, 360, 3)]
         for f in range(3)]
 
-# 1000 distinct values over two files: beyond Spark's linear-counting threshold (D20).
-THOUSAND = [[{"k": "a", "v": i * 7919, "ts": None} for i in range(f, 1000, 2)] for f in range(2)]
+# 1500 then 3000 distinct values: where Spark corrects the raw HyperLogLog estimate (D20).
+THOUSANDS = [[{"k": "a", "v": i * 7919, "ts": None} for i in range(f, 3000, 2)] for f in range(2)]
 # 1..200 shuffled: with accuracy 10 Spark's quantile summary compresses (D21).
 HUNDREDS = [[{"k": "a", "v": (i * 37) % 200 + 1, "ts": None} for i in range(f, 200, 2)] for f in range(2)]
 # Values whose hash-set order is not ascending in Spark (D22).
@@ -59,7 +59,7 @@ CASES = [
          "format_string('%x %05d %b %s', id, v, b, d) AS e, format_string('%.1f %e %3$s', d, d * 2, id) AS f", smoke=True),
     expr("fn-format-string-bad-conversion", "format_string('%d', s) AS a", error="does not fit its conversion"),
     agg("fn-agg-approx-count-distinct-above-threshold", "SELECT approx_count_distinct(v) AS n FROM src",
-        files=THOUSAND),
+        files=THOUSANDS),
     agg("fn-agg-percentile-approx-compressed", "SELECT percentile_approx(v, 0.3, 10) AS p30, "
         "percentile_approx(v, 0.7, 10) AS p70 FROM src", files=HUNDREDS),
     agg("fn-agg-collect-set-order", "SELECT k, collect_set(v) AS vs FROM src GROUP BY k", files=SPREAD),
