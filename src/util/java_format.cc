@@ -185,11 +185,9 @@ void AppendJavaString(const JavaFormatSpec& s, const std::optional<std::string>&
   AppendPadded(s, body, out);
 }
 
-void AppendJavaNull(const JavaFormatSpec& s, std::string* out) {
-  JavaFormatSpec plain = s;
-  plain.precision = -1;
-  AppendJavaString(plain, std::nullopt, out);
-}
+// Java prints null as the text "null" under any conversion: the precision cuts it ("%.1f" ->
+// "n"), the width pads it with spaces.
+void AppendJavaNull(const JavaFormatSpec& s, std::string* out) { AppendJavaString(s, std::nullopt, out); }
 
 void AppendJavaInteger(const JavaFormatSpec& s, int64_t v, std::string* out) {
   if (s.conversion == 'd') {

@@ -48,7 +48,9 @@ TEST(JavaFormat, ConversionsFlagsWidthsAndPrecisionsAsJava) {
 }
 
 TEST(JavaFormat, NullNanAndInfinityPrintJavasText) {
-  EXPECT_EQ(Format("%s %d %5.1f %b", {"<null>", "<null>", "<null>", "<null>"}), "null null  null false");
+  // As Java (and Spark): the precision cuts "null" too, and '0' pads it with spaces.
+  EXPECT_EQ(Format("%s %d %5.1f %b|%8.2f|%05d", {"<null>", "<null>", "<null>", "<null>", "<null>", "<null>"}),
+            "null null     n false|      nu| null");
   EXPECT_EQ(Format("%f %f %.1f", {"nan", "inf", "-inf"}), "NaN Infinity -Infinity");
 }
 
