@@ -117,6 +117,18 @@ Column max(const Column& c);
 /// The first / last value in arrival order (nulls included), as Spark's first()/last().
 Column first(const Column& c);
 Column last(const Column& c);
+/// Spark's sum_distinct / avg over the distinct non-null values.
+Column sum_distinct(const Column& c);
+/// The value of `c` in the row with the largest / smallest `ord` (rows with a NULL ord skipped).
+Column max_by(const Column& c, const Column& ord);
+Column min_by(const Column& c, const Column& ord);
+/// The non-null values as an array: every one in arrival order / the distinct ones.
+Column collect_list(const Column& c);
+Column collect_set(const Column& c);
+/// HyperLogLog++ estimate of the number of distinct values; rsd: the relative standard deviation.
+Column approx_count_distinct(const Column& c, double rsd = 0.05);
+/// The value at `percentage` (0..1) of the sorted non-null values (docs/sql.md: exact in sluice).
+Column percentile_approx(const Column& c, double percentage, int64_t accuracy = 10000);
 
 // Event-time windows, as grouping expressions of groupBy(). They contribute the columns
 // window_start and window_end (timestamps) to the result. Durations: "10 minutes", "30 seconds".

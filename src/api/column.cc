@@ -140,6 +140,15 @@ Column min(const Column& c) { return Call("min", {E(c)}); }
 Column max(const Column& c) { return Call("max", {E(c)}); }
 Column first(const Column& c) { return Call("first", {E(c)}); }
 Column last(const Column& c) { return Call("last", {E(c)}); }
+Column sum_distinct(const Column& c) { return Call("sum_distinct", {E(c)}); }
+Column max_by(const Column& c, const Column& ord) { return Call("max_by", {E(c), E(ord)}); }
+Column min_by(const Column& c, const Column& ord) { return Call("min_by", {E(c), E(ord)}); }
+Column collect_list(const Column& c) { return Call("collect_list", {E(c)}); }
+Column collect_set(const Column& c) { return Call("collect_set", {E(c)}); }
+Column approx_count_distinct(const Column& c, double rsd) { return Call("approx_count_distinct", {E(c), E(lit(rsd))}); }
+Column percentile_approx(const Column& c, double percentage, int64_t accuracy) {
+  return Call("percentile_approx", {E(c), E(lit(percentage)), E(lit(accuracy))});
+}
 
 Column window(const Column& time, const std::string& duration) {
   return Call("window", {E(time), E(lit(duration))});

@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "exec/accumulators_moments.h"
+#include "exec/accumulators_sketches.h"
 #include "exec/row_codec.h"
 
 namespace sluice::exec {
@@ -133,6 +134,94 @@ Result<bool> GetFlag(std::string_view b, size_t* pos) {
   return b[(*pos)++] != 0;
 }
 
+// Folds the non-null a[row] into a sum's (avg == false) or an average's Acc.
+Status FoldNumber(bool avg, const plan::AggCall& call, const arrow::Array& a, int64_t row, Acc* acc) {
+  if (avg) {
+    ++acc->count;
+    if (a.type_id() == arrow::Type::DECIMAL128) {
+      AddDecimal(DecimalAt(a, row), &acc->dec);
+    } else {
+      acc->d += DoubleAt(a, row);
+    }
+    return Status::OK();
+  }
+  acc->has = true;
+  if (a.type_id() == arrow::Type::DECIMAL128) {
+    AddDecimal(DecimalAt(a, row), &acc->dec);
+  } else if (IsFloating(*a.type())) {
+    acc->d += DoubleAt(a, row);
+  } else {
+    ARROW_RETURN_NOT_OK(AddLong(call, IntAt(a, row), &acc->i));
+  }
+  return Status::OK();
+}
+
+// Appends a sum's (avg == false) or an average's final value.
+Status FinishNumber(bool avg, const plan::AggCall& call, const Acc& a, arrow::ArrayBuilder* b) {
+  if (avg) {
+    if (a.count == 0) return b->AppendNull();
+    if (IsDecimal(*call.arg_type)) {
+      auto v = DecimalAverage(a.dec, a.count, static_cast<const arrow::Decimal128Type&>(*call.arg_type),
+                              static_cast<const arrow::Decimal128Type&>(*call.out_type));
+      if (!v && call.mode == plan::EvalMode::kAnsi) return DecimalOutOfRange(call);
+      return v ? static_cast<arrow::Decimal128Builder*>(b)->Append(*v) : b->AppendNull();
+    }
+    return static_cast<arrow::DoubleBuilder*>(b)->Append(a.d / static_cast<double>(a.count));
+  }
+  if (!a.has) return b->AppendNull();
+  if (IsDecimal(*call.out_type)) {
+    const arrow::Decimal128 d = ToDecimal128(a.dec);
+    if (d.FitsInPrecision(static_cast<const arrow::Decimal128Type&>(*call.out_type).precision())) {
+      return static_cast<arrow::Decimal128Builder*>(b)->Append(d);
+    }
+    if (call.mode == plan::EvalMode::kAnsi) return DecimalOutOfRange(call);
+    return b->AppendNull();
+  }
+  if (call.out_type->id() == arrow::Type::DOUBLE) return static_cast<arrow::DoubleBuilder*>(b)->Append(a.d);
+  return static_cast<arrow::Int64Builder*>(b)->Append(a.i);
+}
+
+// sum/avg(DISTINCT x): the sum or average of the distinct encoded values, under sum's/avg's rules.
+Status FinishDistinctNumber(bool avg, const plan::AggCall& call, const std::set<std::string>& values,
+                            arrow::ArrayBuilder* b) {
+  std::unique_ptr<arrow::ArrayBuilder> vb;
+  ARROW_RETURN_NOT_OK(arrow::MakeBuilder(arrow::default_memory_pool(), call.arg_type, &vb));
+  for (const auto& v : values) {
+    size_t pos = 0;
+    ARROW_RETURN_NOT_OK(DecodeValue(v, &pos, *call.arg_type, vb.get()));
+  }
+  ARROW_ASSIGN_OR_RAISE(auto array, vb->Finish());
+  Acc acc;
+  for (int64_t row = 0; row < array->length(); ++row) ARROW_RETURN_NOT_OK(FoldNumber(avg, call, *array, row, &acc));
+  return FinishNumber(avg, call, acc, b);
+}
+
+// collect_list/collect_set: the encoded values as one list entry.
+template <typename Values>
+Status AppendList(const plan::AggCall& call, const Values& values, arrow::ArrayBuilder* b) {
+  auto* list = static_cast<arrow::ListBuilder*>(b);
+  ARROW_RETURN_NOT_OK(list->Append());
+  for (const auto& v : values) {
+    size_t pos = 0;
+    ARROW_RETURN_NOT_OK(DecodeValue(v, &pos, *call.arg_type, list->value_builder()));
+  }
+  return Status::OK();
+}
+
+void PutValues(const std::set<std::string>& values, std::string* out) {
+  PutFixed64(values.size(), out);
+  for (const auto& v : values) PutBytes(v, out);
+}
+
+Status GetValues(std::string_view b, size_t* pos, std::set<std::string>* values) {
+  ARROW_ASSIGN_OR_RAISE(uint64_t n, GetFixed64(b, pos));
+  for (uint64_t k = 0; k < n; ++k) {
+    ARROW_ASSIGN_OR_RAISE(auto v, GetBytes(b, pos));
+    values->emplace_hint(values->end(), v);
+  }
+  return Status::OK();
+}
+
 }  // namespace
 
 AccumulatorSet::AccumulatorSet(const std::vector<plan::AggCall>& aggs) : aggs_(&aggs) {
@@ -146,8 +235,18 @@ AccumulatorSet::AccumulatorSet(const std::vector<plan::AggCall>& aggs) : aggs_(&
                    : f == "max"            ? Fn::kMax
                    : f == "first"          ? Fn::kFirst
                    : IsMoments(f)          ? Fn::kMoments
+                   : f == "sum_distinct"   ? Fn::kSumDistinct
+                   : f == "avg_distinct"   ? Fn::kAvgDistinct
+                   : f == "max_by"         ? Fn::kMaxBy
+                   : f == "min_by"         ? Fn::kMinBy
+                   : f == "collect_list"   ? Fn::kCollectList
+                   : f == "collect_set"    ? Fn::kCollectSet
+                   : f == "approx_count_distinct" ? Fn::kApproxCountDistinct
+                   : f == "percentile_approx"     ? Fn::kPercentileApprox
                                            : Fn::kLast);
   }
+  size_t next = aggs.size();
+  for (const auto& a : aggs) ordering_.push_back(a.ordering ? next++ : SIZE_MAX);
 }
 
 Status AccumulatorSet::Update(std::vector<Acc>* accs, const std::vector<std::shared_ptr<arrow::Array>>& args,
@@ -168,24 +267,33 @@ Status AccumulatorSet::Update(std::vector<Acc>* accs, const std::vector<std::sha
       acc.has = true;
       acc.v.clear();
       EncodeValue(a, row, &acc.v);
+    } else if (fn == Fn::kMaxBy || fn == Fn::kMinBy) {
+      // Rows with a NULL ordering are skipped; the value may be NULL. A tie takes the later row
+      // (Spark replaces the value unless the kept ordering is strictly better).
+      const arrow::Array& o = *args[ordering_[i]];
+      if (o.IsNull(row)) continue;
+      std::string enc;
+      EncodeValue(o, row, &enc);
+      if (!acc.has || (fn == Fn::kMaxBy ? enc >= acc.ord : enc <= acc.ord)) {
+        acc.ord = std::move(enc);
+        acc.v.clear();
+        EncodeValue(a, row, &acc.v);
+      }
+      acc.has = true;
     } else if (null) {
       continue;
-    } else if (fn == Fn::kSum) {
-      acc.has = true;
-      if (a.type_id() == arrow::Type::DECIMAL128) {
-        AddDecimal(DecimalAt(a, row), &acc.dec);
-      } else if (IsFloating(*a.type())) {
-        acc.d += DoubleAt(a, row);
-      } else {
-        ARROW_RETURN_NOT_OK(AddLong((*aggs_)[i], IntAt(a, row), &acc.i));
-      }
-    } else if (fn == Fn::kAvg) {
-      ++acc.count;
-      if (a.type_id() == arrow::Type::DECIMAL128) {
-        AddDecimal(DecimalAt(a, row), &acc.dec);
-      } else {
-        acc.d += DoubleAt(a, row);
-      }
+    } else if (fn == Fn::kSum || fn == Fn::kAvg) {
+      ARROW_RETURN_NOT_OK(FoldNumber(fn == Fn::kAvg, (*aggs_)[i], a, row, &acc));
+    } else if (fn == Fn::kCollectList) {
+      std::string enc;
+      EncodeValue(a, row, &enc);
+      acc.list.push_back(std::move(enc));
+    } else if (fn == Fn::kApproxCountDistinct) {
+      HllAdd((*aggs_)[i].hll_precision, SparkXxHash64(a, row), &acc.registers);
+    } else if (fn == Fn::kPercentileApprox) {
+      std::string enc;
+      EncodeValue(a, row, &enc);
+      ++acc.counts[enc];
     } else if (fn == Fn::kMin || fn == Fn::kMax) {
       std::string enc;
       EncodeValue(a, row, &enc);
@@ -193,7 +301,7 @@ Status AccumulatorSet::Update(std::vector<Acc>* accs, const std::vector<std::sha
       acc.has = true;
     } else if (fn == Fn::kMoments) {
       AddMoment(&acc, DoubleAt(a, row));
-    } else if (fn == Fn::kCountDistinct) {
+    } else {  // count/sum/avg(DISTINCT), collect_set
       std::string enc;
       EncodeValue(a, row, &enc);
       acc.distinct.insert(std::move(enc));
@@ -231,10 +339,23 @@ Status AccumulatorSet::Merge(std::vector<Acc>* earlier, const std::vector<Acc>& 
     } else if (fn == Fn::kMin || fn == Fn::kMax) {
       if (b.has && (!a.has || (fn == Fn::kMin ? b.v < a.v : b.v > a.v))) a.v = b.v;
       a.has = a.has || b.has;
-    } else if (fn == Fn::kCountDistinct) {
+    } else if (fn == Fn::kCountDistinct || fn == Fn::kSumDistinct || fn == Fn::kAvgDistinct ||
+               fn == Fn::kCollectSet) {
       a.distinct.insert(b.distinct.begin(), b.distinct.end());
     } else if (fn == Fn::kMoments) {
       MergeMoments(&a, b);
+    } else if (fn == Fn::kMaxBy || fn == Fn::kMinBy) {
+      if (b.has && (!a.has || (fn == Fn::kMaxBy ? b.ord >= a.ord : b.ord <= a.ord))) {
+        a.ord = b.ord;
+        a.v = b.v;
+      }
+      a.has = a.has || b.has;
+    } else if (fn == Fn::kCollectList) {
+      a.list.insert(a.list.end(), b.list.begin(), b.list.end());
+    } else if (fn == Fn::kApproxCountDistinct) {
+      HllMerge(b.registers, &a.registers);
+    } else if (fn == Fn::kPercentileApprox) {
+      for (const auto& [v, c] : b.counts) a.counts[v] += c;
     }
   }
   return Status::OK();
@@ -269,9 +390,23 @@ void AccumulatorSet::Encode(const std::vector<Acc>& accs, std::string* out) cons
       PutFixed64(static_cast<uint64_t>(a.count), out);
       PutDouble(a.d, out);
       PutDouble(a.m2, out);
-    } else if (fn == "count_distinct") {
-      PutFixed64(a.distinct.size(), out);
-      for (const auto& v : a.distinct) PutBytes(v, out);
+    } else if (fn == "count_distinct" || fn == "sum_distinct" || fn == "avg_distinct" || fn == "collect_set") {
+      PutValues(a.distinct, out);
+    } else if (fn == "max_by" || fn == "min_by") {
+      out->push_back(a.has ? 1 : 0);
+      PutBytes(a.ord, out);
+      PutBytes(a.v, out);
+    } else if (fn == "collect_list") {
+      PutFixed64(a.list.size(), out);
+      for (const auto& v : a.list) PutBytes(v, out);
+    } else if (fn == "approx_count_distinct") {
+      PutBytes(a.registers, out);
+    } else if (fn == "percentile_approx") {
+      PutFixed64(a.counts.size(), out);
+      for (const auto& [v, c] : a.counts) {
+        PutBytes(v, out);
+        PutFixed64(static_cast<uint64_t>(c), out);
+      }
     } else {  // min, max, first, last
       out->push_back(a.has ? 1 : 0);
       PutBytes(a.v, out);
@@ -311,11 +446,34 @@ Status AccumulatorSet::Decode(std::string_view b, size_t* pos, std::vector<Acc>*
       a.count = static_cast<int64_t>(c);
       ARROW_ASSIGN_OR_RAISE(a.d, GetDouble(b, pos));
       ARROW_ASSIGN_OR_RAISE(a.m2, GetDouble(b, pos));
-    } else if (fn == "count_distinct") {
+    } else if (fn == "count_distinct" || fn == "sum_distinct" || fn == "avg_distinct" || fn == "collect_set") {
+      ARROW_RETURN_NOT_OK(GetValues(b, pos, &a.distinct));
+    } else if (fn == "max_by" || fn == "min_by") {
+      ARROW_ASSIGN_OR_RAISE(a.has, GetFlag(b, pos));
+      ARROW_ASSIGN_OR_RAISE(auto o, GetBytes(b, pos));
+      a.ord.assign(o.data(), o.size());
+      ARROW_ASSIGN_OR_RAISE(auto v, GetBytes(b, pos));
+      a.v.assign(v.data(), v.size());
+    } else if (fn == "collect_list") {
       ARROW_ASSIGN_OR_RAISE(uint64_t n, GetFixed64(b, pos));
       for (uint64_t k = 0; k < n; ++k) {
         ARROW_ASSIGN_OR_RAISE(auto v, GetBytes(b, pos));
-        a.distinct.emplace_hint(a.distinct.end(), v);
+        a.list.emplace_back(v);
+      }
+    } else if (fn == "approx_count_distinct") {
+      ARROW_ASSIGN_OR_RAISE(auto r, GetBytes(b, pos));
+      const size_t m = size_t{1} << (*aggs_)[i].hll_precision;
+      if (!r.empty() && r.size() != m) {
+        return Status::IOError("state of ", (*aggs_)[i].ToString(), " holds ", r.size(), " HyperLogLog registers, not ",
+                               m, "; the checkpoint was written with another relative standard deviation");
+      }
+      a.registers.assign(r.data(), r.size());
+    } else if (fn == "percentile_approx") {
+      ARROW_ASSIGN_OR_RAISE(uint64_t n, GetFixed64(b, pos));
+      for (uint64_t k = 0; k < n; ++k) {
+        ARROW_ASSIGN_OR_RAISE(auto v, GetBytes(b, pos));
+        ARROW_ASSIGN_OR_RAISE(uint64_t c, GetFixed64(b, pos));
+        a.counts.emplace_hint(a.counts.end(), std::string(v), static_cast<int64_t>(c));
       }
     } else {
       ARROW_ASSIGN_OR_RAISE(a.has, GetFlag(b, pos));
@@ -329,56 +487,39 @@ Status AccumulatorSet::Decode(std::string_view b, size_t* pos, std::vector<Acc>*
 Status AccumulatorSet::Finish(const std::vector<Acc>& accs,
                               const std::vector<std::unique_ptr<arrow::ArrayBuilder>>& builders,
                               size_t first_builder) const {
-  for (size_t i = 0; i < aggs_->size(); ++i) {
-    const Acc& a = accs[i];
-    const plan::AggCall& call = (*aggs_)[i];
-    arrow::ArrayBuilder* b = builders[first_builder + i].get();
-    const std::string& fn = call.fn;
-    if (fn == "count") {
-      ARROW_RETURN_NOT_OK(static_cast<arrow::Int64Builder*>(b)->Append(a.count));
-    } else if (fn == "count_distinct") {
-      ARROW_RETURN_NOT_OK(static_cast<arrow::Int64Builder*>(b)->Append(static_cast<int64_t>(a.distinct.size())));
-    } else if (IsMoments(fn)) {
-      const std::optional<double> v = FinishMoments(fn, a);
-      ARROW_RETURN_NOT_OK(v ? static_cast<arrow::DoubleBuilder*>(b)->Append(*v) : b->AppendNull());
-    } else if (fn == "avg") {
-      if (a.count == 0) {
-        ARROW_RETURN_NOT_OK(b->AppendNull());
-      } else if (IsDecimal(*call.arg_type)) {
-        auto avg = DecimalAverage(a.dec, a.count, static_cast<const arrow::Decimal128Type&>(*call.arg_type),
-                                  static_cast<const arrow::Decimal128Type&>(*call.out_type));
-        if (!avg && call.mode == plan::EvalMode::kAnsi) return DecimalOutOfRange(call);
-        ARROW_RETURN_NOT_OK(avg ? static_cast<arrow::Decimal128Builder*>(b)->Append(*avg) : b->AppendNull());
-      } else {
-        ARROW_RETURN_NOT_OK(static_cast<arrow::DoubleBuilder*>(b)->Append(a.d / static_cast<double>(a.count)));
-      }
-    } else if (fn == "sum") {
-      if (!a.has) {
-        ARROW_RETURN_NOT_OK(b->AppendNull());
-      } else if (IsDecimal(*call.out_type)) {
-        const arrow::Decimal128 d = ToDecimal128(a.dec);
-        if (d.FitsInPrecision(static_cast<const arrow::Decimal128Type&>(*call.out_type).precision())) {
-          ARROW_RETURN_NOT_OK(static_cast<arrow::Decimal128Builder*>(b)->Append(d));
-        } else if (call.mode == plan::EvalMode::kAnsi) {
-          return DecimalOutOfRange(call);
-        } else {
-          ARROW_RETURN_NOT_OK(b->AppendNull());
-        }
-      } else if (call.out_type->id() == arrow::Type::DOUBLE) {
-        ARROW_RETURN_NOT_OK(static_cast<arrow::DoubleBuilder*>(b)->Append(a.d));
-      } else {
-        ARROW_RETURN_NOT_OK(static_cast<arrow::Int64Builder*>(b)->Append(a.i));
-      }
-    } else {
-      if (!a.has) {
-        ARROW_RETURN_NOT_OK(b->AppendNull());
-      } else {
-        size_t pos = 0;
-        ARROW_RETURN_NOT_OK(DecodeValue(a.v, &pos, *call.out_type, b));
-      }
-    }
-  }
+  for (size_t i = 0; i < aggs_->size(); ++i) ARROW_RETURN_NOT_OK(FinishOne(i, accs[i], builders[first_builder + i].get()));
   return Status::OK();
+}
+
+Status AccumulatorSet::FinishOne(size_t i, const Acc& a, arrow::ArrayBuilder* b) const {
+  const plan::AggCall& call = (*aggs_)[i];
+  switch (fns_[i]) {
+    case Fn::kCount: return static_cast<arrow::Int64Builder*>(b)->Append(a.count);
+    case Fn::kCountDistinct:
+      return static_cast<arrow::Int64Builder*>(b)->Append(static_cast<int64_t>(a.distinct.size()));
+    case Fn::kMoments: {
+      const std::optional<double> v = FinishMoments(call.fn, a);
+      return v ? static_cast<arrow::DoubleBuilder*>(b)->Append(*v) : b->AppendNull();
+    }
+    case Fn::kSum:
+    case Fn::kAvg: return FinishNumber(fns_[i] == Fn::kAvg, call, a, b);
+    case Fn::kSumDistinct:
+    case Fn::kAvgDistinct: return FinishDistinctNumber(fns_[i] == Fn::kAvgDistinct, call, a.distinct, b);
+    case Fn::kCollectList: return AppendList(call, a.list, b);
+    case Fn::kCollectSet: return AppendList(call, a.distinct, b);
+    case Fn::kApproxCountDistinct:
+      return static_cast<arrow::Int64Builder*>(b)->Append(HllEstimate(call.hll_precision, a.registers));
+    case Fn::kPercentileApprox: return AppendPercentile(call, a.counts, b);
+    case Fn::kMin:
+    case Fn::kMax:
+    case Fn::kFirst:
+    case Fn::kLast:
+    case Fn::kMaxBy:
+    case Fn::kMinBy: break;
+  }
+  if (!a.has) return b->AppendNull();
+  size_t pos = 0;
+  return DecodeValue(a.v, &pos, *call.out_type, b);
 }
 
 }  // namespace sluice::exec

@@ -5,6 +5,7 @@
 #include <arrow/type_fwd.h>
 
 #include <cstdint>
+#include <map>
 #include <set>
 #include <string>
 #include <string_view>
@@ -21,8 +22,12 @@ struct Acc {
   double d = 0;           // floating sum, avg's sum (non-decimal argument); the moments aggregates' mean
   double m2 = 0;          // the moments aggregates' sum of squared deviations from the mean
   __int128 dec = 0;       // decimal sum, avg's sum of a decimal argument (unscaled, argument's scale)
-  std::string v;          // min/max/first/last: the value in row_codec encoding
-  std::set<std::string> distinct;  // count(DISTINCT): encoded values
+  std::string v;          // min/max/first/last/max_by/min_by: the value in row_codec encoding
+  std::set<std::string> distinct;  // count/sum/avg(DISTINCT), collect_set: encoded values
+  std::string ord{};               // max_by/min_by: the encoded ordering of `v` (has: one was seen)
+  std::vector<std::string> list{};  // collect_list: encoded values in arrival order
+  std::string registers{};          // approx_count_distinct: one byte per HyperLogLog++ register
+  std::map<std::string, int64_t> counts{};  // percentile_approx: encoded value -> occurrences
 };
 
 /// How to read one aggregate call's argument column and fold rows into its Acc.
@@ -31,7 +36,8 @@ class AccumulatorSet {
   explicit AccumulatorSet(const std::vector<plan::AggCall>& aggs);
 
   size_t size() const { return aggs_->size(); }
-  /// Folds row `row` of the argument arrays (one per aggregate call) into `accs`. Fails only
+  /// Folds row `row` of the argument arrays into `accs`: one array per aggregate call, then one
+  /// per call with an ordering argument (max_by/min_by), in call order. Fails only
   /// under ANSI mode, when a BIGINT sum overflows ([ARITHMETIC_OVERFLOW], naming the call);
   /// allocates nothing on that path.
   Status Update(std::vector<Acc>* accs, const std::vector<std::shared_ptr<arrow::Array>>& args, int64_t row) const;
@@ -45,9 +51,14 @@ class AccumulatorSet {
                 size_t first_builder) const;
 
  private:
-  enum class Fn { kCount, kCountDistinct, kSum, kAvg, kMin, kMax, kFirst, kLast, kMoments };
+  enum class Fn {
+    kCount, kCountDistinct, kSum, kAvg, kMin, kMax, kFirst, kLast, kMoments, kSumDistinct, kAvgDistinct, kMaxBy,
+    kMinBy, kCollectList, kCollectSet, kApproxCountDistinct, kPercentileApprox
+  };
+  Status FinishOne(size_t i, const Acc& a, arrow::ArrayBuilder* b) const;
   const std::vector<plan::AggCall>* aggs_;
-  std::vector<Fn> fns_;  // aggs_[i].fn, resolved once (Update runs per row)
+  std::vector<Fn> fns_;            // aggs_[i].fn, resolved once (Update runs per row)
+  std::vector<size_t> ordering_;   // max_by/min_by: the index of the ordering array in Update's args
 };
 
 }  // namespace sluice::exec

@@ -163,6 +163,11 @@ Result<AggregateInputs> AggregateExec::Evaluate(const arrow::RecordBatch& batch)
     ARROW_ASSIGN_OR_RAISE(auto a, EvaluateToArray(*agg.arg, batch));
     in.args.push_back(std::move(a));
   }
+  for (const auto& agg : aggs_) {  // max_by/min_by orderings, after every argument (AccumulatorSet::Update)
+    if (!agg.ordering) continue;
+    ARROW_ASSIGN_OR_RAISE(auto o, EvaluateToArray(*agg.ordering, batch));
+    in.args.push_back(std::move(o));
+  }
   if (window_) {
     ARROW_ASSIGN_OR_RAISE(auto t, EvaluateToArray(*window_->time, batch));
     ARROW_ASSIGN_OR_RAISE(in.time_us, TimestampMicros(t));

@@ -58,7 +58,7 @@ struct AggregateSettings {
 struct AggregateInputs {
   int64_t num_rows = 0;
   std::vector<std::shared_ptr<arrow::Array>> groups;  // per AggregateLayout::group_expr entry
-  std::vector<std::shared_ptr<arrow::Array>> args;    // per aggregate call
+  std::vector<std::shared_ptr<arrow::Array>> args;    // per aggregate call, then max_by/min_by orderings
   std::shared_ptr<arrow::Int64Array> time_us;         // window/session time
 };
 

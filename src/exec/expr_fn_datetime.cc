@@ -124,6 +124,25 @@ Result<Datum> TimestampMillis(const Expr&, const std::vector<Datum>& args, const
   return AsTimestamp(micros);
 }
 
+// make_date: an invalid field fails under ANSI and gives NULL otherwise, as Spark's.
+Result<Datum> MakeDate(const Expr& call, const std::vector<Datum>& args, const CallSignature&) {
+  ARROW_ASSIGN_OR_RAISE(auto rows, RowArgs::Make(args));
+  return MapRows<arrow::Date32Builder>(rows, arrow::date32(), true, [&](int64_t row, arrow::Date32Builder* out) -> Status {
+    const int64_t year = rows.Int(0, row), month = rows.Int(1, row), day = rows.Int(2, row);
+    const char* bad = nullptr;
+    if (year < -999999 || year > 999999) bad = "Year";
+    else if (month < 1 || month > 12) bad = "MonthOfYear";
+    else if (day < 1 || day > DaysInMonth(year, static_cast<int>(month))) bad = "DayOfMonth";
+    if (bad) {
+      if (call.mode == plan::EvalMode::kLegacy) return out->AppendNull();
+      return Status::Invalid("[DATETIME_FIELD_OUT_OF_BOUNDS] Invalid value for ", bad, " in make_date(", year, ", ",
+                             month, ", ", day, "). If necessary set \"spark.sql.ansi.enabled\" to \"false\" to "
+                             "bypass this error.");
+    }
+    return out->Append(static_cast<int32_t>(DaysFromCivil(year, static_cast<int>(month), static_cast<int>(day))));
+  });
+}
+
 // make_timestamp: an invalid field fails under ANSI and gives NULL otherwise; second 60 (with
 // no fraction) is the next minute, as Spark's.
 Result<Datum> MakeTimestamp(const Expr& call, const std::vector<Datum>& args, const CallSignature&) {
@@ -220,6 +239,7 @@ std::vector<FunctionKernelEntry> DateTimeKernels() {
           {"timestamp_seconds", TimestampSeconds},
           {"timestamp_millis", TimestampMillis},
           {"make_timestamp", MakeTimestamp},
+          {"make_date", MakeDate},
           {"to_utc_timestamp", ToUtcTimestamp},
           {"from_utc_timestamp", FromUtcTimestamp},
           {"add_interval", AddInterval}};

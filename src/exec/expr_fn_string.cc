@@ -10,6 +10,7 @@
 #include "exec/expr_function_table.h"
 #include "exec/expr_kernels.h"
 #include "exec/expr_rows.h"
+#include "util/java_format.h"
 
 namespace sluice::exec::internal {
 namespace {
@@ -173,6 +174,32 @@ Result<Datum> ConcatWs(const Expr&, const std::vector<Datum>& args, const CallSi
   return Kernel("binary_join_element_wise", inputs, &options);
 }
 
+// format_string: the literal format's conversions applied per row (util/java_format.h).
+Result<Datum> FormatString(const Expr&, const std::vector<Datum>& args, const CallSignature&) {
+  ARROW_ASSIGN_OR_RAISE(auto specs, util::ParseJavaFormat(LiteralText(args[0])));
+  ARROW_ASSIGN_OR_RAISE(auto rows, RowArgs::Make(args));
+  using Kind = util::JavaFormatSpec::Kind;
+  return MapRows<arrow::StringBuilder>(rows, arrow::utf8(), false, [&](int64_t row, arrow::StringBuilder* out) -> Status {
+    if (rows.IsNull(0, row)) return out->AppendNull();
+    std::string text;
+    for (const auto& spec : specs) {
+      const size_t a = static_cast<size_t>(spec.arg) + 1;
+      if (spec.kind == Kind::kText) {
+        text += spec.text;
+      } else if (rows.IsNull(a, row)) {
+        util::AppendJavaNull(spec, &text);
+      } else if (spec.kind == Kind::kInteger) {
+        util::AppendJavaInteger(spec, rows.Int(a, row), &text);
+      } else if (spec.kind == Kind::kFloating) {
+        util::AppendJavaFloating(spec, static_cast<const arrow::DoubleArray&>(rows.array(a)).Value(row), &text);
+      } else {
+        util::AppendJavaString(spec, std::string(rows.Str(a, row)), &text);
+      }
+    }
+    return out->Append(text);
+  });
+}
+
 std::string Hex(const unsigned char* bytes, unsigned int n) {
   static const char* kDigits = "0123456789abcdef";
   std::string out;
@@ -237,7 +264,7 @@ std::vector<FunctionKernelEntry> StringKernels() {
           {"lpad", Lpad},       {"rpad", Rpad},            {"ltrim", Ltrim},     {"rtrim", Rtrim},
           {"initcap", Initcap}, {"reverse", Reverse},      {"repeat", Repeat},   {"left", Left},
           {"right", Right},     {"concat_ws", ConcatWs},   {"md5", Md5},         {"sha2", Sha2},
-          {"base64", Base64},   {"unbase64", Unbase64}};
+          {"base64", Base64},   {"unbase64", Unbase64}, {"format_string", FormatString}};
 }
 
 }  // namespace sluice::exec::internal

@@ -3,6 +3,8 @@
 #include <arrow/api.h>
 
 #include <algorithm>
+#include <cmath>
+#include <sstream>
 #include <set>
 
 #include "plan/expr_resolve.h"
@@ -16,7 +18,8 @@ namespace {
 const std::vector<std::string> kAggregateFunctions = {
     "count",     "count_distinct", "sum",    "avg",         "min",        "max",      "first",   "last",
     "count_if",  "bool_and",       "bool_or", "any_value",  "stddev",     "stddev_samp", "stddev_pop",
-    "variance",  "var_samp",       "var_pop"};
+    "variance",  "var_samp",       "var_pop",  "sum_distinct", "avg_distinct", "max_by",    "min_by",
+    "collect_list", "collect_set", "approx_count_distinct", "percentile_approx"};
 
 // Spark's moments aggregates: sample (n - 1) or population (n), standard deviation or variance.
 bool IsMomentsAggregate(const std::string& fn) {
@@ -40,6 +43,58 @@ Result<std::string> StringLiteralArg(const Expr& call, size_t i, const std::stri
   if (v.type->id() == arrow::Type::STRING) return static_cast<const arrow::StringScalar&>(v).ToString();
   return Status::Invalid(call.name, "(): the ", what, " must be an interval such as '10 minutes', not ",
                          call.args[i]->ToString(), " (in ", call.ToString(), ")");
+}
+
+bool IsOrderable(const arrow::DataType& t) {
+  return IsNumericType(t) || IsStringType(t) || IsTemporalType(t) || t.id() == arrow::Type::BOOL;
+}
+
+// Argument counts of the aggregates that take more than one argument.
+std::pair<size_t, size_t> AggArity(const std::string& fn) {
+  if (fn == "max_by" || fn == "min_by") return {2, 2};
+  if (fn == "approx_count_distinct") return {1, 2};
+  if (fn == "percentile_approx") return {2, 3};
+  return {1, 1};
+}
+
+std::string AggUsage(const std::string& fn) {
+  if (fn == "count_distinct") return "count(DISTINCT x)";
+  if (fn == "sum_distinct") return "sum(DISTINCT x)";
+  if (fn == "avg_distinct") return "avg(DISTINCT x)";
+  if (fn == "max_by" || fn == "min_by") return fn + "(x, ord)";
+  if (fn == "approx_count_distinct") return "approx_count_distinct(x[, rsd])";
+  if (fn == "percentile_approx") return "percentile_approx(x, percentage[, accuracy])";
+  return fn + "(x)";
+}
+
+// A numeric literal argument (a constant such as 0.5 or 100) as a double.
+Result<double> NumberLiteralArg(const Expr& call, size_t i, const std::string& what) {
+  const Expr& e = *call.args[i];
+  if (e.kind != Expr::Kind::kLiteral || !e.value || !e.value->is_valid || !IsNumericType(*e.value->type)) {
+    return Status::Invalid(call.name, "(): the ", what, " must be a numeric literal, but it is ", e.ToString(), " (in ",
+                           call.ToString(), ")");
+  }
+  if (e.value->type->id() == arrow::Type::DECIMAL128) {  // 0.5 in SQL is DECIMAL(1,1)
+    const auto& dec = static_cast<const arrow::Decimal128Scalar&>(*e.value);
+    return dec.value.ToDouble(static_cast<const arrow::Decimal128Type&>(*dec.type).scale());
+  }
+  ARROW_ASSIGN_OR_RAISE(auto d, e.value->CastTo(arrow::float64()));
+  return static_cast<const arrow::DoubleScalar&>(*d).value;
+}
+
+// Spark's HyperLogLog++ precision for a relative standard deviation: ceil(2 log2(1.106 / rsd)),
+// at least 4. Beyond 18 bits (rsd < 0.0017) the registers would take over 256 KiB per group.
+Result<int> HllPrecision(double rsd, const std::string& text) {
+  const double p = std::ceil(2.0 * std::log(1.106 / rsd) / std::log(2.0));
+  if (!(rsd > 0) || p < 4) {
+    return Status::Invalid("approx_count_distinct(): HLL++ requires at least 4 bits for addressing; use a relative "
+                           "standard deviation of at most 0.39 (in ", text, ")");
+  }
+  if (p > 18) {
+    return Status::Invalid("approx_count_distinct(): a relative standard deviation below 0.0017 needs more than 18 "
+                           "index bits; use 0.0017 or more, or count(DISTINCT x) for an exact count (in ", text, ")");
+  }
+  return static_cast<int>(p);
 }
 
 Result<WindowSpec> ResolveWindow(const Expr& call, const arrow::Schema& input, int group_index) {
@@ -84,9 +139,11 @@ Result<AggCall> ResolveAgg(const Expr& e, const arrow::Schema& input) {
   a.name = OutputName(e);
   a.mode = call.mode;
   const std::string text = call.ToString();
-  if (call.args.size() != 1) {
-    return Status::Invalid(a.fn == "count_distinct" ? "count(DISTINCT ...)" : a.fn + "()",
-                           " takes exactly one argument: ", text);
+  const auto [min_args, max_args] = AggArity(a.fn);
+  if (call.args.size() < min_args || call.args.size() > max_args) {
+    return Status::Invalid(AggUsage(a.fn), " takes ", min_args == max_args ? std::to_string(min_args)
+                                                     : std::to_string(min_args) + " or " + std::to_string(max_args),
+                           min_args == 1 && max_args == 1 ? " argument: " : " arguments: ", text);
   }
   a.arg = call.args[0];
   if (IsStar(*a.arg)) {
@@ -151,8 +208,57 @@ Result<AggCall> ResolveAgg(const Expr& e, const arrow::Schema& input) {
     if (a.fn == "stddev") a.fn = "stddev_samp";
     if (a.fn == "variance") a.fn = "var_samp";
     a.out_type = arrow::float64();
+  } else if (a.fn == "sum_distinct" || a.fn == "avg_distinct") {
+    // The distinct values are kept; the sum/average over them has sum()'s/avg()'s type.
+    auto plain_call = Expr::Call(a.fn == "sum_distinct" ? "sum" : "avg", {a.arg});
+    ARROW_ASSIGN_OR_RAISE(auto resolved, ResolveAgg(*plain_call, input));
+    a.out_type = resolved.out_type;
+  } else if (a.fn == "max_by" || a.fn == "min_by") {
+    if (t.id() == arrow::Type::NA) return type_error("a typed value argument");
+    a.ordering = call.args[1];
+    if (ContainsAggregate(*a.ordering)) return Status::Invalid("Aggregate functions cannot be nested: ", text);
+    ARROW_ASSIGN_OR_RAISE(auto of, ResolveExpr(*a.ordering, input));
+    a.ordering_type = of->type();
+    if (!IsOrderable(*a.ordering_type)) {
+      return Status::TypeError(a.fn, "() needs an orderable ordering argument (number, string, date, timestamp, "
+                               "boolean), but ", a.ordering->ToString(), " is ", TypeName(*a.ordering_type), " (in ",
+                               text, ")");
+    }
+    a.out_type = a.arg_type;
+  } else if (a.fn == "collect_list" || a.fn == "collect_set") {
+    if (t.id() == arrow::Type::NA) return type_error("a typed argument");
+    a.out_type = arrow::list(arrow::field("element", a.arg_type, false));
+    a.nullable = false;
+  } else if (a.fn == "approx_count_distinct") {
+    if (t.id() == arrow::Type::NA) return type_error("a typed argument");
+    double rsd = 0.05;
+    if (call.args.size() == 2) {
+      ARROW_ASSIGN_OR_RAISE(rsd, NumberLiteralArg(call, 1, "relative standard deviation"));
+    }
+    ARROW_ASSIGN_OR_RAISE(a.hll_precision, HllPrecision(rsd, text));
+    a.out_type = arrow::int64();
+    a.nullable = false;
+  } else if (a.fn == "percentile_approx") {
+    if (!IsNumericType(t) && t.id() != arrow::Type::DATE32 && t.id() != arrow::Type::TIMESTAMP) {
+      return type_error("a numeric, date or timestamp argument");
+    }
+    ARROW_ASSIGN_OR_RAISE(a.percentage, NumberLiteralArg(call, 1, "percentage"));
+    if (!(a.percentage >= 0.0 && a.percentage <= 1.0)) {
+      return Status::Invalid("percentile_approx(): the percentage must be between 0.0 and 1.0, but it is ",
+                             call.args[1]->ToString(), " (in ", text, ")");
+    }
+    double accuracy = 10000;
+    if (call.args.size() == 3) {
+      ARROW_ASSIGN_OR_RAISE(accuracy, NumberLiteralArg(call, 2, "accuracy"));
+    }
+    if (!(accuracy > 0 && accuracy <= 2147483647.0) || accuracy != std::floor(accuracy)) {
+      return Status::Invalid("percentile_approx(): the accuracy must be a positive integer literal (at most "
+                             "2147483647), but it is ", call.args[2]->ToString(), " (in ", text, ")");
+    }
+    a.accuracy = static_cast<int64_t>(accuracy);
+    a.out_type = a.arg_type;
   } else if (a.fn == "min" || a.fn == "max") {
-    if (!(IsNumericType(t) || IsStringType(t) || IsTemporalType(t) || t.id() == arrow::Type::BOOL)) {
+    if (!IsOrderable(t)) {
       return type_error("an orderable argument (number, string, date, timestamp, boolean)");
     }
     a.out_type = a.arg_type;
@@ -237,7 +343,20 @@ bool ContainsAggregate(const Expr& e) {
 }
 
 std::string AggCall::ToString() const {
-  std::string call = fn == "count_distinct" ? "count(DISTINCT " + arg->ToString() + ")" : fn + "(" + arg->ToString() + ")";
+  std::string call;
+  if (fn == "count_distinct" || fn == "sum_distinct" || fn == "avg_distinct") {
+    call = fn.substr(0, fn.find('_')) + "(DISTINCT " + arg->ToString() + ")";
+  } else {
+    call = fn + "(" + arg->ToString();
+    if (ordering) call += ", " + ordering->ToString();
+    if (fn == "approx_count_distinct") call += ", p=" + std::to_string(hll_precision);
+    if (fn == "percentile_approx") {
+      std::ostringstream p;
+      p << percentage;
+      call += ", " + p.str() + ", " + std::to_string(accuracy);
+    }
+    call += ")";
+  }
   return call == name ? call : call + " AS " + name;
 }
 

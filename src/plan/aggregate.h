@@ -20,7 +20,9 @@ using PlanPtr = std::shared_ptr<const LogicalPlan>;
 
 /// Aggregate functions (kCall names): count, count_distinct, sum, avg, min, max, first, last,
 /// count_if, bool_and, bool_or, any_value (resolved to count/min/max/first), stddev/variance
-/// (resolved to stddev_samp/var_samp), stddev_samp, stddev_pop, var_samp, var_pop.
+/// (resolved to stddev_samp/var_samp), stddev_samp, stddev_pop, var_samp, var_pop, sum_distinct,
+/// avg_distinct, max_by(x, ord), min_by(x, ord), collect_list, collect_set,
+/// approx_count_distinct(x[, rsd]), percentile_approx(x, percentage[, accuracy]).
 bool IsAggregateFunction(const std::string& fn);
 /// Window functions usable only as grouping expressions: window, session_window.
 bool IsWindowFunction(const std::string& fn);
@@ -30,8 +32,15 @@ bool ContainsAggregate(const Expr& e);
 /// One aggregate computed by an Aggregate node.
 struct AggCall {
   std::string fn;                             // count | count_distinct | sum | avg | min | max | first | last |
-                                              // stddev_samp | stddev_pop | var_samp | var_pop
+                                              // stddev_samp | stddev_pop | var_samp | var_pop | sum_distinct |
+                                              // avg_distinct | max_by | min_by | collect_list | collect_set |
+                                              // approx_count_distinct | percentile_approx
   ExprPtr arg;                                // the argument; a literal 1 for count(*)
+  ExprPtr ordering{};                         // max_by/min_by: the ordering argument (else null)
+  std::shared_ptr<arrow::DataType> ordering_type{};
+  int hll_precision{};                        // approx_count_distinct: register index bits, from rsd as Spark
+  double percentage{};                        // percentile_approx: in [0, 1]
+  int64_t accuracy{};                         // percentile_approx: 1 / relative error (validated, see docs)
   std::string name;                           // output column name
   std::shared_ptr<arrow::DataType> arg_type;  // resolved against the aggregate's input
   std::shared_ptr<arrow::DataType> out_type;

@@ -96,6 +96,8 @@ std::string CallText(const Expr& e) {
   if (fn == "like" && a.size() == 2) return a[0]->ToString() + " LIKE " + a[1]->ToString();
   if (fn == "ilike" && a.size() == 2) return a[0]->ToString() + " ILIKE " + a[1]->ToString();
   if (fn == "count_distinct") return "count(DISTINCT " + JoinArgs(a) + ")";
+  if (fn == "sum_distinct") return "sum(DISTINCT " + JoinArgs(a) + ")";
+  if (fn == "avg_distinct") return "avg(DISTINCT " + JoinArgs(a) + ")";
   if (fn == "casewhen") {
     std::string out = "CASE";
     size_t i = 0;

@@ -115,6 +115,16 @@ Result<CallSignature> MakeTimestamp(const Expr& call, const arrow::FieldVector& 
   return sig;
 }
 
+// make_date(year, month, day).
+Result<CallSignature> MakeDate(const Expr& call, const arrow::FieldVector& args) {
+  CallSignature sig{{}, arrow::date32(), true};
+  for (size_t i = 0; i < 3; ++i) {
+    ARROW_RETURN_NOT_OK(IntegerArg(call, args, i));
+    sig.arg_types.push_back(arrow::int64());
+  }
+  return sig;
+}
+
 // to_utc_timestamp(ts, zone), from_utc_timestamp(ts, zone): zone is an IANA name literal.
 Result<CallSignature> ShiftZone(const Expr& call, const arrow::FieldVector& args) {
   ARROW_RETURN_NOT_OK(TimeInput(call, args, 0));
@@ -157,6 +167,7 @@ std::vector<FunctionTyping> DateTimeFunctionTypings() {
       {"timestamp_seconds", 1, 1, "timestamp_seconds(n)", TimestampFromNumber},
       {"timestamp_millis", 1, 1, "timestamp_millis(n)", TimestampFromNumber},
       {"make_timestamp", 6, 6, "make_timestamp(year, month, day, hour, min, sec)", MakeTimestamp},
+      {"make_date", 3, 3, "make_date(year, month, day)", MakeDate},
       {"to_utc_timestamp", 2, 2, "to_utc_timestamp(ts, zone)", ShiftZone},
       {"from_utc_timestamp", 2, 2, "from_utc_timestamp(ts, zone)", ShiftZone},
       {"add_interval", 4, 4, "t + INTERVAL ...", AddInterval},

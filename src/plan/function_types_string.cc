@@ -4,7 +4,10 @@
 // except in concat_ws, which skips NULL values.
 #include <arrow/api.h>
 
+#include <optional>
+
 #include "plan/function_registry.h"
+#include "util/java_format.h"
 
 namespace sluice::plan {
 namespace {
@@ -126,6 +129,60 @@ Result<CallSignature> Unbase64(const Expr& call, const arrow::FieldVector& args)
   return CallSignature{{arrow::utf8()}, arrow::binary(), true};
 }
 
+// format_string(format, args...): the format a literal (its conversions type the arguments:
+// %d/%x/%o integers, %f/%e/%g numbers, %b booleans, %s anything but dates and timestamps,
+// read as CAST(x AS STRING)). NULL arguments print "null" (Java's Formatter), so the result
+// is NULL only for a NULL format.
+Result<CallSignature> FormatString(const Expr& call, const arrow::FieldVector& args) {
+  ARROW_ASSIGN_OR_RAISE(auto pattern, LiteralArg(call, 0, IsText, "string"));
+  ARROW_ASSIGN_OR_RAISE(auto specs, util::ParseJavaFormat(pattern->ToString()));
+  CallSignature sig{{arrow::utf8()}, arrow::utf8(), false};
+  std::vector<std::optional<util::JavaFormatSpec::Kind>> kinds(args.size() - 1);
+  for (const auto& spec : specs) {
+    if (spec.kind == util::JavaFormatSpec::Kind::kText) continue;
+    if (spec.arg < 0 || static_cast<size_t>(spec.arg) + 1 >= args.size()) {
+      return Status::Invalid("format_string: the format '", pattern->ToString(), "' refers to argument ", spec.arg + 1,
+                             ", but ", args.size() - 1, " are given, in ", call.ToString());
+    }
+    auto& kind = kinds[static_cast<size_t>(spec.arg)];
+    if (kind && *kind != spec.kind) {
+      return Status::Invalid("format_string: argument ", spec.arg + 1, " is formatted by conversions of two kinds in '",
+                             pattern->ToString(), "'; give it once per kind, in ", call.ToString());
+    }
+    kind = spec.kind;
+  }
+  for (size_t i = 1; i < args.size(); ++i) {
+    const auto& t = *args[i]->type();
+    const auto& kind = kinds[i - 1];
+    using Kind = util::JavaFormatSpec::Kind;
+    bool ok = true;
+    DataTypePtr as = args[i]->type();
+    if (!kind) {
+      as = args[i]->type();  // not formatted: passed through untouched
+    } else if (*kind == Kind::kInteger) {
+      ok = IsIntegerType(t) || IsNullType(t);
+      as = arrow::int64();
+    } else if (*kind == Kind::kFloating) {
+      ok = (IsNumericType(t) && !IsIntegerType(t)) || IsNullType(t);
+      as = arrow::float64();
+    } else if (*kind == Kind::kBoolean) {
+      ok = t.id() == arrow::Type::BOOL || IsNullType(t);
+      as = arrow::utf8();
+    } else {
+      ok = !IsTemporalType(t);
+      as = arrow::utf8();
+    }
+    if (!ok) {
+      return Status::TypeError("format_string: argument ", i, " (", call.args[i]->ToString(), ", ", TypeName(t),
+                               ") does not fit its conversion in '", pattern->ToString(),
+                               "' (%d/%x/%o take integers, %f/%e/%g floating point or decimal numbers, %b booleans; "
+                               "format dates and timestamps with date_format and %s), in ", call.ToString());
+    }
+    sig.arg_types.push_back(as);
+  }
+  return sig;
+}
+
 }  // namespace
 
 std::vector<FunctionTyping> StringFunctionTypings() {
@@ -151,6 +208,7 @@ std::vector<FunctionTyping> StringFunctionTypings() {
       {"sha2", 2, 2, "sha2(x, bits)", Digest},
       {"base64", 1, 1, "base64(x)", Base64},
       {"unbase64", 1, 1, "unbase64(str)", Unbase64},
+      {"format_string", 1, SIZE_MAX, "format_string(format, arg1, ...)", FormatString},
   };
 }
 

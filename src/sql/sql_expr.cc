@@ -303,10 +303,7 @@ Result<ExprPtr> ExprTranslator::TranslateAExpr(const json& body) {
   }
   if (kind == "AEXPR_LIKE") {
     ARROW_ASSIGN_OR_RAISE(ExprPtr left, Translate(lexpr));
-    ARROW_ASSIGN_OR_RAISE(ExprPtr pattern, Translate(rexpr));
-    if (pattern->kind != Expr::Kind::kLiteral || !pattern->value || pattern->value->type->id() != arrow::Type::STRING) {
-      return text_.ErrorAt(LocationOf(pattern.get()), "the LIKE pattern must be a string literal");
-    }
+    ARROW_ASSIGN_OR_RAISE(ExprPtr pattern, TranslateLikePattern(rexpr, "LIKE"));
     ExprPtr like = Remember(Expr::Call("like", {left, pattern}), location);
     return op == "!~~" ? Remember(Expr::Call("not", {like}), location) : like;
   }
@@ -321,10 +318,7 @@ Result<ExprPtr> ExprTranslator::TranslateAExpr(const json& body) {
   }
   if (kind == "AEXPR_ILIKE") {
     ARROW_ASSIGN_OR_RAISE(ExprPtr left, Translate(lexpr));
-    ARROW_ASSIGN_OR_RAISE(ExprPtr pattern, Translate(rexpr));
-    if (pattern->kind != Expr::Kind::kLiteral || !pattern->value || pattern->value->type->id() != arrow::Type::STRING) {
-      return text_.ErrorAt(LocationOf(pattern.get()), "the ILIKE pattern must be a string literal");
-    }
+    ARROW_ASSIGN_OR_RAISE(ExprPtr pattern, TranslateLikePattern(rexpr, "ILIKE"));
     ExprPtr like = Remember(Expr::Call("ilike", {left, pattern}), location);
     return op == "!~~*" ? Remember(Expr::Call("not", {like}), location) : like;
   }
@@ -376,6 +370,51 @@ Result<ExprPtr> ExprTranslator::TranslateCase(const json& body) {
     args.push_back(otherwise);
   }
   return Remember(Expr::Call("casewhen", std::move(args)), location);
+}
+
+Result<ExprPtr> ExprTranslator::TranslateLikePattern(const json& rexpr, const std::string& what) {
+  const json& func = Field(rexpr, "FuncCall");
+  const bool escaped = !func.is_null() && LastName(Field(func, "funcname")) == "like_escape";
+  std::vector<ExprPtr> parts;
+  if (escaped) {
+    ARROW_ASSIGN_OR_RAISE(parts, TranslateList(Field(func, "args")));
+  } else {
+    ARROW_ASSIGN_OR_RAISE(auto pattern, Translate(rexpr));
+    parts.push_back(std::move(pattern));
+  }
+  for (const auto& part : parts) {
+    if (part->kind != Expr::Kind::kLiteral || !part->value || part->value->type->id() != arrow::Type::STRING) {
+      return text_.ErrorAt(LocationOf(part.get()), "the " + what + (&part == &parts[0] ? " pattern" : " ESCAPE character") +
+                                                       " must be a string literal");
+    }
+  }
+  if (!escaped) return parts[0];
+  const std::string escape = parts[1]->value->ToString();
+  if (escape.size() != 1) {
+    return text_.ErrorAt(LocationOf(parts[1].get()), "the " + what + " ESCAPE character must be one character, not '" +
+                                                         escape + "'");
+  }
+  // The evaluator (Arrow's match_like) escapes with a backslash: "c%" -> "\%", a literal
+  // backslash -> "\\". As Spark, the escape character may only precede _, % or itself.
+  const std::string pattern = parts[0]->value->ToString();
+  std::string rewritten;
+  for (size_t i = 0; i < pattern.size(); ++i) {
+    const char c = pattern[i];
+    if (c == escape[0]) {
+      if (i + 1 == pattern.size() || (pattern[i + 1] != '_' && pattern[i + 1] != '%' && pattern[i + 1] != escape[0])) {
+        return text_.ErrorAt(LocationOf(parts[0].get()),
+                             "the escape character '" + escape + "' must be followed by _, % or itself in the " + what +
+                                 " pattern '" + pattern + "'");
+      }
+      const char next = pattern[++i];
+      rewritten += next == '\\' || next == '_' || next == '%' ? std::string("\\") + next : std::string(1, next);
+    } else if (c == '\\') {
+      rewritten += "\\\\";
+    } else {
+      rewritten += c;
+    }
+  }
+  return Remember(Expr::Literal(std::make_shared<arrow::StringScalar>(rewritten)), LocationOf(parts[0].get()));
 }
 
 Result<ExprPtr> ExprTranslator::TranslateFuncCall(const json& body) {

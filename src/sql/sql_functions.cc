@@ -85,6 +85,22 @@ Result<ExprPtr> BuildDateTrunc(const SqlFunctionCall& call, const SqlText& text)
   return Expr::Call("date_trunc", call.args);
 }
 
+// trunc(date, fmt) -> CAST(date_trunc(unit, CAST(date AS DATE)) AS DATE) for Spark's units
+// (year/yyyy/yy, quarter, month/mon/mm, week); any other format gives NULL, as Spark's.
+Result<ExprPtr> BuildTrunc(const SqlFunctionCall& call, const SqlText& text) {
+  ARROW_RETURN_NOT_OK(RequireStringLiteral(call, 1, "format", text));
+  std::string fmt = LiteralValue(call.args[1])->ToString();
+  std::transform(fmt.begin(), fmt.end(), fmt.begin(), [](unsigned char c) { return std::tolower(c); });
+  static const std::map<std::string, std::string> kUnits = {{"year", "year"},   {"yyyy", "year"}, {"yy", "year"},
+                                                            {"quarter", "quarter"}, {"month", "month"}, {"mon", "month"},
+                                                            {"mm", "month"},  {"week", "week"}};
+  auto it = kUnits.find(fmt);
+  if (it == kUnits.end()) return Expr::Literal(arrow::MakeNullScalar(arrow::date32()));
+  ExprPtr date = Expr::Cast(call.args[0], arrow::date32());
+  return Expr::Cast(Expr::Call("date_trunc", {Expr::Literal(std::make_shared<arrow::StringScalar>(it->second)), date}),
+                    arrow::date32());
+}
+
 // EXTRACT(field FROM ts) and date_part('field', ts) -> year(ts), month(ts), ...
 Result<ExprPtr> BuildExtract(const SqlFunctionCall& call, const SqlText& text) {
   ARROW_RETURN_NOT_OK(RequireStringLiteral(call, 0, "field", text));
@@ -107,7 +123,10 @@ const std::map<std::string, std::string>& Aggregates() {
       {"min", "min"},     {"max", "max"}, {"first", "first"}, {"last", "last"},
       {"count_if", "count_if"}, {"bool_and", "bool_and"}, {"every", "bool_and"}, {"bool_or", "bool_or"},
       {"any_value", "any_value"}, {"stddev", "stddev"}, {"std", "stddev"}, {"stddev_samp", "stddev_samp"},
-      {"stddev_pop", "stddev_pop"}, {"variance", "variance"}, {"var_samp", "var_samp"}, {"var_pop", "var_pop"}};
+      {"stddev_pop", "stddev_pop"}, {"variance", "variance"}, {"var_samp", "var_samp"}, {"var_pop", "var_pop"},
+      {"max_by", "max_by"}, {"min_by", "min_by"}, {"collect_list", "collect_list"}, {"array_agg", "collect_list"},
+      {"collect_set", "collect_set"}, {"approx_count_distinct", "approx_count_distinct"},
+      {"percentile_approx", "percentile_approx"}, {"approx_percentile", "percentile_approx"}};
   return kAggregates;
 }
 
@@ -115,15 +134,29 @@ const std::map<std::string, std::string>& Aggregates() {
 std::string ArgCount(size_t min_args, size_t max_args);
 
 bool IsUnsupportedAggregate(const std::string& name) {
-  static const std::vector<std::string> kOthers = {"collect_list", "collect_set", "approx_count_distinct", "max_by",
-                                                   "min_by", "array_agg", "string_agg", "median", "percentile_cont",
-                                                   "percentile_disc", "percentile_approx", "mode"};
+  static const std::vector<std::string> kOthers = {"string_agg", "median", "percentile_cont", "percentile_disc",
+                                                   "percentile", "mode"};
   return std::find(kOthers.begin(), kOthers.end(), name) != kOthers.end();
 }
 
 const char* kAggregateList = "count(*), count(x), count(DISTINCT x), sum, avg, min, max, first, last, count_if, "
                              "bool_and/every, bool_or, any_value, stddev/std, stddev_samp, stddev_pop, variance, "
-                             "var_samp, var_pop";
+                             "var_samp, var_pop, max_by, min_by, collect_list/array_agg, collect_set, "
+                             "approx_count_distinct, percentile_approx/approx_percentile";
+
+// Argument counts of the aggregates beyond one argument (plan::ResolveAgg checks the literals).
+std::pair<size_t, size_t> AggregateArity(const std::string& fn) {
+  if (fn == "max_by" || fn == "min_by") return {2, 2};
+  if (fn == "approx_count_distinct") return {1, 2};
+  if (fn == "percentile_approx") return {2, 3};
+  return {1, 1};
+}
+
+// Aggregates whose value DISTINCT does not change (Spark accepts and ignores it there).
+bool DistinctIsNoOp(const std::string& fn) {
+  return fn == "min" || fn == "max" || fn == "collect_set" || fn == "approx_count_distinct" || fn == "bool_and" ||
+         fn == "bool_or";
+}
 
 // agg(x) FILTER (WHERE c) is agg(CASE WHEN c THEN x END): every aggregate below ignores NULLs.
 // first/last/any_value keep NULLs, so FILTER is refused for them.
@@ -143,20 +176,27 @@ Result<ExprPtr> BuildAggregate(const SqlFunctionCall& call, const std::string& f
     ARROW_ASSIGN_OR_RAISE(auto one, Filtered(call, fn, Expr::Literal(std::make_shared<arrow::Int64Scalar>(1)), text));
     return Expr::Call("count", {one});
   }
-  if (call.args.size() != 1) {
-    return text.ErrorAt(call.location, "aggregate function '" + call.name + "' takes exactly one argument, got " +
-                                           std::to_string(call.args.size()));
+  const auto [min_args, max_args] = AggregateArity(fn);
+  if (call.args.size() < min_args || call.args.size() > max_args) {
+    return text.ErrorAt(call.location, "aggregate function '" + call.name + "' takes " + ArgCount(min_args, max_args) +
+                                           " argument(s), got " + std::to_string(call.args.size()));
   }
-  if (call.distinct) {
-    if (fn != "count") {
+  std::vector<ExprPtr> args = call.args;
+  if (fn == "max_by" || fn == "min_by") {
+    // max_by keeps a NULL value, so FILTER clears the ordering instead: rows without one are skipped.
+    if (call.filter) args[1] = Expr::Call("casewhen", {call.filter, args[1]});
+  } else {
+    ARROW_ASSIGN_OR_RAISE(args[0], Filtered(call, fn, args[0], text));
+  }
+  if (call.distinct && !DistinctIsNoOp(fn)) {
+    if (fn != "count" && fn != "sum" && fn != "avg") {
       return text.ErrorAt(call.location, call.name + "(DISTINCT ...) is not supported; DISTINCT is supported in "
-                                                     "count(DISTINCT x) only");
+                                                     "count, sum and avg (and ignored in min, max, collect_set, "
+                                                     "approx_count_distinct, bool_and, bool_or)");
     }
-    ARROW_ASSIGN_OR_RAISE(auto arg, Filtered(call, fn, call.args[0], text));
-    return Expr::Call("count_distinct", {arg});
+    return Expr::Call(fn + "_distinct", std::move(args));
   }
-  ARROW_ASSIGN_OR_RAISE(auto arg, Filtered(call, fn, call.args[0], text));
-  return Expr::Call(fn, {arg});
+  return Expr::Call(fn, std::move(args));
 }
 
 // tumble(ts, size) / hop(ts, slide, size) / session(ts, gap), and Spark's window(ts, size[,
@@ -198,12 +238,14 @@ const std::map<std::string, FunctionSpec>& Functions() {
     f.emplace("nvl", Plain("coalesce", 2, 2, "nvl(x, if_null)"));
     f.emplace("ifnull", Plain("coalesce", 2, 2, "ifnull(x, if_null)"));
     f.emplace("rlike", Plain("regexp_like", 2, 2, "rlike(str, regex)"));
+    f.emplace("printf", Plain("format_string", 1, SIZE_MAX, "printf(format, arg1, ...)"));
     f.emplace("regexp", Plain("regexp_like", 2, 2, "regexp(str, regex)"));
     f.emplace("position", FunctionSpec{2, 2, "position(substr IN str)", BuildPosition});
     f.emplace("substring", FunctionSpec{2, 3, "substring(str, pos[, len])", BuildSubstring});
     f.emplace("substr", FunctionSpec{2, 3, "substr(str, pos[, len])", BuildSubstring});
     f.emplace("to_timestamp", FunctionSpec{1, 2, "to_timestamp(str[, format])", BuildToTimestamp});
     f.emplace("date_trunc", FunctionSpec{2, 2, "date_trunc(unit, ts)", BuildDateTrunc});
+    f.emplace("trunc", FunctionSpec{2, 2, "trunc(date, format)", BuildTrunc});
     f.emplace("extract", FunctionSpec{2, 2, "EXTRACT(field FROM ts)", BuildExtract});
     f.emplace("date_part", FunctionSpec{2, 2, "date_part(field, ts)", BuildExtract});
     f.emplace("tumble", FunctionSpec{2, 2, "tumble(time, INTERVAL 'size')", BuildWindow});

@@ -19,6 +19,10 @@
 //   complete      groupBy(window(ts, 10 s), k).agg(count, sum(v)) without a watermark, complete
 //                 mode, into a foreachBatch that writes
 //                 every batch to OUT/batch-<id>.jsonl, replacing the file of a redone batch.
+//   sketches      as complete, aggregating count(*), approx_count_distinct(id), collect_set(v),
+//                 max_by(id, ts) and percentile_approx(v, 0.5): state that is a register
+//                 array, a value set, a (value, ordering) pair and a value histogram.
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -48,7 +52,9 @@ Status WriteBatchFile(const std::string& path, const std::shared_ptr<arrow::Tabl
       out << "{";
       for (int c = 0; c < batch->num_columns(); ++c) {
         ARROW_ASSIGN_OR_RAISE(auto v, batch->column(c)->GetScalar(r));
-        out << (c ? "," : "") << "\"" << batch->schema()->field(c)->name() << "\":\"" << v->ToString() << "\"";
+        std::string text = v->ToString();  // a list prints over several lines
+        std::replace(text.begin(), text.end(), '\n', ' ');
+        out << (c ? "," : "") << "\"" << batch->schema()->field(c)->name() << "\":\"" << text << "\"";
       }
       out << "}\n";
     }
@@ -74,6 +80,11 @@ Result<DataFrame> BuildQuery(const std::string& query, const DataFrame& events, 
   if (query == "dedup") return marked.dropDuplicates({"id", "ts"});
   if (query == "dedup_within") return marked.dropDuplicatesWithinWatermark({"id"});
   if (query == "complete") return events.groupBy({window(col("ts"), "10 seconds"), col("k")}).agg(aggs);
+  if (query == "sketches") {
+    return events.groupBy({window(col("ts"), "10 seconds"), col("k")})
+        .agg({count(col("*")).alias("n"), approx_count_distinct(col("id")).alias("ids"), collect_set(col("v")).alias("vs"),
+              max_by(col("id"), col("ts")).alias("latest"), percentile_approx(col("v"), 0.5).alias("median")});
+  }
   return Status::Invalid("unknown --query '", query, "'");
 }
 
@@ -104,7 +115,7 @@ int main(int argc, char** argv) {
   if (!df->ok()) return Fail(df->status());
 
   auto writer = df->writeStream().option("checkpointLocation", args["--checkpoint"]).trigger(AvailableNow());
-  if (args["--query"] == "complete") {
+  if (args["--query"] == "complete" || args["--query"] == "sketches") {
     const std::string dir = args["--output"];
     std::filesystem::create_directories(dir);
     writer.outputMode("complete").foreachBatch([dir](const std::shared_ptr<arrow::Table>& rows, int64_t batch_id) {

@@ -74,6 +74,16 @@ TEST(ExprFnDateTime, MakeTimestampValidatesFields) {
   ExpectEval(Legacy(Fn("make_timestamp", {lit(2023), lit(2), lit(29), lit(0), lit(0), lit(0)})), b, kTs, "[null]");
 }
 
+TEST(ExprFnDateTime, MakeDateValidatesFields) {
+  auto b = Days()->Slice(0, 1);
+  ExpectEval(Fn("make_date", {lit(2024), lit(2), lit(29)}), b, arrow::date32(), R"(["2024-02-29"])");
+  ExpectEval(Fn("make_date", {lit(1969), lit(12), lit(31)}), b, arrow::date32(), R"(["1969-12-31"])");
+  EXPECT_THAT(ErrorOf(Fn("make_date", {lit(2023), lit(2), lit(29)}), b),
+              HasSubstr("[DATETIME_FIELD_OUT_OF_BOUNDS] Invalid value for DayOfMonth in make_date(2023, 2, 29)"));
+  EXPECT_THAT(ErrorOf(Fn("make_date", {lit(2023), lit(13), lit(1)}), b), HasSubstr("MonthOfYear"));
+  ExpectEval(Legacy(Fn("make_date", {lit(2023), lit(2), lit(29)})), b, arrow::date32(), "[null]");
+}
+
 TEST(ExprFnDateTime, ZoneShifts) {
   auto b = Days();
   ExpectEval(Fn("from_utc_timestamp", {col("ts"), lit("Europe/Paris")}), b, kTs,

@@ -186,10 +186,19 @@ TEST_F(SqlErrorTest, AggregationErrorsArePointedAt) {
           {"aggregate functions are not allowed in GROUP BY"}});
   Expect({"nested aggregates", "SELECT name, max(count(*)) FROM events GROUP BY name;", "p.sql:3:18",
           {"cannot be nested", "count(1)"}});
-  Expect({"unknown aggregate", "SELECT name, collect_list(price) FROM events GROUP BY name;", "p.sql:3:14",
-          {"aggregate function 'collect_list' is not supported", "count(DISTINCT x), sum, avg", "stddev"}});
-  Expect({"DISTINCT outside count", "SELECT sum(DISTINCT price) FROM events;", "p.sql:3:8",
-          {"count(DISTINCT x) only"}});
+  Expect({"unknown aggregate", "SELECT name, median(price) FROM events GROUP BY name;", "p.sql:3:14",
+          {"aggregate function 'median' is not supported", "count(DISTINCT x), sum, avg", "stddev", "percentile_approx"}});
+  Expect({"DISTINCT in stddev", "SELECT stddev(DISTINCT price) FROM events;", "p.sql:3:8",
+          {"stddev(DISTINCT ...) is not supported", "count, sum and avg"}});
+  Expect({"max_by arity", "SELECT max_by(name) FROM events;", "p.sql:3:8", {"'max_by' takes 2 argument(s), got 1"}});
+  Expect({"percentile out of range", "SELECT percentile_approx(price, 1.5) FROM events;", "p.sql:3:8",
+          {"percentage must be between 0.0 and 1.0", "1.5"}});
+  Expect({"percentile of a column", "SELECT percentile_approx(price, price) FROM events;", "p.sql:3:8",
+          {"percentage must be a numeric literal"}});
+  Expect({"approx_count_distinct rsd too large", "SELECT approx_count_distinct(name, 0.5) FROM events;", "p.sql:3:8",
+          {"at least 4 bits", "at most 0.39"}});
+  Expect({"LIKE ESCAPE before another character", "SELECT name FROM events WHERE name LIKE 'a!b' ESCAPE '!';",
+          "p.sql:3:41", {"escape character '!' must be followed by _, % or itself"}});
   Expect({"sum(*)", "SELECT sum(*) FROM events;", "p.sql:3:8", {"only count(*) takes *"}});
   Expect({"aggregate of a string", "SELECT avg(name) FROM events;", "p.sql:3:8", {"avg() needs a numeric argument"}});
   Expect({"unknown column in an aggregate", "SELECT sum(pricee) FROM events;", "p.sql:3:12", {"'pricee'", "price"}});

@@ -2,11 +2,12 @@
 from cases import (aggregations, dedup, expressions, functions, joins, parsing, spark_suites, time_functions,  # noqa: F401
                    windows)
 from cases import relations  # noqa: F401
+from cases import aggregates_more  # noqa: F401
 
 from cases.known_differences import KNOWN
 
 ALL_CASES = [c for m in (expressions, functions, time_functions, parsing, aggregations, windows, dedup, joins,
-                                    spark_suites, relations)
+                                    spark_suites, relations, aggregates_more)
              for c in m.CASES]
 for _case in ALL_CASES:
     if _case.id in KNOWN:
