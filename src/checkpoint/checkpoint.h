@@ -3,6 +3,7 @@
 //   <dir>/offsets/<N>       written BEFORE batch N runs: what N reads (+ watermark, timestamp, conf)
 //   <dir>/commits/<N>       written AFTER the sink has batch N
 //   <dir>/sources/<i>/...   per-source logs (the file source's files per batch)
+//   <dir>/sink/iceberg      the Iceberg table it writes (name, uuid, newest batch committed to it)
 //   <dir>/lock              pid/host of the live run holding the checkpoint (flock)
 // Every write goes through the filesystem seam, atomically (MetadataLog).
 #pragma once

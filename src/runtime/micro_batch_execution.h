@@ -46,6 +46,8 @@ class MicroBatchExecution {
 
  private:
   MicroBatchExecution(const QueryConfig& config, std::string run_id);
+  /// Open() after the lock: fingerprint, state, sources, sink, recovery.
+  Status OpenCheckpoint();
   Status Recover();
   int64_t NowMs() const;
 
