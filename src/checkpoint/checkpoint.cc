@@ -10,6 +10,8 @@
 #include <cstring>
 #include <nlohmann/json.hpp>
 
+#include "util/strings.h"
+
 namespace sluice::checkpoint {
 
 using nlohmann::json;
@@ -46,7 +48,7 @@ Result<OffsetSeq> OffsetSeq::Parse(const std::string& body, const std::string& w
       }
     }
   } catch (const json::exception& e) {
-    return Status::Invalid("Offsets log entry '", where, "' is corrupt: ", e.what());
+    return Status::Invalid("Offsets log entry '", where, "' is corrupt: ", util::JsonErrorWithoutInput(e.what()));
   }
   return seq;
 }
@@ -60,7 +62,7 @@ Result<CommitEntry> CommitEntry::Parse(const std::string& body, const std::strin
     json j = json::parse(SplitLines(body)[0]);
     entry.next_batch_watermark_ms = j.value("nextBatchWatermarkMs", int64_t{0});
   } catch (const json::exception& e) {
-    return Status::Invalid("Commit log entry '", where, "' is corrupt: ", e.what());
+    return Status::Invalid("Commit log entry '", where, "' is corrupt: ", util::JsonErrorWithoutInput(e.what()));
   }
   return entry;
 }
@@ -144,7 +146,7 @@ Result<std::optional<QueryMetadata>> Checkpoint::ReadMetadata() const {
     md.fingerprint.sink = j.value("sink", std::string());
     md.fingerprint.plan = j.value("plan", std::string());
   } catch (const json::exception& e) {
-    return Status::Invalid("Checkpoint metadata '", path, "' is corrupt: ", e.what());
+    return Status::Invalid("Checkpoint metadata '", path, "' is corrupt: ", util::JsonErrorWithoutInput(e.what()));
   }
   return std::optional<QueryMetadata>(md);
 }

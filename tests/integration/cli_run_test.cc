@@ -171,6 +171,26 @@ TEST_F(CliRunTest, ErrorsExitNonZeroAndPointAtTheSql) {
   EXPECT_THAT(Stderr(), HasSubstr("cannot read pipeline file"));
 }
 
+TEST_F(CliRunTest, UsageErrorsAndMisspelledSettingsExitOneSayingWhatWasMeant) {
+  std::filesystem::create_directories(dir_.Sub("in"));
+  const std::string pipeline = WritePipeline("");
+  const std::string run = "run " + pipeline + " --checkpoint " + dir_.Sub("ckpt") + " --trigger available-now";
+  EXPECT_EQ(Sluice(run + " --no-such-flag"), 1);  // CLI11 alone would exit 109
+  EXPECT_EQ(Sluice("run"), 1);                   // ... and 106 for a missing argument
+  EXPECT_EQ(Sluice(run + " --conf spark.sql.shuffle.partiton=2"), 1);
+  EXPECT_THAT(Stderr(), HasSubstr("--conf Unknown setting 'spark.sql.shuffle.partiton': did you mean "
+                                  "'spark.sql.shuffle.partitions'?"));
+  EXPECT_EQ(Sluice(run + " --conf sluice.sql.turbo=true"), 1);
+  EXPECT_THAT(Stderr(), HasSubstr("Unknown setting 'sluice.sql.turbo'"));
+  const std::string with_set = WritePipeline("", "SET sluice.sql.shuffle.partitons = 2;\n");
+  EXPECT_EQ(Sluice("run " + with_set + " --checkpoint " + dir_.Sub("ckpt") + " --trigger available-now"), 1);
+  EXPECT_THAT(Stderr(), HasSubstr("SET: Unknown setting 'sluice.sql.shuffle.partitons': did you mean "
+                                  "'sluice.sql.shuffle.partitions'?"));
+  // A Spark setting sluice does not use: one warning line, and the pipeline runs.
+  EXPECT_EQ(Sluice(run + " --conf spark.sql.adaptive.enabled=true"), 0) << Stderr();
+  EXPECT_THAT(Stderr(), HasSubstr("warning: --conf Setting 'spark.sql.adaptive.enabled' has no effect in sluice"));
+}
+
 TEST_F(CliRunTest, VersionAndCheckpointShowStillWork) {
   ASSERT_EQ(Sluice("version"), 0);
   EXPECT_EQ(Stdout().rfind("sluice ", 0), 0u);
