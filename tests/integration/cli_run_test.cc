@@ -191,6 +191,22 @@ TEST_F(CliRunTest, UsageErrorsAndMisspelledSettingsExitOneSayingWhatWasMeant) {
   EXPECT_THAT(Stderr(), HasSubstr("warning: --conf Setting 'spark.sql.adaptive.enabled' has no effect in sluice"));
 }
 
+TEST_F(CliRunTest, ARenamedSinkTableSaysWhereItsOldCheckpointIs) {
+  WriteInputFile(dir_.Sub("in"), "a.json", JsonRows(0, 3));
+  const std::string pipeline = WritePipeline("");
+  const std::string args = " --checkpoint " + dir_.Sub("ckpt") + " --trigger available-now";
+  ASSERT_EQ(Sluice("run " + pipeline + args), 0) << Stderr();
+  // The same output directory under a new table name: a new checkpoint, refused by the output's owner.
+  std::string text = ReadText(pipeline);
+  for (const std::string from : {"TABLE out ", "INTO out "}) {
+    text.replace(text.find(from), from.size(), from.substr(0, from.size() - 1) + "_v2 ");
+  }
+  WriteText(pipeline, text);
+  EXPECT_EQ(Sluice("run " + pipeline + args), 1);
+  EXPECT_THAT(Stderr(), HasSubstr("also holds " + dir_.Sub("ckpt") + "/out: if the sink table was renamed, its "
+                                  "checkpoint is there; rename that directory to " + dir_.Sub("ckpt") + "/out_v2"));
+}
+
 TEST_F(CliRunTest, VersionAndCheckpointShowStillWork) {
   ASSERT_EQ(Sluice("version"), 0);
   EXPECT_EQ(Stdout().rfind("sluice ", 0), 0u);
