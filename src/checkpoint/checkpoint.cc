@@ -168,7 +168,12 @@ Result<QueryMetadata> Checkpoint::LoadOrCreateMetadata(const QueryFingerprint& f
       if (old.sources[i] != fp.sources[i]) return refuse("source " + std::to_string(i), old.sources[i], fp.sources[i]);
     }
     if (old.sink != fp.sink) return refuse("sink", old.sink, fp.sink);
-    if (old.plan != fp.plan) return refuse("plan", old.plan, fp.plan);
+    if (old.plan != fp.plan) {
+      QueryMetadata changed = *existing;
+      changed.previous_plan = old.plan;
+      changed.fingerprint.plan = fp.plan;
+      return changed;
+    }
     return *existing;
   }
   QueryMetadata md{io::RandomUuid(), fp};
@@ -180,6 +185,12 @@ Result<QueryMetadata> Checkpoint::LoadOrCreateMetadata(const QueryFingerprint& f
   }
   ARROW_RETURN_NOT_OK(st);
   return md;
+}
+
+Status Checkpoint::UpdatePlan(const QueryMetadata& md) {
+  const auto& fp = md.fingerprint;
+  json j = {{"id", md.id}, {"sources", fp.sources}, {"sink", fp.sink}, {"plan", fp.plan}};
+  return fs_->WriteAtomic(io::JoinPath(dir_, "metadata"), "v1\n" + j.dump(), /*overwrite=*/true);
 }
 
 Result<std::optional<OffsetSeq>> Checkpoint::GetOffsets(int64_t batch_id) const {

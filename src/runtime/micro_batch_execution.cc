@@ -42,6 +42,7 @@
 #include "source/static_table_source.h"
 #include "state/operator_metadata.h"
 #include "state/state_store.h"
+#include "util/log.h"
 
 namespace sluice::runtime {
 
@@ -279,6 +280,7 @@ Status MicroBatchExecution::OpenCheckpoint() {
   ARROW_RETURN_NOT_OK(ex->OpenState());
   ARROW_RETURN_NOT_OK(ex->CheckStateMetadata(/*write=*/false));
   ARROW_ASSIGN_OR_RAISE(auto md, ex->checkpoint_->LoadOrCreateMetadata(fp));
+  if (!md.previous_plan.empty()) ARROW_RETURN_NOT_OK(ex->AllowPlanChange(md));
   ex->query_id_ = md.id;
   ARROW_RETURN_NOT_OK(ex->CheckStateMetadata(/*write=*/true));
 
@@ -300,6 +302,32 @@ Status MicroBatchExecution::OpenCheckpoint() {
   ARROW_ASSIGN_OR_RAISE(ex->sink_, sink::MakeSink(config.sink, sctx));
   ex->reporter_ = std::make_unique<ProgressReporter>(ex->query_id_, run_id_, config.name);
   return ex->Recover();
+}
+
+// Spark's rule for restarting on a checkpoint with a changed query: stateless changes (filters,
+// projections, stateless expressions and operators) are allowed; the sources and the sink are
+// compared by the checkpoint itself; stateful operators must stay as they were — same number,
+// and each with the state layout it stored (CheckStateMetadata compares those).
+Status MicroBatchExecution::AllowPlanChange(const checkpoint::QueryMetadata& md) {
+  int64_t stored = 0;
+  while (true) {
+    ARROW_ASSIGN_OR_RAISE(auto op, state::ReadOperatorMetadata(config_.fs.get(), config_.checkpoint_dir, stored));
+    if (!op) break;
+    ++stored;
+  }
+  const auto wanted = static_cast<int64_t>(physical_->stateful().size());
+  if (stored != wanted) {
+    return Status::Invalid("Checkpoint '", config_.checkpoint_dir, "' cannot continue this query: it holds the state of ",
+                           stored, " stateful operator(s) (aggregation, deduplication, join, window) but the changed "
+                           "query has ", wanted, ". Adding or removing a stateful operation changes what the state "
+                           "means, so (as in Spark) it needs a new checkpointLocation; changes to filters, "
+                           "projections and other stateless operations are allowed.\nThe checkpoint's plan was\n  ",
+                           md.previous_plan, "\nthis query's is\n  ", md.fingerprint.plan);
+  }
+  util::LogInfo("Checkpoint '", config_.checkpoint_dir, "': the query changed since its last run (",
+                wanted == 0 ? "a stateless query" : "its stateful operations are unchanged",
+                "); continuing from the checkpoint, as Spark allows");
+  return checkpoint_->UpdatePlan(md);
 }
 
 Status MicroBatchExecution::Recover() {
