@@ -39,7 +39,7 @@ Result<SinkFileStatus> SinkFileStatus::FromJson(const std::string& line, const s
     if (!action->is_string()) return Status::Invalid("Corrupt file sink log entry ", where, ": 'action' is not a string");
     s.action = action->get<std::string>();
     if (s.action != "add" && s.action != "delete") {
-      return Status::Invalid("Corrupt file sink log entry ", where, ": unknown action '", s.action, "'");
+      return Status::Invalid("Corrupt file sink log entry ", where, ": unknown action ", util::DescribeBytes(s.action));
     }
   }
   auto number = [&](const char* key, auto* out) -> Status {
