@@ -99,6 +99,13 @@ Result<DataFrame> LoadPath(const std::shared_ptr<Session>& session, const std::s
   spec->streaming = streaming;
   spec->reads_files = kind->path == source::SourceKind::Path::kDirectory;
   for (const auto& [k, v] : options) spec->options.Set(k, v);
+  if (spec->reads_files) {  // Spark's session-wide defaults of two per-source options
+    for (const auto& [option, entry] : {std::pair{"ignoreCorruptFiles", conf::kIgnoreCorruptFiles},
+                                        std::pair{"ignoreMissingFiles", conf::kIgnoreMissingFiles}}) {
+      const std::string value = session->conf(entry.key);
+      if (!spec->options.Get(option) && !value.empty()) spec->options.Set(option, value);
+    }
+  }
   if (!ddl.empty()) {
     auto parsed = plan::ParseSchemaDDL(ddl);
     if (!parsed.ok()) return parsed.status().WithMessage("Invalid schema for ", api, ": ", parsed.status().message());

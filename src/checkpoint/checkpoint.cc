@@ -10,6 +10,8 @@
 #include <cstring>
 #include <nlohmann/json.hpp>
 
+#include "util/strings.h"
+
 namespace sluice::checkpoint {
 
 using nlohmann::json;
@@ -46,7 +48,7 @@ Result<OffsetSeq> OffsetSeq::Parse(const std::string& body, const std::string& w
       }
     }
   } catch (const json::exception& e) {
-    return Status::Invalid("Offsets log entry '", where, "' is corrupt: ", e.what());
+    return Status::Invalid("Offsets log entry '", where, "' is corrupt: ", util::JsonErrorWithoutInput(e.what()));
   }
   return seq;
 }
@@ -60,7 +62,7 @@ Result<CommitEntry> CommitEntry::Parse(const std::string& body, const std::strin
     json j = json::parse(SplitLines(body)[0]);
     entry.next_batch_watermark_ms = j.value("nextBatchWatermarkMs", int64_t{0});
   } catch (const json::exception& e) {
-    return Status::Invalid("Commit log entry '", where, "' is corrupt: ", e.what());
+    return Status::Invalid("Commit log entry '", where, "' is corrupt: ", util::JsonErrorWithoutInput(e.what()));
   }
   return entry;
 }
@@ -144,7 +146,7 @@ Result<std::optional<QueryMetadata>> Checkpoint::ReadMetadata() const {
     md.fingerprint.sink = j.value("sink", std::string());
     md.fingerprint.plan = j.value("plan", std::string());
   } catch (const json::exception& e) {
-    return Status::Invalid("Checkpoint metadata '", path, "' is corrupt: ", e.what());
+    return Status::Invalid("Checkpoint metadata '", path, "' is corrupt: ", util::JsonErrorWithoutInput(e.what()));
   }
   return std::optional<QueryMetadata>(md);
 }
@@ -166,7 +168,12 @@ Result<QueryMetadata> Checkpoint::LoadOrCreateMetadata(const QueryFingerprint& f
       if (old.sources[i] != fp.sources[i]) return refuse("source " + std::to_string(i), old.sources[i], fp.sources[i]);
     }
     if (old.sink != fp.sink) return refuse("sink", old.sink, fp.sink);
-    if (old.plan != fp.plan) return refuse("plan", old.plan, fp.plan);
+    if (old.plan != fp.plan) {
+      QueryMetadata changed = *existing;
+      changed.previous_plan = old.plan;
+      changed.fingerprint.plan = fp.plan;
+      return changed;
+    }
     return *existing;
   }
   QueryMetadata md{io::RandomUuid(), fp};
@@ -178,6 +185,12 @@ Result<QueryMetadata> Checkpoint::LoadOrCreateMetadata(const QueryFingerprint& f
   }
   ARROW_RETURN_NOT_OK(st);
   return md;
+}
+
+Status Checkpoint::UpdatePlan(const QueryMetadata& md) {
+  const auto& fp = md.fingerprint;
+  json j = {{"id", md.id}, {"sources", fp.sources}, {"sink", fp.sink}, {"plan", fp.plan}};
+  return fs_->WriteAtomic(io::JoinPath(dir_, "metadata"), "v1\n" + j.dump(), /*overwrite=*/true);
 }
 
 Result<std::optional<OffsetSeq>> Checkpoint::GetOffsets(int64_t batch_id) const {

@@ -3,6 +3,7 @@
 //   <dir>/offsets/<N>       written BEFORE batch N runs: what N reads (+ watermark, timestamp, conf)
 //   <dir>/commits/<N>       written AFTER the sink has batch N
 //   <dir>/sources/<i>/...   per-source logs (the file source's files per batch)
+//   <dir>/sink/iceberg      the Iceberg table it writes (name, uuid, newest batch committed to it)
 //   <dir>/lock              pid/host of the live run holding the checkpoint (flock)
 // Every write goes through the filesystem seam, atomically (MetadataLog).
 #pragma once
@@ -30,6 +31,9 @@ struct QueryFingerprint {
 struct QueryMetadata {
   std::string id;
   QueryFingerprint fingerprint;
+  /// LoadOrCreateMetadata: the plan the checkpoint recorded when this query's differs (empty when
+  /// it is the same); the caller decides whether the change is allowed (UpdatePlan records it).
+  std::string previous_plan{};
 };
 
 /// One entry of the offsets log (Spark's OffsetSeq).
@@ -70,8 +74,11 @@ class Checkpoint {
 
   const std::string& dir() const { return dir_; }
   /// Reads `metadata`; if absent, writes one for `fingerprint` with a new id. If present with
-  /// a different fingerprint, refuses naming the checkpoint and the first difference.
+  /// other sources or another sink, refuses naming the checkpoint and the first difference; a
+  /// different plan is returned in `previous_plan` (allowed or refused by the caller).
   Result<QueryMetadata> LoadOrCreateMetadata(const QueryFingerprint& fingerprint);
+  /// Rewrites `metadata` with `md`'s fingerprint (a plan change the caller allowed).
+  Status UpdatePlan(const QueryMetadata& md);
   /// Reads `metadata` only (nullopt when the checkpoint is new).
   Result<std::optional<QueryMetadata>> ReadMetadata() const;
 

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <set>
 
+#include "util/strings.h"
+
 namespace sluice::checkpoint {
 
 std::string SinkFileStatus::ToJson() const {
@@ -24,7 +26,7 @@ std::string SinkFileStatus::ToJson() const {
 Result<SinkFileStatus> SinkFileStatus::FromJson(const std::string& line, const std::string& where) {
   auto j = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded() || !j.is_object()) {
-    return Status::Invalid("Corrupt file sink log entry ", where, ": not a JSON object: '", line.substr(0, 80), "'");
+    return Status::Invalid("Corrupt file sink log entry ", where, ": not a JSON object: ", util::DescribeBytes(line, 80));
   }
   SinkFileStatus s;
   auto path = j.find("path");
@@ -37,7 +39,7 @@ Result<SinkFileStatus> SinkFileStatus::FromJson(const std::string& line, const s
     if (!action->is_string()) return Status::Invalid("Corrupt file sink log entry ", where, ": 'action' is not a string");
     s.action = action->get<std::string>();
     if (s.action != "add" && s.action != "delete") {
-      return Status::Invalid("Corrupt file sink log entry ", where, ": unknown action '", s.action, "'");
+      return Status::Invalid("Corrupt file sink log entry ", where, ": unknown action ", util::DescribeBytes(s.action));
     }
   }
   auto number = [&](const char* key, auto* out) -> Status {

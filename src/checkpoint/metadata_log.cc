@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <charconv>
 
+#include "util/strings.h"
+
 namespace sluice::checkpoint {
 
 std::vector<std::string> SplitLines(const std::string& body) {
@@ -58,8 +60,9 @@ Result<std::optional<std::string>> MetadataLog::Get(int64_t id) const {
     int v = 0;
     if (version.size() < 2 || version[0] != 'v' ||
         std::from_chars(version.data() + 1, version.data() + version.size(), v).ec != std::errc() || v < 1) {
-      return Status::Invalid("Log file '", path, "' is corrupt: expected a version line like 'v1', found '",
-                             version.substr(0, 40), "'");
+      return Status::Invalid("Log file '", path, "' is damaged: expected a version line like 'v1', found ",
+                             util::DescribeBytes(text), ". Restore it from a backup; if it is the newest entry of "
+                             "the log, deleting it lets the query re-run that batch");
     }
     if (v > max_version_) {
       return Status::Invalid("Log file '", path, "' has version v", v, " but this sluice reads up to v",

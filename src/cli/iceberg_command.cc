@@ -11,6 +11,7 @@
 #include "iceberg/catalog_config.h"
 #include "iceberg/maintenance.h"
 #include "iceberg/metadata.h"
+#include "sql/sql_script.h"
 #include "util/duration.h"
 
 namespace sluice::cli {
@@ -18,6 +19,7 @@ namespace {
 
 struct IcebergArgs {
   std::string table;
+  std::string pipeline;  // a pipeline file whose SET statements configure the catalog
   std::vector<std::string> conf;
   int64_t target_file_size = 128LL * 1024 * 1024;
   std::string older_than;
@@ -26,9 +28,20 @@ struct IcebergArgs {
 
 Result<iceberg::TableRef> Resolve(const IcebergArgs& args, std::shared_ptr<iceberg::Catalog>* catalog) {
   conf::Settings conf;
+  if (!args.pipeline.empty()) {  // its SETs first, so --conf wins (as in `sluice run`)
+    ARROW_ASSIGN_OR_RAISE(auto text, ReadPipelineFile(args.pipeline));
+    ARROW_ASSIGN_OR_RAISE(auto script, sql::ParseScript(text));
+    for (const auto& set : script.settings) {
+      const conf::KeyCheck check = conf::CheckSettingKey(set.key);
+      if (check.kind == conf::KeyCheck::Kind::kRefused) return text.ErrorAt(set.location, "SET: " + check.message);
+      conf.Set(set.key, set.value);
+    }
+  }
   for (const auto& kv : args.conf) {
     auto eq = kv.find('=');
     if (eq == std::string::npos) return Status::Invalid("--conf '", kv, "': expected key=value");
+    const conf::KeyCheck check = conf::CheckSettingKey(kv.substr(0, eq));
+    if (check.kind == conf::KeyCheck::Kind::kRefused) return Status::Invalid("--conf ", check.message);
     conf.Set(kv.substr(0, eq), kv.substr(eq + 1));
   }
   std::map<std::string, std::string> options = {{"table", args.table}};
@@ -78,6 +91,7 @@ void AddIcebergCommands(CLI::App* app, int* rc) {
   compact->add_option("TABLE", args->table, "catalog.ns.table")->required();
   compact->add_option("--target-file-size", args->target_file_size, "Bytes per output file (default 128 MiB)");
   compact->add_option("--conf", args->conf, "Session setting key=value (repeatable), e.g. sluice.sql.catalog.lake.type=sql");
+  compact->add_option("--pipeline", args->pipeline, "Pipeline file whose SET statements configure the catalog");
   compact->callback([args, rc] { *rc = Compact(*args); });
 
   auto* expire = iceberg->add_subcommand("expire-snapshots", "Remove old snapshots and the files only they use");
@@ -85,6 +99,7 @@ void AddIcebergCommands(CLI::App* app, int* rc) {
   expire->add_option("--older-than", args->older_than, "Age such as 7d, 12h, 30m")->required();
   expire->add_option("--retain-last", args->retain_last, "Always keep this many recent snapshots (default 1)");
   expire->add_option("--conf", args->conf, "Session setting key=value (repeatable)");
+  expire->add_option("--pipeline", args->pipeline, "Pipeline file whose SET statements configure the catalog");
   expire->callback([args, rc] { *rc = Expire(*args); });
 }
 

@@ -65,6 +65,12 @@ int main(int argc, char** argv) {
     std::cout << *out << std::endl;
   });
 
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // CLI11 prints the message (or the help); a usage error exits 1 like every other error
+    // (docs/cli.md), not with CLI11's own codes (106, 109, ...).
+    return app.exit(e) == 0 ? 0 : 1;
+  }
   return rc;
 }

@@ -2,6 +2,8 @@
 
 #include <arrow/api.h>
 
+#include <algorithm>
+#include <string>
 #include <vector>
 
 #include "api/access.h"
@@ -15,6 +17,35 @@ namespace sluice::cli {
 
 using sql::PipelineQuery;
 
+namespace {
+
+// For a query that has no checkpoint under `root` yet: the other query checkpoints there (a
+// renamed sink table gets a new checkpoint directory, <root>/<new name>, and its old one is left
+// behind), as a hint to append to a refusal.
+std::string OtherCheckpointsHint(const std::string& root, const std::string& name,
+                                 const std::vector<std::string>& pipeline_names) {
+  auto fs = io::LocalFileSystem();
+  auto own = fs->Stat(io::JoinPath(io::JoinPath(root, name), "metadata"));
+  if (!own.ok() || *own) return "";
+  auto entries = fs->List(root);
+  if (!entries.ok()) return "";
+  std::vector<std::string> others;
+  for (const auto& e : *entries) {
+    if (!e.is_dir || e.name == name) continue;
+    if (std::find(pipeline_names.begin(), pipeline_names.end(), e.name) != pipeline_names.end()) continue;
+    auto md = fs->Stat(io::JoinPath(e.path, "metadata"));
+    if (md.ok() && *md) others.push_back(e.path);
+  }
+  if (others.empty()) return "";
+  std::string list;
+  for (const auto& o : others) list += (list.empty() ? "" : ", ") + o;
+  return " (this query starts a new checkpoint, " + io::JoinPath(root, name) + "; --checkpoint " + root +
+         " also holds " + list + ": if the sink table was renamed, its checkpoint is there; rename that directory "
+         "to " + io::JoinPath(root, name) + " to continue it)";
+}
+
+}  // namespace
+
 Result<StreamingQuery> StartStreamingQuery(const PipelineQuery& query, const StreamOptions& options) {
   DataStreamWriter writer = query.frame.writeStream();
   writer.format(query.sink.format).options(query.sink.options).queryName(query.name);
@@ -22,8 +53,14 @@ Result<StreamingQuery> StartStreamingQuery(const PipelineQuery& query, const Str
   if (!options.checkpoint_root.empty()) {
     writer.option("checkpointLocation", io::JoinPath(options.checkpoint_root, query.name));
   }
+  const std::string hint =
+      options.checkpoint_root.empty() ? std::string() : OtherCheckpointsHint(options.checkpoint_root, query.name,
+                                                                      options.pipeline_query_names);
   auto started = writer.start();
-  if (!started.ok()) return started.status().WithMessage("query '", query.name, "' (", query.statement_where, "): ", started.status().message());
+  if (!started.ok()) {
+    return started.status().WithMessage("query '", query.name, "' (", query.statement_where, "): ",
+                                        started.status().message(), hint);
+  }
   return started;
 }
 

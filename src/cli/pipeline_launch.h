@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <arrow/table.h>
 
@@ -22,6 +23,9 @@ struct StreamOptions {
   std::string checkpoint_root;
   Trigger trigger = ProcessingTime(0);
   std::string output_mode = "append";
+  /// The names of every query of the pipeline: a checkpoint under the root that belongs to none
+  /// of them (e.g. of a sink table since renamed) is named in a refusal's message.
+  std::vector<std::string> pipeline_query_names{};
 };
 
 /// writeStream() for `query` with its sink's format and options; starts it.

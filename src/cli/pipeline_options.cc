@@ -4,6 +4,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "conf/sql_conf.h"
 #include "util/duration.h"
 #include "util/log.h"
 
@@ -28,7 +29,11 @@ Status ApplyConf(const std::vector<std::string>& entries, Session* session) {
     if (eq == std::string::npos || eq == 0) {
       return Status::Invalid("--conf '", entry, "': expected key=value");
     }
-    session->setConf(entry.substr(0, eq), entry.substr(eq + 1));
+    const std::string key = entry.substr(0, eq);
+    const conf::KeyCheck check = conf::CheckSettingKey(key);
+    if (check.kind == conf::KeyCheck::Kind::kRefused) return Status::Invalid("--conf ", check.message);
+    if (check.kind == conf::KeyCheck::Kind::kNoEffect) util::LogWarning("--conf ", check.message);
+    session->setConf(key, entry.substr(eq + 1));
   }
   return Status::OK();
 }

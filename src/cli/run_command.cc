@@ -55,6 +55,7 @@ int RunPipeline(const RunArgs& args) {
   options.checkpoint_root = args.checkpoint;
   options.trigger = *trigger;
   options.output_mode = plan::OutputModeName(*output_mode);
+  for (const auto& q : pipeline->queries) options.pipeline_query_names.push_back(q.name);
   std::vector<StreamingQuery> running;
   for (const auto& q : pipeline->queries) {
     auto started = cli::StartStreamingQuery(q, options);

@@ -1,12 +1,16 @@
 #include "conf/sql_conf.h"
 
+#include <algorithm>
+#include <cctype>
+
 namespace sluice::conf {
 
 const std::vector<ConfEntry>& AllConfEntries() {
   static const std::vector<ConfEntry> kAll = {
       kShufflePartitions,   kStateStoreProvider, kMinBatchesToRetain, kNumRecentProgressUpdates,
       kNoDataProgressEventInterval, kCheckpointLocation, kMultipleWatermarkPolicy, kDefaultCatalog,
-      kCatalogType,         kCatalogWarehouse,   kCatalogUri,         kWarehouseDir,       kJoinMaxBuildSideBytes};
+      kCatalogType,         kCatalogWarehouse,   kCatalogUri,         kWarehouseDir,       kJoinMaxBuildSideBytes,
+      kIgnoreCorruptFiles,  kIgnoreMissingFiles, kAnsiEnabled};
   return kAll;
 }
 
@@ -16,6 +20,81 @@ std::string SettingName(const std::string& key) {
     if (key.size() > p.size() && key.compare(0, p.size(), p) == 0) return key.substr(p.size());
   }
   return key;
+}
+
+namespace {
+
+size_t EditDistance(const std::string& a, const std::string& b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diag = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diag = up;
+    }
+  }
+  return row[b.size()];
+}
+
+std::string Lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// The setting names sluice reads ("sql.shuffle.partitions"); a catalog setting with the
+// user's catalog name put in for <name>.
+std::vector<std::string> KnownNames(const std::string& catalog) {
+  std::vector<std::string> names;
+  for (const ConfEntry& e : AllConfEntries()) {
+    std::string name = SettingName(e.key);
+    const auto at = name.find("<name>");
+    if (at != std::string::npos) {
+      if (catalog.empty()) continue;
+      name.replace(at, 6, catalog);
+    }
+    names.push_back(std::move(name));
+  }
+  return names;
+}
+
+}  // namespace
+
+KeyCheck CheckSettingKey(const std::string& key) {
+  const bool is_sluice = key.rfind("sluice.", 0) == 0;
+  const std::string name = SettingName(key);
+  // sql.catalog.<catalog>.<setting>: the catalog name is the user's.
+  std::string catalog;
+  const std::string catalog_prefix = "sql.catalog.";
+  if (name.rfind(catalog_prefix, 0) == 0) {
+    const std::string rest = name.substr(catalog_prefix.size());
+    catalog = rest.substr(0, rest.find('.'));
+  }
+  const auto known = KnownNames(catalog);
+  if (std::find(known.begin(), known.end(), name) != known.end()) return {};
+  const std::string prefix = is_sluice ? "sluice." : "spark.";
+  const std::string* best = nullptr;
+  size_t best_distance = 3;  // a near miss: at most 2 edits, or only the letter case differs
+  for (const auto& k : known) {
+    const size_t d = Lower(k) == Lower(name) ? 0 : EditDistance(k, name);
+    if (d < best_distance) {
+      best_distance = d;
+      best = &k;
+    }
+  }
+  const bool prefixed = is_sluice || key.rfind("spark.", 0) == 0;
+  if (best && prefixed) {
+    return {KeyCheck::Kind::kRefused, "Unknown setting '" + key + "': did you mean '" + prefix + *best +
+                                          "'? (docs/configuration.md lists the settings sluice reads)"};
+  }
+  if (is_sluice) {
+    return {KeyCheck::Kind::kRefused, "Unknown setting '" + key +
+                                          "': no sluice setting has this name (docs/configuration.md lists them)"};
+  }
+  return {KeyCheck::Kind::kNoEffect,
+          "Setting '" + key + "' has no effect in sluice (not one of the settings in docs/configuration.md)"};
 }
 
 std::string CatalogKey(const std::string& catalog, const std::string& setting) {

@@ -66,9 +66,35 @@ inline constexpr ConfEntry kJoinMaxBuildSideBytes{
     "sluice.sql.join.maxBuildSideBytes", "1073741824",
     "Most bytes (Arrow buffers) the static side of a join may hold in memory; a larger one fails the query. "
     "0 = no limit."};
+inline constexpr ConfEntry kAnsiEnabled{
+    "spark.sql.ansi.enabled", "true",
+    "ANSI SQL mode: invalid casts, overflow and division by zero fail the query; false gives Spark's "
+    "non-ANSI results (null, wrap-around)."};
+inline constexpr ConfEntry kIgnoreCorruptFiles{
+    "spark.sql.files.ignoreCorruptFiles", "false",
+    "File sources skip (with a warning) a file that cannot be read or decoded; the source option "
+    "ignoreCorruptFiles overrides it."};
+inline constexpr ConfEntry kIgnoreMissingFiles{
+    "spark.sql.files.ignoreMissingFiles", "false",
+    "File sources skip (with a warning) a file deleted after it was listed; the source option "
+    "ignoreMissingFiles overrides it."};
 
 /// Every setting sluice reads, in the order docs/configuration.md lists them.
 const std::vector<ConfEntry>& AllConfEntries();
+
+/// What the command line makes of a settings key (`--conf key=value`, `SET key = value` in a
+/// pipeline file).
+struct KeyCheck {
+  enum class Kind {
+    kKnown,     // a setting sluice reads (either spelling)
+    kRefused,   // an unknown `sluice.` key, or a near miss of a key sluice reads: `message` says
+                // which key was probably meant
+    kNoEffect,  // another key (e.g. a Spark setting sluice does not use): `message` is a warning
+  };
+  Kind kind = Kind::kKnown;
+  std::string message{};
+};
+KeyCheck CheckSettingKey(const std::string& key);
 
 /// The name both spellings share: `key` without its "spark." or "sluice." prefix ("X").
 std::string SettingName(const std::string& key);

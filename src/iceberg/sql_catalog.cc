@@ -76,17 +76,19 @@ Result<std::optional<LoadedTable>> SqlCatalog::Load(const TableIdent& ident) {
   return std::optional<LoadedTable>(LoadedTable{std::move(metadata), *location});
 }
 
-Status SqlCatalog::EnsureNamespace(const TableIdent& ident) {
+Result<bool> SqlCatalog::EnsureNamespace(const TableIdent& ident) {
   ARROW_ASSIGN_OR_RAISE(auto res, conn_->Exec("SELECT 1 FROM iceberg_namespace_properties WHERE catalog_name = ? AND "
                                               "namespace = ?",
                                               {name_, ident.NamespaceString()}));
-  if (!res.rows.empty()) return Status::OK();
+  if (!res.rows.empty()) return false;
   Status st = conn_
                   ->Exec("INSERT INTO iceberg_namespace_properties (catalog_name, namespace, property_key, "
                          "property_value) VALUES (?, ?, 'exists', 'true')",
                          {name_, ident.NamespaceString()})
                   .status();
-  return st.IsAlreadyExists() ? Status::OK() : st;
+  if (st.IsAlreadyExists()) return false;  // a concurrent creator
+  ARROW_RETURN_NOT_OK(st);
+  return true;
 }
 
 Result<LoadedTable> SqlCatalog::Create(const TableIdent& ident, const Schema& schema,
@@ -96,7 +98,20 @@ Result<LoadedTable> SqlCatalog::Create(const TableIdent& ident, const Schema& sc
                            ": the sql catalog has no warehouse (set sluice.sql.catalog.", name_, ".warehouse)");
   }
   if (ident.ns.empty()) return Status::Invalid("Iceberg table name '", ident.name, "' needs a namespace");
-  ARROW_RETURN_NOT_OK(EnsureNamespace(ident));
+  ARROW_ASSIGN_OR_RAISE(bool new_namespace, EnsureNamespace(ident));
+  auto created = CreateInNamespace(ident, schema, properties);
+  if (!created.ok() && new_namespace && !created.status().IsAlreadyExists()) {
+    // A failed create leaves no namespace row behind (unless a table got into it meanwhile).
+    (void)conn_->Exec("DELETE FROM iceberg_namespace_properties WHERE catalog_name = ? AND namespace = ? AND "
+                      "property_key = 'exists' AND NOT EXISTS (SELECT 1 FROM iceberg_tables WHERE catalog_name = ? "
+                      "AND table_namespace = ?)",
+                      {name_, ident.NamespaceString(), name_, ident.NamespaceString()});
+  }
+  return created;
+}
+
+Result<LoadedTable> SqlCatalog::CreateInNamespace(const TableIdent& ident, const Schema& schema,
+                                                  const std::map<std::string, std::string>& properties) {
   const std::string dir = io::JoinPath(warehouse_, ident.NamespaceString() + ".db/" + ident.name);
   TableMetadata metadata = NewTableMetadata(io::PathToUri(dir), schema, properties, NowMs());
   const std::string path = io::JoinPath(dir, "metadata/" + MetadataFileName(0));

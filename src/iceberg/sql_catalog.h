@@ -27,7 +27,11 @@ class SqlCatalog final : public Catalog {
              std::unique_ptr<SqlConnection> conn)
       : name_(std::move(name)), warehouse_(std::move(warehouse)), fs_(std::move(fs)), conn_(std::move(conn)) {}
   Status Init();
-  Status EnsureNamespace(const TableIdent& ident);
+  /// Inserts the namespace row when missing; true when this call inserted it.
+  Result<bool> EnsureNamespace(const TableIdent& ident);
+  /// Creates the table's metadata file and row (Create without the namespace bookkeeping).
+  Result<LoadedTable> CreateInNamespace(const TableIdent& ident, const Schema& schema,
+                                        const std::map<std::string, std::string>& properties);
   Result<std::optional<std::string>> CurrentLocation(const TableIdent& ident);
 
   std::string name_;

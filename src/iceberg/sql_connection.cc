@@ -5,6 +5,8 @@
 #include <sqlite3.h>
 
 #include <cstring>
+#include <filesystem>
+#include <system_error>
 
 #include "util/numbers.h"
 
@@ -116,6 +118,12 @@ class PostgresConnection final : public SqlConnection {
 };
 
 Result<std::unique_ptr<SqlConnection>> OpenSqlite(const std::string& path, const std::string& uri) {
+  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+  std::error_code ec;
+  if (!parent.empty() && !std::filesystem::is_directory(parent, ec)) {
+    return Status::IOError("Cannot open SQLite catalog database '", path, "' (uri ", uri, "): its directory '",
+                           parent.string(), "' does not exist; create it, or fix the catalog's uri setting");
+  }
   sqlite3* db = nullptr;
   if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
                       nullptr) != SQLITE_OK) {

@@ -5,6 +5,9 @@
 #include <arrow/type_fwd.h>
 
 #include <functional>
+#include <map>
+#include <string>
+#include <vector>
 #include <optional>
 
 #include "iceberg/catalog.h"
@@ -39,6 +42,16 @@ Result<LoadedTable> LoadOrCreate(Catalog* catalog, const TableIdent& ident, cons
 /// commit, or as loaded when there is nothing to add.
 Result<LoadedTable> AddQueryColumns(Catalog* catalog, const TableIdent& ident, const arrow::Schema& query,
                                     const std::string& table_name, int max_attempts = 25);
+
+/// Manifests already read by CheckCurrentFilesExist: manifest URI -> the live data files it lists
+/// (manifests are never rewritten in place, so what they list does not change).
+using ManifestFilesCache = std::map<std::string, std::vector<std::string>>;
+
+/// Checks that the current snapshot's manifest list, its manifests and the data files they list
+/// as live all exist (a file deleted by hand makes the table unreadable, and a new snapshot on
+/// top would keep referencing it). Invalid naming the table, the missing file and what to do.
+Status CheckCurrentFilesExist(io::FileSystem* fs, const TableMetadata& metadata, const std::string& table_name,
+                              ManifestFilesCache* cache);
 
 /// Loads the table; NotFound naming it when missing.
 Result<LoadedTable> LoadExisting(Catalog* catalog, const TableIdent& ident);

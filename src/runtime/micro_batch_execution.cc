@@ -42,6 +42,7 @@
 #include "source/static_table_source.h"
 #include "state/operator_metadata.h"
 #include "state/state_store.h"
+#include "util/log.h"
 
 namespace sluice::runtime {
 
@@ -249,7 +250,25 @@ Result<std::unique_ptr<MicroBatchExecution>> MicroBatchExecution::Open(const Que
   ARROW_RETURN_NOT_OK(fs->MakeDirs(config.checkpoint_dir));
   ARROW_ASSIGN_OR_RAISE(ex->lock_, checkpoint::CheckpointLock::Acquire(config.checkpoint_dir, run_id));
   ex->checkpoint_ = std::make_unique<checkpoint::Checkpoint>(fs, config.checkpoint_dir);
+  ARROW_ASSIGN_OR_RAISE(auto existing, ex->checkpoint_->ReadMetadata());
+  Status opened = ex->OpenCheckpoint();
+  if (!opened.ok() && !existing) {
+    // A refused first start leaves nothing behind that the corrected query would trip over
+    // (e.g. a `metadata` with this query's fingerprint).
+    ex->sources_.clear();
+    ex->sink_.reset();
+    for (const char* entry : {"metadata", "offsets", "commits", "sources", "state", "sink"}) {
+      (void)fs->DeleteTree(io::JoinPath(config.checkpoint_dir, entry));
+    }
+  }
+  ARROW_RETURN_NOT_OK(opened);
+  return ex;
+}
 
+Status MicroBatchExecution::OpenCheckpoint() {
+  const QueryConfig& config = config_;
+  const auto& fs = config.fs;
+  MicroBatchExecution* ex = this;
   checkpoint::QueryFingerprint fp;
   auto scans = config.plan->Scans();
   for (const auto* scan : scans) {
@@ -261,6 +280,7 @@ Result<std::unique_ptr<MicroBatchExecution>> MicroBatchExecution::Open(const Que
   ARROW_RETURN_NOT_OK(ex->OpenState());
   ARROW_RETURN_NOT_OK(ex->CheckStateMetadata(/*write=*/false));
   ARROW_ASSIGN_OR_RAISE(auto md, ex->checkpoint_->LoadOrCreateMetadata(fp));
+  if (!md.previous_plan.empty()) ARROW_RETURN_NOT_OK(ex->AllowPlanChange(md));
   ex->query_id_ = md.id;
   ARROW_RETURN_NOT_OK(ex->CheckStateMetadata(/*write=*/true));
 
@@ -277,15 +297,53 @@ Result<std::unique_ptr<MicroBatchExecution>> MicroBatchExecution::Open(const Que
   sink::SinkContext sctx{fs, ex->query_id_, config.memory_tables, config.console,
                          config.trigger.kind == Trigger::Kind::kProcessingTime ? config.trigger.interval_ms : 0,
                          config.checkpoint_dir};
+  ARROW_ASSIGN_OR_RAISE(sctx.last_committed_batch, ex->checkpoint_->commits().LatestId());
+  sctx.query_schema = config.plan->schema;
   ARROW_ASSIGN_OR_RAISE(ex->sink_, sink::MakeSink(config.sink, sctx));
-  ex->reporter_ = std::make_unique<ProgressReporter>(ex->query_id_, run_id, config.name);
-  ARROW_RETURN_NOT_OK(ex->Recover());
-  return ex;
+  ex->reporter_ = std::make_unique<ProgressReporter>(ex->query_id_, run_id_, config.name);
+  return ex->Recover();
+}
+
+// Spark's rule for restarting on a checkpoint with a changed query: stateless changes (filters,
+// projections, stateless expressions and operators) are allowed; the sources and the sink are
+// compared by the checkpoint itself; stateful operators must stay as they were — same number,
+// and each with the state layout it stored (CheckStateMetadata compares those).
+Status MicroBatchExecution::AllowPlanChange(const checkpoint::QueryMetadata& md) {
+  int64_t stored = 0;
+  while (true) {
+    ARROW_ASSIGN_OR_RAISE(auto op, state::ReadOperatorMetadata(config_.fs.get(), config_.checkpoint_dir, stored));
+    if (!op) break;
+    ++stored;
+  }
+  const auto wanted = static_cast<int64_t>(physical_->stateful().size());
+  if (stored != wanted) {
+    return Status::Invalid("Checkpoint '", config_.checkpoint_dir, "' cannot continue this query: it holds the state of ",
+                           stored, " stateful operator(s) (aggregation, deduplication, join, window) but the changed "
+                           "query has ", wanted, ". Adding or removing a stateful operation changes what the state "
+                           "means, so (as in Spark) it needs a new checkpointLocation; changes to filters, "
+                           "projections and other stateless operations are allowed.\nThe checkpoint's plan was\n  ",
+                           md.previous_plan, "\nthis query's is\n  ", md.fingerprint.plan);
+  }
+  util::LogInfo("Checkpoint '", config_.checkpoint_dir, "': the query changed since its last run (",
+                wanted == 0 ? "a stateless query" : "its stateful operations are unchanged",
+                "); continuing from the checkpoint, as Spark allows");
+  return checkpoint_->UpdatePlan(md);
 }
 
 Status MicroBatchExecution::Recover() {
   committed_.assign(sources_.size(), std::nullopt);
   ARROW_ASSIGN_OR_RAISE(auto latest_offsets, checkpoint_->offsets().LatestId());
+  ARROW_ASSIGN_OR_RAISE(auto latest_commit, checkpoint_->commits().LatestId());
+  // Each batch writes offsets/N before commits/N, so a commit past the offsets log means the
+  // offsets entry was deleted (not another query running).
+  if (latest_commit && (!latest_offsets || *latest_commit > *latest_offsets)) {
+    return Status::Invalid("Checkpoint '", checkpoint_->dir(), "' has commits/", *latest_commit, " but not offsets/",
+                           *latest_commit, " (the offsets log ",
+                           latest_offsets ? "ends at offsets/" + std::to_string(*latest_offsets) : std::string("is empty"),
+                           "): that entry was deleted, and without it the query cannot tell where batch ",
+                           *latest_commit, " ended in its sources. Restore offsets/", *latest_commit,
+                           " from a backup, or start over with a new checkpoint location.");
+  }
   if (!latest_offsets) return Status::OK();  // a new query: batch 0 from nothing
   const int64_t n = *latest_offsets;
   ARROW_ASSIGN_OR_RAISE(auto seq, checkpoint_->GetOffsets(n));
@@ -293,7 +351,6 @@ Status MicroBatchExecution::Recover() {
     return Status::Invalid("Checkpoint '", checkpoint_->dir(), "' records ", seq->offsets.size(),
                            " sources in offsets/", n, " but this query has ", sources_.size());
   }
-  ARROW_ASSIGN_OR_RAISE(auto latest_commit, checkpoint_->commits().LatestId());
   if (latest_commit && *latest_commit == n) {
     committed_ = seq->offsets;
     next_batch_id_ = n + 1;

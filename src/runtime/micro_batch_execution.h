@@ -46,6 +46,10 @@ class MicroBatchExecution {
 
  private:
   MicroBatchExecution(const QueryConfig& config, std::string run_id);
+  /// Open() after the lock: fingerprint, state, sources, sink, recovery.
+  Status OpenCheckpoint();
+  /// A restart with a changed plan: allowed when only stateless parts changed.
+  Status AllowPlanChange(const checkpoint::QueryMetadata& md);
   Status Recover();
   int64_t NowMs() const;
 

@@ -12,6 +12,8 @@
 #include <arrow/api.h>
 #include <arrow/util/byte_size.h>
 
+#include <nlohmann/json.hpp>
+
 #include <cctype>
 #include <optional>
 
@@ -135,11 +137,110 @@ Status CheckTableOwner(const iceberg::TableMetadata& metadata, const std::string
                          "query is meant to append to the same table.");
 }
 
+// The checkpoint's record of the table it wrote (docs/checkpoint-format.md, sink/iceberg):
+// which table (name and uuid) and the newest batch committed to it. A restart compares it with
+// the catalog, so a deleted catalog, a dropped and re-created table or a table rolled back
+// behind the checkpoint is refused instead of silently written as if nothing were missing.
+struct TableRecord {
+  std::string table;
+  std::string table_uuid;
+  int64_t batch_id = -1;  // -1: no batch committed yet
+  int64_t snapshot_id = 0;
+};
+
+std::string RecordPath(const std::string& checkpoint_dir) {
+  return io::JoinPath(io::JoinPath(checkpoint_dir, "sink"), "iceberg");
+}
+
+Result<std::optional<TableRecord>> ReadRecord(io::FileSystem* fs, const std::string& checkpoint_dir) {
+  const std::string path = RecordPath(checkpoint_dir);
+  ARROW_ASSIGN_OR_RAISE(auto info, fs->Stat(path));
+  if (!info) return std::optional<TableRecord>{};
+  ARROW_ASSIGN_OR_RAISE(std::string text, fs->ReadFile(path));
+  auto corrupt = [&]() {
+    return Status::Invalid("Checkpoint file '", path, "' is damaged (", text.size(),
+                           " bytes, not 'v1' and a JSON object with table, tableUuid and batchId): it records which "
+                           "Iceberg table this checkpoint wrote. Restore it from a backup, or delete it to restart "
+                           "without the check that the table still holds the committed batches.");
+  };
+  if (text.rfind("v1\n", 0) != 0) return corrupt();
+  auto j = nlohmann::json::parse(text.substr(3), nullptr, /*allow_exceptions=*/false);
+  if (!j.is_object() || !j.contains("table") || !j["table"].is_string() || !j.contains("tableUuid") ||
+      !j["tableUuid"].is_string() || !j.contains("batchId") || !j["batchId"].is_number_integer()) {
+    return corrupt();
+  }
+  TableRecord r;
+  r.table = j["table"].get<std::string>();
+  r.table_uuid = j["tableUuid"].get<std::string>();
+  r.batch_id = j["batchId"].get<int64_t>();
+  if (j.contains("snapshotId") && j["snapshotId"].is_number_integer()) r.snapshot_id = j["snapshotId"].get<int64_t>();
+  return std::optional<TableRecord>(std::move(r));
+}
+
+Status WriteRecord(io::FileSystem* fs, const std::string& checkpoint_dir, const TableRecord& r) {
+  nlohmann::json j = {{"table", r.table}, {"tableUuid", r.table_uuid}, {"batchId", r.batch_id},
+                      {"snapshotId", r.snapshot_id}};
+  ARROW_RETURN_NOT_OK(fs->MakeDirs(io::JoinPath(checkpoint_dir, "sink")));
+  return fs->WriteAtomic(RecordPath(checkpoint_dir), "v1\n" + j.dump(), /*overwrite=*/true);
+}
+
+// At start, for a query with a checkpoint: the table must still hold what the checkpoint says
+// was committed to it. Creates the table from `schema` when it is missing and nothing was
+// committed (nullopt without a schema: the first batch creates it).
+Result<std::optional<iceberg::LoadedTable>> CheckTableAgainstCheckpoint(iceberg::Catalog* catalog, io::FileSystem* fs,
+                                                         const iceberg::TableRef& ref, const arrow::Schema* schema,
+                                                         const SinkContext& ctx) {
+  const std::string name = ref.ToString();
+  ARROW_ASSIGN_OR_RAISE(auto record, ReadRecord(fs, ctx.checkpoint_dir));
+  if (record && record->table != name) record.reset();  // the checkpoint wrote another table before
+  const std::string restore =
+      " Restore the catalog or the table (or point the sink at the catalog that holds it); to start over on "
+      "purpose, use a new checkpoint location (the rows of the committed batches are then not written again).";
+  ARROW_ASSIGN_OR_RAISE(auto existing, catalog->Load(ref.ident));
+  if (!existing) {
+    if ((record && record->batch_id >= 0) || (!record && ctx.last_committed_batch)) {
+      const int64_t last = record ? record->batch_id : *ctx.last_committed_batch;
+      return Status::Invalid("Iceberg table ", name, " does not exist, but checkpoint '", ctx.checkpoint_dir,
+                             "' committed batches up to ", last, " into it",
+                             record ? " (table uuid " + record->table_uuid + ")" : std::string(),
+                             ": the catalog was deleted or emptied, or the table dropped. Restarting would create a "
+                             "new, empty table and the rows of those batches would be missing from it.", restore);
+    }
+    if (!schema) return std::optional<iceberg::LoadedTable>{};
+    ARROW_ASSIGN_OR_RAISE(auto created, iceberg::LoadOrCreate(catalog, ref.ident, *schema));
+    existing = std::move(created);
+  } else if (record && record->table_uuid != existing->metadata.table_uuid) {
+    if (record->batch_id >= 0) {
+      return Status::Invalid("Iceberg table ", name, " is not the table checkpoint '", ctx.checkpoint_dir,
+                             "' committed batches up to ", record->batch_id, " into: that table had uuid ",
+                             record->table_uuid, ", the catalog's table has uuid ", existing->metadata.table_uuid,
+                             " (it was dropped and created again). Restarting would leave the rows of those batches "
+                             "out of it.", restore);
+    }
+  } else if (record && record->batch_id >= 0) {
+    auto last = LastCommittedEpoch(existing->metadata, ctx.query_id);
+    if (!last || *last < record->batch_id) {
+      return Status::Invalid("Iceberg table ", name, " (uuid ", record->table_uuid, ") does not contain batch ",
+                             record->batch_id, " that checkpoint '", ctx.checkpoint_dir,
+                             "' committed to it (snapshot ", record->snapshot_id, "); the newest batch of query ",
+                             ctx.query_id, " in the table is ", last ? std::to_string(*last) : std::string("none"),
+                             ": the table is older than the checkpoint (restored from a backup or rolled back). "
+                             "Restarting would leave the rows of the missing batches out of it.", restore);
+    }
+  }
+  if (!record || record->table_uuid != existing->metadata.table_uuid) {
+    TableRecord fresh{name, existing->metadata.table_uuid, -1, 0};
+    if (auto last = LastCommittedEpoch(existing->metadata, ctx.query_id)) fresh.batch_id = *last;
+    ARROW_RETURN_NOT_OK(WriteRecord(fs, ctx.checkpoint_dir, fresh));
+  }
+  return existing;
+}
+
 class IcebergSink final : public Sink {
  public:
   IcebergSink(std::shared_ptr<io::FileSystem> fs, std::shared_ptr<iceberg::Catalog> catalog, iceberg::TableRef ref,
               std::string query_id, std::string checkpoint_dir, bool complete, int64_t target_file_size,
-              bool merge_schema)
+              bool merge_schema, std::string table_uuid)
       : fs_(std::move(fs)),
         catalog_(std::move(catalog)),
         ref_(std::move(ref)),
@@ -147,7 +248,8 @@ class IcebergSink final : public Sink {
         checkpoint_dir_(std::move(checkpoint_dir)),
         complete_(complete),
         target_file_size_(target_file_size),
-        merge_schema_(merge_schema) {}
+        merge_schema_(merge_schema),
+        table_uuid_(std::move(table_uuid)) {}
 
   std::string Description() const override { return "IcebergSink[" + ref_.ToString() + "]"; }
   bool idempotent() const override { return !query_id_.empty(); }
@@ -179,6 +281,12 @@ class IcebergSink final : public Sink {
             return Status::Invalid("The schema of Iceberg table ", ref_.ToString(),
                                    " changed while batch ", batch_id, " was being written");
           }
+          // Before an append: the new snapshot keeps every live file of this one. (Complete
+          // mode's overwrite drops them, and reads only the manifests.)
+          if (!complete_) {
+            ARROW_RETURN_NOT_OK(iceberg::CheckCurrentFilesExist(fs_.get(), base.metadata, ref_.ToString(),
+                                                                &manifest_files_));
+          }
           iceberg::SnapshotChange change;
           change.kind = complete_ ? iceberg::SnapshotChange::Kind::kOverwrite : iceberg::SnapshotChange::Kind::kAppend;
           change.added = files;
@@ -195,6 +303,17 @@ class IcebergSink final : public Sink {
     if (!outcome.ok()) {
       return outcome.status().WithMessage("Cannot commit batch ", batch_id, " to Iceberg table ", ref_.ToString(), ": ",
                                           outcome.status().message());
+    }
+    if (outcome->committed && !checkpoint_dir_.empty() && !query_id_.empty()) {
+      if (table_uuid_.empty()) table_uuid_ = outcome->table.metadata.table_uuid;  // created by this batch
+    }
+    if (outcome->committed && !checkpoint_dir_.empty() && !query_id_.empty() &&
+        outcome->table.metadata.table_uuid == table_uuid_) {
+      // After the table commit: a crash in between leaves the record one batch behind, which
+      // the start-up check accepts (the table holds more, never less).
+      TableRecord record{ref_.ToString(), table_uuid_, batch_id,
+                         outcome->table.metadata.current_snapshot_id.value_or(0)};
+      ARROW_RETURN_NOT_OK(WriteRecord(fs_.get(), checkpoint_dir_, record));
     }
     return Status::OK();
   }
@@ -246,6 +365,8 @@ class IcebergSink final : public Sink {
   bool complete_;
   int64_t target_file_size_;
   bool merge_schema_;
+  std::string table_uuid_;  // of the table checked at start (or created by the first batch)
+  iceberg::ManifestFilesCache manifest_files_;  // manifests checked before earlier commits
 };
 
 }  // namespace
@@ -273,8 +394,11 @@ Status PrepareIcebergSinkSpec(SinkSpec* spec, const std::function<std::string(co
   ARROW_ASSIGN_OR_RAISE(auto catalog,
                         iceberg::MakeCatalog(ref.catalog, ref.catalog_props, fs ? fs : io::LocalFileSystem()));
   ARROW_ASSIGN_OR_RAISE(bool merge_schema, MergeSchema(OptionMap(spec->options)));
-  ARROW_ASSIGN_OR_RAISE(auto table, iceberg::LoadOrCreate(catalog.get(), ref.ident, query_schema));
-  return EvolveOrCheck(catalog.get(), ref, std::move(table), query_schema, merge_schema).status();
+  // A missing table is created when the query opens its checkpoint (MakeIcebergSink), after
+  // checking that the checkpoint committed nothing to a table of that name.
+  ARROW_ASSIGN_OR_RAISE(auto table, catalog->Load(ref.ident));
+  if (!table) return Status::OK();
+  return EvolveOrCheck(catalog.get(), ref, std::move(*table), query_schema, merge_schema).status();
 }
 
 std::string IcebergSinkTableName(const SinkSpec& spec) {
@@ -295,9 +419,15 @@ Result<std::unique_ptr<Sink>> MakeIcebergSink(const SinkSpec& spec, const SinkCo
     ARROW_ASSIGN_OR_RAISE(auto table, catalog->Load(ref.ident));
     if (table) ARROW_RETURN_NOT_OK(CheckTableOwner(table->metadata, ref.ToString(), ctx.query_id, ctx.checkpoint_dir));
   }
+  std::string table_uuid;
+  if (!ctx.query_id.empty() && !ctx.checkpoint_dir.empty()) {
+    ARROW_ASSIGN_OR_RAISE(auto table,
+                          CheckTableAgainstCheckpoint(catalog.get(), fs.get(), ref, ctx.query_schema.get(), ctx));
+    if (table) table_uuid = table->metadata.table_uuid;
+  }
   return std::unique_ptr<Sink>(new IcebergSink(fs, std::move(catalog), std::move(ref), ctx.query_id,
                                                ctx.checkpoint_dir, spec.output_mode == plan::OutputMode::kComplete,
-                                               target, merge_schema));
+                                               target, merge_schema, std::move(table_uuid)));
 }
 
 }  // namespace sluice::sink

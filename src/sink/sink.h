@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <ostream>
 #include <string>
 
@@ -57,6 +58,10 @@ struct SinkContext {
   /// The query's processing-time trigger interval (0: back to back, once, availableNow).
   int64_t trigger_interval_ms = 0;
   std::string checkpoint_dir{};     // the query's checkpoint (recorded by the Iceberg sink); may be empty
+  /// The newest batch in the checkpoint's commits/ (nullopt: none), and the query's output schema
+  /// (the Iceberg sink refuses a missing table the checkpoint wrote, or creates it from the schema).
+  std::optional<int64_t> last_committed_batch{};
+  std::shared_ptr<arrow::Schema> query_schema{};
 };
 
 class Sink {

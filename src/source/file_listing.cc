@@ -11,8 +11,46 @@ bool EndsWith(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
+// Spark's (Hadoop's) glob alternatives: "*.{csv,txt}" -> "*.csv", "*.txt" (nested braces too;
+// "\{" is a literal brace; an unbalanced brace stays literal).
+std::vector<std::string> ExpandBraces(const std::string& glob) {
+  size_t open = std::string::npos;
+  int depth = 0;
+  std::vector<size_t> commas;
+  for (size_t i = 0; i < glob.size(); ++i) {
+    const char c = glob[i];
+    if (c == '\\') {
+      ++i;
+      continue;
+    }
+    if (c == '{') {
+      if (depth++ == 0) open = i;
+    } else if (c == ',' && depth == 1) {
+      commas.push_back(i);
+    } else if (c == '}' && depth > 0 && --depth == 0) {
+      std::vector<std::string> out;
+      const std::string head = glob.substr(0, open);
+      const std::string tail = glob.substr(i + 1);
+      size_t from = open + 1;
+      commas.push_back(i);
+      for (size_t comma : commas) {
+        for (auto& expanded : ExpandBraces(head + glob.substr(from, comma - from) + tail)) {
+          out.push_back(std::move(expanded));
+        }
+        from = comma + 1;
+      }
+      return out;
+    }
+  }
+  return {glob};
+}
+
 bool MatchesGlob(const std::string& glob, const std::string& name) {
-  return glob.empty() || ::fnmatch(glob.c_str(), name.c_str(), 0) == 0;
+  if (glob.empty()) return true;
+  for (const auto& pattern : ExpandBraces(glob)) {
+    if (::fnmatch(pattern.c_str(), name.c_str(), 0) == 0) return true;
+  }
+  return false;
 }
 
 Status ListInto(io::FileSystem* fs, const std::string& dir, const FileListingOptions& options,

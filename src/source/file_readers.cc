@@ -1,6 +1,7 @@
 #include "source/file_readers.h"
 
 #include "util/compute_init.h"
+#include "util/log.h"
 
 #include <arrow/api.h>
 #include <arrow/compute/api.h>
@@ -129,6 +130,46 @@ Result<FileReadResult> ReadDataFile(io::FileSystem* fs, const std::string& path,
   return Status::Invalid("Unsupported file source format '", options.format, "'");
 }
 
+namespace {
+
+// ReadDataFile with Spark's ignoreMissingFiles / ignoreCorruptFiles around it.
+Result<FileReadResult> ReadOrSkip(io::FileSystem* fs, const std::string& path,
+                                  const std::shared_ptr<arrow::Schema>& schema, const FileFormatOptions& options,
+                                  bool use_threads) {
+  auto skipped = [&](const Status& why) -> Result<FileReadResult> {
+    util::LogWarning("Skipped ", io::PathToUri(path), ": ", why.message());
+    ARROW_ASSIGN_OR_RAISE(auto empty, arrow::Table::MakeEmpty(schema));
+    return FileReadResult{std::move(empty), 0, 1};
+  };
+  ARROW_ASSIGN_OR_RAISE(auto info, fs->Stat(path));
+  if (!info) {
+    Status missing = Status::IOError("File ", io::PathToUri(path), " was listed but no longer exists");
+    if (options.ignore_missing_files) return skipped(missing);
+    return missing.WithMessage(missing.message(), " (deleted after it was listed?); set the source option "
+                               "ignoreMissingFiles = true (or spark.sql.files.ignoreMissingFiles) to skip such files");
+  }
+  if (options.format == "parquet" && info->size == 0) {  // as Spark: an empty file has no rows
+    ARROW_ASSIGN_OR_RAISE(auto empty, arrow::Table::MakeEmpty(schema));
+    return FileReadResult{std::move(empty), 0, 0};
+  }
+  auto read = ReadDataFile(fs, path, schema, options, use_threads);
+  // A file that cannot be read or decoded (a truncated or non-Parquet file) is corrupt; a bad
+  // record of json/csv is not (`mode` handles it).
+  if (read.ok() || !read.status().IsIOError()) return read;
+  ARROW_ASSIGN_OR_RAISE(auto still, fs->Stat(path));
+  if (!still) {
+    if (options.ignore_missing_files) return skipped(read.status());
+    return read.status().WithMessage(read.status().message(), " (the file was deleted while it was read); set the "
+                                     "source option ignoreMissingFiles = true (or spark.sql.files.ignoreMissingFiles) "
+                                     "to skip such files");
+  }
+  if (options.ignore_corrupt_files) return skipped(read.status());
+  return read.status().WithMessage(read.status().message(), "; set the source option ignoreCorruptFiles = true (or "
+                                   "spark.sql.files.ignoreCorruptFiles) to skip files that cannot be read");
+}
+
+}  // namespace
+
 Result<FileReadResult> ReadDataFiles(io::FileSystem* fs, const std::vector<std::string>& paths,
                                      const std::shared_ptr<arrow::Schema>& schema, const FileFormatOptions& options) {
   FileReadResult out;
@@ -136,18 +177,19 @@ Result<FileReadResult> ReadDataFiles(io::FileSystem* fs, const std::vector<std::
     ARROW_ASSIGN_OR_RAISE(out.table, arrow::Table::MakeEmpty(schema));
     return out;
   }
-  if (paths.size() == 1) return ReadDataFile(fs, paths[0], schema, options, /*use_threads=*/true);
+  if (paths.size() == 1) return ReadOrSkip(fs, paths[0], schema, options, /*use_threads=*/true);
   // Parallel across files; each file's reader stays single-threaded (no nested waits on the pool).
   std::vector<FileReadResult> parts(paths.size());
   ARROW_RETURN_NOT_OK(arrow::internal::ParallelFor(static_cast<int>(paths.size()), [&](int i) -> Status {
     ARROW_ASSIGN_OR_RAISE(parts[static_cast<size_t>(i)],
-                          ReadDataFile(fs, paths[static_cast<size_t>(i)], schema, options, /*use_threads=*/false));
+                          ReadOrSkip(fs, paths[static_cast<size_t>(i)], schema, options, /*use_threads=*/false));
     return Status::OK();
   }));
   std::vector<std::shared_ptr<arrow::Table>> tables;
   tables.reserve(parts.size());
   for (auto& p : parts) {
     out.malformed_rows += p.malformed_rows;
+    out.skipped_files += p.skipped_files;
     tables.push_back(std::move(p.table));
   }
   ARROW_ASSIGN_OR_RAISE(out.table, arrow::ConcatenateTables(tables));

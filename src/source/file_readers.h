@@ -27,6 +27,7 @@ namespace sluice::source {
 struct FileReadResult {
   std::shared_ptr<arrow::Table> table;
   int64_t malformed_rows = 0;
+  int64_t skipped_files = 0;  // corrupt or missing files skipped (ignoreCorruptFiles / ignoreMissingFiles)
 };
 
 /// Decodes one file. `use_threads` lets Arrow's reader parallelise within the file.
@@ -35,6 +36,9 @@ Result<FileReadResult> ReadDataFile(io::FileSystem* fs, const std::string& path,
                                     bool use_threads);
 
 /// Decodes several files (in parallel across files) and concatenates them in the given order.
+/// A file that no longer exists, or (parquet) cannot be decoded, is an error naming it and the
+/// option that would skip it; with ignoreMissingFiles / ignoreCorruptFiles it is skipped with a
+/// warning and counted in `skipped_files`. A 0-byte Parquet file has no rows (as Spark skips it).
 Result<FileReadResult> ReadDataFiles(io::FileSystem* fs, const std::vector<std::string>& paths,
                                      const std::shared_ptr<arrow::Schema>& schema, const FileFormatOptions& options);
 

@@ -9,6 +9,7 @@
 #include <arrow/csv/api.h>
 #include <arrow/io/memory.h>
 #include <arrow/json/api.h>
+#include <arrow/util/utf8.h>
 
 #include <algorithm>
 #include <cctype>
@@ -31,6 +32,54 @@ struct Line {
   int64_t begin;
   int64_t end;
 };
+
+bool ValidUtf8(const arrow::Buffer& data) { return arrow::util::ValidateUTF8(data.data(), data.size()); }
+
+// `raw` with each ill-formed UTF-8 sequence (its maximal subpart, as Java's decoder counts it)
+// replaced by U+FFFD, so text taken from a damaged file is valid UTF-8 for every reader.
+std::string ReplaceInvalidUtf8(std::string_view raw) {
+  const auto* p = reinterpret_cast<const uint8_t*>(raw.data());
+  const size_t n = raw.size();
+  auto within = [](uint8_t c, uint8_t lo, uint8_t hi) { return c >= lo && c <= hi; };
+  std::string out;
+  out.reserve(n);
+  for (size_t i = 0; i < n;) {
+    const uint8_t b = p[i];
+    if (b < 0x80) {
+      out.push_back(static_cast<char>(b));
+      ++i;
+      continue;
+    }
+    // Sequence length and the allowed range of the second byte (no overlongs, no surrogates).
+    size_t len = 0;
+    uint8_t lo = 0x80, hi = 0xBF;
+    if (within(b, 0xC2, 0xDF)) {
+      len = 2;
+    } else if (within(b, 0xE0, 0xEF)) {
+      len = 3;
+      if (b == 0xE0) lo = 0xA0;
+      if (b == 0xED) hi = 0x9F;
+    } else if (within(b, 0xF0, 0xF4)) {
+      len = 4;
+      if (b == 0xF0) lo = 0x90;
+      if (b == 0xF4) hi = 0x8F;
+    }
+    size_t k = 1;
+    if (len > 0 && i + 1 < n && within(p[i + 1], lo, hi)) {
+      k = 2;
+      while (k < len && i + k < n && within(p[i + k], 0x80, 0xBF)) ++k;
+    }
+    if (len > 0 && k == len) {
+      out.append(raw.substr(i, len));
+    } else {
+      out.append("\xEF\xBF\xBD");
+    }
+    i += k;
+  }
+  return out;
+}
+
+Status InvalidUtf8() { return Status::Invalid("the record is not valid UTF-8"); }
 
 std::vector<Line> NonBlankLines(const arrow::Buffer& data) {
   std::vector<Line> out;
@@ -146,8 +195,8 @@ class MalformedLineFinder {
                              why.message());
     }
     if (options_.mode == ParseMode::kDropMalformed) return Status::OK();
-    std::string_view raw(reinterpret_cast<const char*>(data_->data()) + line.begin,
-                         static_cast<size_t>(line.end - line.begin));
+    const std::string raw = ReplaceInvalidUtf8(std::string_view(
+        reinterpret_cast<const char*>(data_->data()) + line.begin, static_cast<size_t>(line.end - line.begin)));
     std::shared_ptr<arrow::Table> row;
     if (salvage_) {
       auto partial = salvage_(arrow::SliceBuffer(data_, line.begin, line.end - line.begin));
@@ -394,28 +443,44 @@ std::string GeneratedCsvName(int i) { return "_c" + std::to_string(i); }
 Result<FileReadResult> ReadJsonLines(const std::shared_ptr<arrow::Buffer>& data, const std::string& path,
                                      const std::shared_ptr<arrow::Schema>& schema, const FileFormatOptions& options,
                                      bool use_threads) {
+  // A record with bytes that are not UTF-8 is malformed (as Spark's JSON parser rejects it);
+  // Arrow's reader would copy them into string columns.
   auto parse_schema = JsonParseSchema(schema, options.corrupt_column);
-  auto decoded = DecodeJson(data, parse_schema, use_threads, kBlockSize);
-  auto fast = decoded.ok() ? ConformToSchema(*decoded, schema, path) : decoded.status();
-  if (fast.ok()) return FileReadResult{std::move(*fast), 0};
+  const bool valid_utf8 = ValidUtf8(*data);
+  Result<std::shared_ptr<arrow::Table>> fast = InvalidUtf8();
+  if (valid_utf8) {
+    auto decoded = DecodeJson(data, parse_schema, use_threads, kBlockSize);
+    fast = decoded.ok() ? ConformToSchema(*decoded, schema, path) : decoded.status();
+    if (fast.ok()) return FileReadResult{std::move(*fast), 0};
+  }
   RangeParser parse = [&](const std::shared_ptr<arrow::Buffer>& range) -> Result<std::shared_ptr<arrow::Table>> {
+    if (!valid_utf8 && !ValidUtf8(*range)) return InvalidUtf8();
     bool threads = use_threads && range->size() > kThreadedRange;
     ARROW_ASSIGN_OR_RAISE(auto table, DecodeJson(range, parse_schema, threads, BlockSizeFor(range->size(), threads)));
     return ConformToSchema(table, schema, path);
   };
-  RangeParser salvage = [&](const std::shared_ptr<arrow::Buffer>& line) {
+  RangeParser salvage = [&](const std::shared_ptr<arrow::Buffer>& line) -> Result<std::shared_ptr<arrow::Table>> {
+    if (!ValidUtf8(*line)) return InvalidUtf8();
     return SalvageJsonRecord(line, schema, parse_schema, path);
   };
-  RangeParser rescue = [&](const std::shared_ptr<arrow::Buffer>& line) {
+  RangeParser rescue = [&](const std::shared_ptr<arrow::Buffer>& line) -> Result<std::shared_ptr<arrow::Table>> {
+    if (!ValidUtf8(*line)) return InvalidUtf8();
     return DecodeTruncatingFractions(line, schema, parse_schema, path);
   };
   MalformedLineFinder finder(data, path, schema, options, parse, salvage, rescue);
   return finder.Run(NonBlankLines(*data), fast.status());
 }
 
-Result<FileReadResult> ReadCsv(const std::shared_ptr<arrow::Buffer>& data, const std::string& path,
+Result<FileReadResult> ReadCsv(const std::shared_ptr<arrow::Buffer>& input, const std::string& path,
                                const std::shared_ptr<arrow::Schema>& schema, const FileFormatOptions& options,
                                bool use_threads) {
+  // Spark decodes CSV lines as UTF-8 text first (a byte that is not UTF-8 becomes U+FFFD, the
+  // row is not malformed); so do we, so string columns and _corrupt_record stay valid UTF-8.
+  std::shared_ptr<arrow::Buffer> data = input;
+  if (!ValidUtf8(*input)) {
+    data = arrow::Buffer::FromString(ReplaceInvalidUtf8(
+        std::string_view(reinterpret_cast<const char*>(input->data()), static_cast<size_t>(input->size()))));
+  }
   auto parse_schema = WithoutField(schema, options.corrupt_column);
   CsvSetup setup = MakeCsvSetup(options);
   setup.read.use_threads = use_threads;

@@ -108,6 +108,7 @@ class FileStreamSource final : public Source {
     SourceMetrics m;
     m.malformed_rows = malformed_rows_.load();
     m.files_outstanding = files_outstanding_.load();
+    m.custom["numSkippedFiles"] = std::to_string(skipped_files_.load());  // corrupt or missing, skipped
     return m;
   }
 
@@ -155,14 +156,22 @@ class FileStreamSource final : public Source {
     paths.reserve(files.size());
     for (const auto& f : files) {
       ARROW_ASSIGN_OR_RAISE(auto info, fs_->Stat(f.path));
+      if (!info && opts_.format.ignore_missing_files) {
+        util::LogWarning("Skipped ", io::PathToUri(f.path), " of source log entry ", f.batch_id, " of ", Description(),
+                         ": it no longer exists (ignoreMissingFiles)");
+        ++skipped_files_;
+        continue;
+      }
       if (!info) {
         return Status::IOError("File ", io::PathToUri(f.path), " of source log entry ", f.batch_id, " (batch of entries ",
-                               from + 1, "..", to, " of ", Description(), ") no longer exists");
+                               from + 1, "..", to, " of ", Description(), ") no longer exists; set the source option "
+                               "ignoreMissingFiles = true (or spark.sql.files.ignoreMissingFiles) to skip such files");
       }
       paths.push_back(f.path);
     }
     ARROW_ASSIGN_OR_RAISE(auto result, ReadDataFiles(fs_.get(), paths, schema_, opts_.format));
     malformed_rows_ += result.malformed_rows;
+    skipped_files_ += result.skipped_files;
     return result.table;
   }
 
@@ -271,6 +280,7 @@ class FileStreamSource final : public Source {
   std::optional<std::vector<io::FileInfo>> available_now_;
   int64_t cleaned_through_ = -1;
   std::atomic<int64_t> malformed_rows_{0};
+  std::atomic<int64_t> skipped_files_{0};  // ignoreCorruptFiles / ignoreMissingFiles
   std::atomic<int64_t> files_outstanding_{0};
 };
 

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "util/log.h"
+#include "util/strings.h"
 
 namespace sluice::source {
 
@@ -18,8 +19,8 @@ Status FileSourceLog::ParseBody(int64_t id, const std::string& body, bool compac
     auto j = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
     if (!j.is_object() || !j.contains("path") || !j["path"].is_string() || !j.contains("timestamp") ||
         !j["timestamp"].is_number_integer() || !j.contains("batchId") || !j["batchId"].is_number_integer()) {
-      return Status::Invalid("Source log entry '", log_.PathOf(id, compact), "' is corrupt: cannot read line '",
-                             line.substr(0, 200), "'");
+      return Status::Invalid("Source log entry '", log_.PathOf(id, compact), "' is corrupt: cannot read line ",
+                             util::DescribeBytes(line));
     }
     FileEntry e;
     e.path = io::UriToPath(j["path"].get<std::string>());

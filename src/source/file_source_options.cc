@@ -16,7 +16,8 @@ using util::Trim;
 
 const std::vector<std::string> kCommonOptions = {
     "maxFilesPerTrigger", "maxBytesPerTrigger", "latestFirst",      "maxFileAge",
-    "pathGlobFilter",     "recursiveFileLookup", "cleanSource",     "sourceArchiveDir"};
+    "pathGlobFilter",     "recursiveFileLookup", "cleanSource",     "sourceArchiveDir",
+    "ignoreCorruptFiles", "ignoreMissingFiles"};
 const std::vector<std::string> kRecordOptions = {"mode", "columnNameOfCorruptRecord"};
 const std::vector<std::string> kCsvOptions = {"header", "sep", "delimiter", "quote", "escape", "inferSchema"};
 
@@ -63,6 +64,8 @@ Result<std::optional<char>> ParseChar(const std::string& name, const std::string
 }
 
 Status ParseFormatOptions(const plan::Options& opts, FileFormatOptions* out) {
+  ARROW_ASSIGN_OR_RAISE(out->ignore_corrupt_files, ParseBool(opts, "ignoreCorruptFiles", false));
+  ARROW_ASSIGN_OR_RAISE(out->ignore_missing_files, ParseBool(opts, "ignoreMissingFiles", false));
   if (auto mode = opts.Get("mode")) {
     std::string m = ToLower(Trim(*mode));
     if (m == "permissive") {

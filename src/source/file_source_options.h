@@ -29,6 +29,10 @@ struct FileFormatOptions {
   bool escaping = false;  // off unless `escape` is given (backslashes stay literal)
   char escape = '\\';
   bool infer_schema = false;  // batch reads without a schema: false = every column a string
+  // Spark's ignoreCorruptFiles / ignoreMissingFiles (option, or spark.sql.files.* conf): skip a
+  // file that cannot be decoded as its format, or that was deleted after listing, with a warning.
+  bool ignore_corrupt_files = false;
+  bool ignore_missing_files = false;
 };
 
 /// Which files a source picks up, how many per trigger, and what happens to them afterwards.

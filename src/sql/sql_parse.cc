@@ -3,10 +3,64 @@
 #include <pg_query.h>
 
 #include <cctype>
+#include <optional>
+#include <utility>
 
 #include "sql/sql_spark_spelling.h"
 
 namespace sluice::sql {
+namespace {
+
+constexpr size_t kMaxIdentifierBytes = 63;  // Postgres' NAMEDATALEN - 1
+
+bool IdentStart(unsigned char c) { return std::isalpha(c) || c == '_' || c >= 0x80; }
+bool IdentChar(unsigned char c) { return std::isalnum(c) || c == '_' || c == '$' || c >= 0x80; }
+
+// The first identifier (plain, "quoted" or `quoted`) longer than the grammar's limit, as
+// (offset, length in bytes). The Postgres scanner would cut it to 63 bytes without a word, so
+// two long names sharing their first 63 bytes would silently become one.
+std::optional<std::pair<int, size_t>> FirstLongIdentifier(const std::string& s) {
+  const size_t n = s.size();
+  size_t i = 0;
+  while (i < n) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c == '-' && i + 1 < n && s[i + 1] == '-') {  // -- comment
+      while (i < n && s[i] != '\n') ++i;
+    } else if (c == '/' && i + 1 < n && s[i + 1] == '*') {  // /* comment */
+      const size_t end = s.find("*/", i + 2);
+      i = end == std::string::npos ? n : end + 2;
+    } else if (c == '\'' || c == '"' || c == '`') {  // literal or quoted identifier; doubled = escaped
+      size_t j = i + 1;
+      size_t length = 0;
+      while (j < n) {
+        if (s[j] == static_cast<char>(c)) {
+          if (j + 1 < n && s[j + 1] == static_cast<char>(c)) {
+            j += 2;
+            ++length;
+            continue;
+          }
+          break;
+        }
+        ++j;
+        ++length;
+      }
+      if (c != '\'' && length > kMaxIdentifierBytes) return std::make_pair(static_cast<int>(i), length);
+      i = j + 1;
+    } else if (IdentStart(c)) {
+      size_t j = i;
+      while (j < n && IdentChar(static_cast<unsigned char>(s[j]))) ++j;
+      if (j - i > kMaxIdentifierBytes) return std::make_pair(static_cast<int>(i), j - i);
+      i = j;
+    } else if (std::isdigit(c)) {
+      while (i < n && (std::isalnum(static_cast<unsigned char>(s[i])) || s[i] == '.')) ++i;
+    } else {
+      ++i;
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
 
 namespace {
 
@@ -40,6 +94,11 @@ std::string WordAt(const std::string& sql, int pos) {
 }  // namespace
 
 Result<nlohmann::json> ParseStatements(const SqlText& text) {
+  if (auto long_name = FirstLongIdentifier(text.text())) {
+    return text.ErrorAt(long_name->first, "this name is " + std::to_string(long_name->second) +
+                                              " bytes long; names are limited to 63 bytes (the SQL grammar would "
+                                              "cut it silently): use a shorter name");
+  }
   const std::string rewritten =
       RewriteFlinkSpellings(RewriteSparkClauses(
       RewriteSparkOperators(RewriteSparkJoinSpelling(RewriteSparkWindowSpelling(text.text())))));

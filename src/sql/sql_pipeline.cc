@@ -5,11 +5,13 @@
 #include <algorithm>
 
 #include "api/access.h"
+#include "conf/sql_conf.h"
 #include "plan/logical_plan.h"
 #include "plan/output_mode.h"
 #include "sink/sink.h"
 #include "sql/sql_script.h"
 #include "sql/sql_select.h"
+#include "util/log.h"
 
 namespace sluice::sql {
 namespace {
@@ -87,7 +89,12 @@ Result<DataFrame> FitToSinkColumns(const DataFrame& df, const std::vector<int>& 
 Result<Pipeline> CompilePipeline(const std::shared_ptr<Session>& session, const SqlText& text, ExecutionMode mode) {
   ARROW_ASSIGN_OR_RAISE(Script script, ParseScript(text));
   ARROW_RETURN_NOT_OK(CheckConnectors(script, text));
-  for (const auto& set : script.settings) session->setConf(set.key, set.value);
+  for (const auto& set : script.settings) {
+    const conf::KeyCheck check = conf::CheckSettingKey(set.key);
+    if (check.kind == conf::KeyCheck::Kind::kRefused) return text.ErrorAt(set.location, "SET: " + check.message);
+    if (check.kind == conf::KeyCheck::Kind::kNoEffect) util::LogWarning(text.Where(set.location), ": SET: ", check.message);
+    session->setConf(set.key, set.value);
+  }
 
   ConnectorContext ctx{session, mode == ExecutionMode::kStreaming};
   Pipeline pipeline;

@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "util/strings.h"
+
 namespace sluice::state {
 
 using nlohmann::json;
@@ -38,7 +40,7 @@ Result<StateOperatorMetadata> ParseOperatorMetadata(const std::string& text, con
     md.key_schema = j.value("keySchema", std::string());
     md.value_schema = j.value("valueSchema", std::string());
   } catch (const json::exception& e) {
-    return Status::Invalid("State operator metadata '", where, "' is corrupt: ", e.what());
+    return Status::Invalid("State operator metadata '", where, "' is corrupt: ", util::JsonErrorWithoutInput(e.what()));
   }
   return md;
 }

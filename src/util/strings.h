@@ -23,4 +23,13 @@ std::string Concat(Args&&... args) {
   return out.str();
 }
 
+/// A description of bytes read from a damaged file, safe to print: "<N> bytes: '<start>'" with
+/// at most `max` bytes shown and every byte outside printable ASCII written as \xNN (so binary
+/// garbage never reaches a terminal raw).
+std::string DescribeBytes(std::string_view bytes, size_t max = 40);
+
+/// nlohmann-json's parse error without the input it quotes ("last read: '...'"), which may be
+/// binary garbage; the position and the reason are kept.
+std::string JsonErrorWithoutInput(const std::string& what);
+
 }  // namespace sluice::util

@@ -281,7 +281,9 @@ def _input_files(case: Case, staged: Path) -> list:
     files = []
     for i, batch in enumerate(case.batches):
         f = staged / f"part-{i:03d}.{case.fmt}"
-        if isinstance(batch, str):
+        if isinstance(batch, bytes):  # raw bytes (e.g. not valid UTF-8)
+            f.write_bytes(batch)
+        elif isinstance(batch, str):
             f.write_text(batch)
         else:
             f.write_text("".join(json.dumps(row) + "\n" for row in batch))

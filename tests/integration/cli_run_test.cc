@@ -171,6 +171,42 @@ TEST_F(CliRunTest, ErrorsExitNonZeroAndPointAtTheSql) {
   EXPECT_THAT(Stderr(), HasSubstr("cannot read pipeline file"));
 }
 
+TEST_F(CliRunTest, UsageErrorsAndMisspelledSettingsExitOneSayingWhatWasMeant) {
+  std::filesystem::create_directories(dir_.Sub("in"));
+  const std::string pipeline = WritePipeline("");
+  const std::string run = "run " + pipeline + " --checkpoint " + dir_.Sub("ckpt") + " --trigger available-now";
+  EXPECT_EQ(Sluice(run + " --no-such-flag"), 1);  // CLI11 alone would exit 109
+  EXPECT_EQ(Sluice("run"), 1);                   // ... and 106 for a missing argument
+  EXPECT_EQ(Sluice(run + " --conf spark.sql.shuffle.partiton=2"), 1);
+  EXPECT_THAT(Stderr(), HasSubstr("--conf Unknown setting 'spark.sql.shuffle.partiton': did you mean "
+                                  "'spark.sql.shuffle.partitions'?"));
+  EXPECT_EQ(Sluice(run + " --conf sluice.sql.turbo=true"), 1);
+  EXPECT_THAT(Stderr(), HasSubstr("Unknown setting 'sluice.sql.turbo'"));
+  const std::string with_set = WritePipeline("", "SET sluice.sql.shuffle.partitons = 2;\n");
+  EXPECT_EQ(Sluice("run " + with_set + " --checkpoint " + dir_.Sub("ckpt") + " --trigger available-now"), 1);
+  EXPECT_THAT(Stderr(), HasSubstr("SET: Unknown setting 'sluice.sql.shuffle.partitons': did you mean "
+                                  "'sluice.sql.shuffle.partitions'?"));
+  // A Spark setting sluice does not use: one warning line, and the pipeline runs.
+  EXPECT_EQ(Sluice(run + " --conf spark.sql.adaptive.enabled=true"), 0) << Stderr();
+  EXPECT_THAT(Stderr(), HasSubstr("warning: --conf Setting 'spark.sql.adaptive.enabled' has no effect in sluice"));
+}
+
+TEST_F(CliRunTest, ARenamedSinkTableSaysWhereItsOldCheckpointIs) {
+  WriteInputFile(dir_.Sub("in"), "a.json", JsonRows(0, 3));
+  const std::string pipeline = WritePipeline("");
+  const std::string args = " --checkpoint " + dir_.Sub("ckpt") + " --trigger available-now";
+  ASSERT_EQ(Sluice("run " + pipeline + args), 0) << Stderr();
+  // The same output directory under a new table name: a new checkpoint, refused by the output's owner.
+  std::string text = ReadText(pipeline);
+  for (const std::string from : {"TABLE out ", "INTO out "}) {
+    text.replace(text.find(from), from.size(), from.substr(0, from.size() - 1) + "_v2 ");
+  }
+  WriteText(pipeline, text);
+  EXPECT_EQ(Sluice("run " + pipeline + args), 1);
+  EXPECT_THAT(Stderr(), HasSubstr("also holds " + dir_.Sub("ckpt") + "/out: if the sink table was renamed, its "
+                                  "checkpoint is there; rename that directory to " + dir_.Sub("ckpt") + "/out_v2"));
+}
+
 TEST_F(CliRunTest, VersionAndCheckpointShowStillWork) {
   ASSERT_EQ(Sluice("version"), 0);
   EXPECT_EQ(Stdout().rfind("sluice ", 0), 0u);

@@ -101,6 +101,72 @@ TEST(FileStream, MalformedRowsPermissiveKeepsRowsAsNullsAndCountsThem) {
   EXPECT_EQ(progress["sources"][0]["metrics"]["numMalformedRows"], "1");
 }
 
+TEST(FileStream, ACorruptParquetFileWedgesTheStreamUnlessIgnoreCorruptFilesSkipsIt) {
+  TempDir dir;
+  {  // good Parquet files from a batch write, then a file that is not Parquet
+    WriteInputFile(dir.Sub("json"), "a.json", JsonRows(0, 4));
+    auto s = Session::Make();
+    ASSERT_OK_AND_ASSIGN(auto rows, s->read().format("json").schema(kSchema).load(dir.Sub("json")));
+    ASSERT_OK(rows.write().format("parquet").save(dir.Sub("in")));
+  }
+  WriteInputFile(dir.Sub("in"), "zz-corrupt.parquet", "PAR1 this is not a parquet file");
+  auto run = [&](std::shared_ptr<Session> s, const std::string& ckpt) -> Result<StreamingQuery> {
+    ARROW_ASSIGN_OR_RAISE(auto df, s->readStream().format("parquet").schema(kSchema).load(dir.Sub("in")));
+    return df.writeStream().format("memory").queryName("t").option("checkpointLocation", dir.Sub(ckpt))
+        .trigger(AvailableNow()).start();
+  };
+  {
+    auto s = Session::Make();
+    ASSERT_OK_AND_ASSIGN(auto q, run(s, "ckpt-a"));
+    Status st = q.awaitTermination();
+    ASSERT_FALSE(st.ok());
+    EXPECT_THAT(st.message(), HasSubstr("zz-corrupt.parquet"));
+    EXPECT_THAT(st.message(), HasSubstr("ignoreCorruptFiles"));
+  }
+  auto s = Session::Make();
+  s->setConf("spark.sql.files.ignoreCorruptFiles", "true");
+  ASSERT_OK_AND_ASSIGN(auto q, run(s, "ckpt-b"));
+  ASSERT_OK(q.awaitTermination());
+  ASSERT_OK_AND_ASSIGN(auto rows, s->memoryTable("t"));
+  EXPECT_EQ(SortedInts(rows, "id"), Range(0, 4));
+  auto progress = nlohmann::json::parse(q.lastProgress());
+  EXPECT_EQ(progress["sources"][0]["metrics"]["numSkippedFiles"], "1");
+}
+
+TEST(FileStream, ADeletedOrDamagedOffsetsEntryIsNamedNotBlamedOnAnotherQuery) {
+  TempDir dir;
+  for (int f = 0; f < 2; ++f) WriteInputFile(dir.Sub("in"), "f" + std::to_string(f) + ".json", JsonRows(f * 3, 3));
+  auto start = [&]() -> Result<StreamingQuery> {
+    auto s = Session::Make();
+    ARROW_ASSIGN_OR_RAISE(auto df, JsonStream(s, dir.Sub("in"), {{"maxFilesPerTrigger", "1"}}));
+    return df.writeStream().format("parquet").option("path", dir.Sub("out"))
+        .option("checkpointLocation", dir.Sub("ckpt")).trigger(AvailableNow()).start();
+  };
+  {
+    ASSERT_OK_AND_ASSIGN(auto q, start());
+    ASSERT_OK(q.awaitTermination());
+  }
+  ASSERT_TRUE(fs::exists(dir.Sub("ckpt/commits/1")));
+  const std::string saved = dir.Sub("offsets-1");
+  fs::rename(dir.Sub("ckpt/offsets/1"), saved);
+  auto refused = start();
+  ASSERT_FALSE(refused.ok());
+  EXPECT_THAT(refused.status().message(), HasSubstr("has commits/1 but not offsets/1 (the offsets log ends at "
+                                                    "offsets/0): that entry was deleted"));
+  EXPECT_THAT(refused.status().message(), ::testing::Not(HasSubstr("Concurrent update")));
+
+  // Garbage in the entry is described (length, escaped bytes), never printed raw.
+  WriteInputFile(dir.Sub("ckpt/offsets"), "1", std::string("\x1b[2J\x01garbage"));
+  auto damaged = start();
+  ASSERT_FALSE(damaged.ok());
+  EXPECT_THAT(damaged.status().message(), HasSubstr("found 12 bytes: '\\x1b[2J\\x01garbage'"));
+  EXPECT_EQ(damaged.status().message().find('\x1b'), std::string::npos);
+  fs::rename(saved, dir.Sub("ckpt/offsets/1"));
+  ASSERT_OK_AND_ASSIGN(auto q, start());
+  ASSERT_OK(q.awaitTermination());
+  EXPECT_EQ(SortedInts(ReadSinkDir(dir.Sub("out")), "id"), Range(0, 6));
+}
+
 TEST(FileStream, MalformedRowsDropMalformedDropsThem) {
   TempDir dir;
   WriteInputFile(dir.Sub("in"), "a.json", "{\"id\":1,\"name\":\"a\",\"price\":1.0}\n{\"id\":\"x\"}}\n{\"id\":3,\"name\":\"c\",\"price\":3.0}\n");

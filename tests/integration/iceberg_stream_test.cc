@@ -131,5 +131,53 @@ TEST(IcebergStream, MergeSchemaLetsAStreamAddANullableColumnToAnExistingTable) {
   EXPECT_EQ(SortedInts(scored, "id"), std::vector<int64_t>{4});
 }
 
+TEST(IcebergStream, ARestartAfterTheCatalogWasDeletedIsRefusedAndWritesNothing) {
+  TempDir dir;
+  auto session = LakeSession(dir);
+  MemoryStream input(session, "id BIGINT, name STRING");
+  ASSERT_OK(input.addJson(Rows(0, 5)).status());
+  {
+    ASSERT_OK_AND_ASSIGN(auto q, Start(input.toDF(), dir.Sub("ckpt"), "lake.db.events"));
+    ASSERT_OK(q.awaitTermination());
+  }
+  ASSERT_OK(input.addJson(Rows(5, 3)).status());
+  fs::remove(dir.Sub("catalog.db"));
+  auto refused = Start(input.toDF(), dir.Sub("ckpt"), "lake.db.events");
+  ASSERT_FALSE(refused.ok());
+  EXPECT_THAT(refused.status().message(), HasSubstr("Iceberg table lake.db.events does not exist, but checkpoint '" +
+                                                    fs::absolute(dir.Sub("ckpt")).string() +
+                                                    "' committed batches up to 0 into it"));
+  EXPECT_FALSE(session->read().table("lake.db.events").ok());  // no new, empty table
+  EXPECT_FALSE(fs::exists(dir.Sub("ckpt/offsets/1")));
+}
+
+TEST(IcebergStream, ARefusedFirstStartWritesNothingIntoTheCheckpoint) {
+  TempDir dir;
+  auto session = LakeSession(dir);
+  MemoryStream a(session, "id BIGINT, name STRING");
+  ASSERT_OK(a.addJson(Rows(0, 3)).status());
+  {
+    ASSERT_OK_AND_ASSIGN(auto q, Start(a.toDF(), dir.Sub("ckpt-a"), "lake.db.events"));
+    ASSERT_OK(q.awaitTermination());
+  }
+  MemoryStream b(session, "id BIGINT, name STRING");
+  ASSERT_OK(b.addJson(Rows(10, 2)).status());
+  auto refused = Start(b.toDF(), dir.Sub("ckpt-b"), "lake.db.events");  // another query's table
+  ASSERT_FALSE(refused.ok());
+  EXPECT_THAT(refused.status().message(), HasSubstr("allowOtherQueries"));
+  EXPECT_FALSE(fs::exists(dir.Sub("ckpt-b/metadata")));
+  EXPECT_FALSE(fs::exists(dir.Sub("ckpt-b/sink")));
+  // The corrected query (here also a changed plan) starts on the same checkpoint.
+  ASSERT_OK_AND_ASSIGN(auto q, b.toDF()
+                                   .filter(col("id") > lit(int64_t{10}))
+                                   .writeStream()
+                                   .option("checkpointLocation", dir.Sub("ckpt-b"))
+                                   .option("allowOtherQueries", "true")
+                                   .trigger(AvailableNow())
+                                   .toTable("lake.db.events"));
+  ASSERT_OK(q.awaitTermination());
+  EXPECT_EQ(ReadIds(session, "lake.db.events"), (std::vector<int64_t>{0, 1, 2, 11}));
+}
+
 }  // namespace
 }  // namespace sluice::testing

@@ -4,6 +4,9 @@
 #include <gtest/gtest.h>
 #include <parquet/arrow/writer.h>
 
+#include <fstream>
+#include <iterator>
+
 #include "file_source_test_util.h"
 #include "source/file_readers.h"
 #include "source/file_source.h"
@@ -106,6 +109,52 @@ TEST(FileSourceFormats, ParquetReadsDeclaredColumnsAndCasts) {
   EXPECT_THAT(bad.status().message(), HasSubstr(io::PathToUri(dir.Sub("bad.parquet"))));
 }
 
+void WriteParquet(const std::string& path) {
+  arrow::Int64Builder a;
+  ASSERT_OK(a.AppendValues({1, 2}));
+  auto table = arrow::Table::Make(arrow::schema({arrow::field("a", arrow::int64())}), {*a.Finish()});
+  auto out = *arrow::io::FileOutputStream::Open(path);
+  ASSERT_OK(parquet::arrow::WriteTable(*table, arrow::default_memory_pool(), out));
+  ASSERT_OK(out->Close());
+}
+
+TEST(FileSourceFormats, CorruptAndMissingFilesNameTheOptionOrAreSkippedWithIt) {
+  TempDir dir;
+  WriteParquet(dir.Sub("good.parquet"));
+  WriteFile(dir.Sub("empty.parquet"), "");  // 0 bytes: no rows, as Spark
+  auto o = Format("parquet");
+  ASSERT_OK_AND_ASSIGN(auto empty, ReadDataFiles(fs().get(), {dir.Sub("good.parquet"), dir.Sub("empty.parquet")},
+                                                 ABC(), o));
+  EXPECT_EQ(Rows(empty.table), (Strings{"1|null|null", "2|null|null"}));
+  EXPECT_EQ(empty.skipped_files, 0);
+
+  // Truncated: the first half of a real Parquet file.
+  {
+    std::ifstream in(dir.Sub("good.parquet"), std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    WriteFile(dir.Sub("truncated.parquet"), bytes.substr(0, bytes.size() / 2));
+  }
+  const std::vector<std::string> files = {dir.Sub("good.parquet"), dir.Sub("truncated.parquet")};
+  auto corrupt = ReadDataFiles(fs().get(), files, ABC(), o);
+  ASSERT_FALSE(corrupt.ok());
+  EXPECT_THAT(corrupt.status().message(), HasSubstr(io::PathToUri(dir.Sub("truncated.parquet"))));
+  EXPECT_THAT(corrupt.status().message(), HasSubstr("ignoreCorruptFiles = true"));
+  o.ignore_corrupt_files = true;
+  ASSERT_OK_AND_ASSIGN(auto skipped, ReadDataFiles(fs().get(), files, ABC(), o));
+  EXPECT_EQ(Rows(skipped.table), (Strings{"1|null|null", "2|null|null"}));
+  EXPECT_EQ(skipped.skipped_files, 1);
+
+  const std::vector<std::string> gone = {dir.Sub("good.parquet"), dir.Sub("deleted.parquet")};
+  auto missing = ReadDataFiles(fs().get(), gone, ABC(), o);
+  ASSERT_FALSE(missing.ok());
+  EXPECT_THAT(missing.status().message(), HasSubstr(io::PathToUri(dir.Sub("deleted.parquet"))));
+  EXPECT_THAT(missing.status().message(), HasSubstr("ignoreMissingFiles = true"));
+  o.ignore_missing_files = true;
+  ASSERT_OK_AND_ASSIGN(auto without, ReadDataFiles(fs().get(), gone, ABC(), o));
+  EXPECT_EQ(without.table->num_rows(), 2);
+  EXPECT_EQ(without.skipped_files, 1);
+}
+
 TEST(FileSourceFormats, TextIsOneValueRowPerLine) {
   TempDir dir;
   WriteFile(dir.Sub("a.txt"), "first\r\nsecond\n\nlast");
@@ -182,6 +231,47 @@ TEST(FileSourceFormats, MalformedJsonDropAndFailFast) {
   ASSERT_FALSE(failed.ok());
   std::string prefix = "Malformed record in " + io::PathToUri(dir.Sub("a.json")) + " at line 2: ";
   EXPECT_EQ(failed.status().message().rfind(prefix, 0), 0u) << failed.status().message();
+}
+
+// Line 2 holds a byte that is not UTF-8 (0xFF) inside a string.
+const std::string kNotUtf8Json = "{\"a\":1,\"b\":\"x\"}\n{\"a\":2,\"b\":\"y\xff" "z\"}\n{\"a\":3}\n";
+
+TEST(FileSourceFormats, JsonRecordThatIsNotUtf8IsMalformedInEveryMode) {
+  TempDir dir;
+  WriteFile(dir.Sub("a.json"), kNotUtf8Json);
+  auto permissive = Read(dir.Sub("a.json"), WithCorrupt(), Format("json"));
+  ASSERT_OK(permissive);
+  // _corrupt_record holds the line with U+FFFD in place of the bad byte: valid UTF-8.
+  EXPECT_EQ(Rows(permissive->table),
+            (Strings{"1|x|null", "null|null|{\"a\":2,\"b\":\"y\xEF\xBF\xBDz\"}", "3|null|null"}));
+  EXPECT_EQ(permissive->malformed_rows, 1);
+  ASSERT_OK(permissive->table->ValidateFull());
+  // Without a corrupt-record column: a null row, not the bytes in column b.
+  auto plain = Read(dir.Sub("a.json"), ABC(), Format("json"));
+  ASSERT_OK(plain);
+  EXPECT_EQ(Rows(plain->table), (Strings{"1|x|null", "null|null|null", "3|null|null"}));
+
+  auto dropped = Read(dir.Sub("a.json"), WithCorrupt(), Format("json", ParseMode::kDropMalformed));
+  ASSERT_OK(dropped);
+  EXPECT_EQ(Rows(dropped->table), (Strings{"1|x|null", "3|null|null"}));
+
+  auto failed = Read(dir.Sub("a.json"), WithCorrupt(), Format("json", ParseMode::kFailFast));
+  ASSERT_FALSE(failed.ok());
+  EXPECT_THAT(failed.status().message(),
+              HasSubstr("Malformed record in " + io::PathToUri(dir.Sub("a.json")) + " at line 2: the record is not "
+                        "valid UTF-8"));
+}
+
+TEST(FileSourceFormats, CsvBytesThatAreNotUtf8BecomeReplacementCharactersAsInSpark) {
+  TempDir dir;
+  // 0xFF alone, a truncated 3-byte sequence (one U+FFFD), an overlong 0xC0 0xAF (two).
+  WriteFile(dir.Sub("a.csv"), std::string("1,a\xff" "b\n2,\xe2\x82\n3,\xc0\xaf\n"));
+  auto r = Read(dir.Sub("a.csv"), arrow::schema({arrow::field("a", arrow::int64()), arrow::field("b", arrow::utf8())}),
+                Format("csv", ParseMode::kFailFast));
+  ASSERT_OK(r);
+  EXPECT_EQ(Rows(r->table), (Strings{"1|a\xEF\xBF\xBD" "b", "2|\xEF\xBF\xBD", "3|\xEF\xBF\xBD\xEF\xBF\xBD"}));
+  EXPECT_EQ(r->malformed_rows, 0);
+  ASSERT_OK(r->table->ValidateFull());
 }
 
 // Line 3: "zz" is not a number; line 4: too few fields; line 5: too many.

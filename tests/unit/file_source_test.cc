@@ -137,6 +137,16 @@ TEST_F(FileSourceStream, GlobFilterHiddenFilesAndRecursion) {
   EXPECT_EQ(Batch(*deep, std::nullopt, 0), (Strings{"a.json", "sub/e.json"}));
 }
 
+TEST_F(FileSourceStream, GlobFilterTakesSparksBraceAlternatives) {
+  Add("a.csv", kT);
+  Add("b.txt", kT);
+  Add("c.json", kT);
+  Add("d.tsv", kT);
+  auto s = Open({{"pathGlobFilter", "*.{csv,t{x,s}t}"}});
+  EXPECT_EQ(Next(*s, std::nullopt), 0);
+  EXPECT_EQ(Batch(*s, std::nullopt, 0), (Strings{"a.csv", "b.txt"}));
+}
+
 TEST_F(FileSourceStream, RedoReadsTheLoggedFilesNotTheDirectory) {
   Add("a.json", kT);
   auto s = Open();

@@ -182,6 +182,25 @@ void TwoConcurrentWriters(const std::function<std::shared_ptr<Catalog>()>& open)
   EXPECT_EQ(table.metadata.CurrentSnapshot()->summary.at("total-records"), std::to_string(2 * kPerWriter * 10));
 }
 
+TEST(IcebergSqlCatalog, AFailedCreateLeavesNoNamespaceRowAndAMissingDirectoryIsNamed) {
+  TempDir dir;
+  std::ofstream(dir.Sub("wh-file")) << "not a directory";
+  auto catalog = *MakeCatalog(
+      "lake", {{"type", "sql"}, {"uri", "sqlite:///" + dir.Sub("cat.db")}, {"warehouse", dir.Sub("wh-file")}},
+      io::LocalFileSystem());
+  auto created = LoadOrCreate(catalog.get(), {{"db"}, "events"}, *IdSchema());
+  ASSERT_FALSE(created.ok());
+  auto conn = *OpenSqlConnection("sqlite:///" + dir.Sub("cat.db"));
+  EXPECT_TRUE(conn->Exec("SELECT namespace FROM iceberg_namespace_properties")->rows.empty());
+  EXPECT_TRUE(conn->Exec("SELECT table_name FROM iceberg_tables")->rows.empty());
+
+  auto missing = MakeCatalog("lake", {{"type", "sql"}, {"uri", "sqlite:///" + dir.Sub("no/such/dir/cat.db")},
+                                      {"warehouse", dir.Sub("wh")}},
+                             io::LocalFileSystem());
+  ASSERT_FALSE(missing.ok());
+  EXPECT_THAT(missing.status().message(), HasSubstr("its directory '" + dir.Sub("no/such/dir") + "' does not exist"));
+}
+
 TEST(IcebergSqlCatalog, TwoWritersCommittingConcurrentlyKeepEveryAppendOnce) {
   TempDir dir;
   TwoConcurrentWriters([&] { return Sql(dir); });

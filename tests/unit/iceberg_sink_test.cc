@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
+#include <optional>
 
 #include "iceberg/catalog.h"
 #include "iceberg/maintenance.h"
@@ -103,18 +105,18 @@ TEST(IcebergSink, RedoneBatchIsNotCommittedTwice) {
 
 TEST(IcebergSink, AnotherQueryIsRefusedNamingTheWriterAndItsCheckpointUnlessAllowed) {
   TempDir dir;
-  SinkContext first{io::LocalFileSystem(), "q-1", nullptr, nullptr, 0, "/ckpt/one"};
+  SinkContext first{io::LocalFileSystem(), "q-1", nullptr, nullptr, 0, dir.Sub("ckpt/one")};
   auto sink = MakeIcebergSink(Spec(dir), first);
   ASSERT_OK(sink);
   ASSERT_OK((*sink)->AddBatch(0, Rows(0, 5)));
-  EXPECT_EQ(Load(dir).metadata.CurrentSnapshot()->summary.at(kCheckpointSummaryKey), "/ckpt/one");
+  EXPECT_EQ(Load(dir).metadata.CurrentSnapshot()->summary.at(kCheckpointSummaryKey), dir.Sub("ckpt/one"));
 
   // A second checkpoint on the same source would write every row again.
-  SinkContext second{io::LocalFileSystem(), "q-2", nullptr, nullptr, 0, "/ckpt/two"};
+  SinkContext second{io::LocalFileSystem(), "q-2", nullptr, nullptr, 0, dir.Sub("ckpt/two")};
   auto refused = MakeIcebergSink(Spec(dir), second);
   ASSERT_FALSE(refused.ok());
-  EXPECT_THAT(refused.status().message(), HasSubstr("written by streaming query q-1 (checkpoint /ckpt/one"));
-  EXPECT_THAT(refused.status().message(), HasSubstr("not by this query q-2 (checkpoint /ckpt/two)"));
+  EXPECT_THAT(refused.status().message(), HasSubstr("written by streaming query q-1 (checkpoint " + dir.Sub("ckpt/one")));
+  EXPECT_THAT(refused.status().message(), HasSubstr("not by this query q-2 (checkpoint " + dir.Sub("ckpt/two") + ")"));
   EXPECT_THAT(refused.status().message(), HasSubstr("allowOtherQueries"));
   EXPECT_EQ(RowCount(dir), 5);
 
@@ -149,7 +151,12 @@ TEST(IcebergSink, MismatchingTableIsRefusedAtStartNamingTheColumn) {
   TempDir dir;
   auto spec = Spec(dir);
   auto no_conf = [](const std::string&) { return std::string(); };
+  // A missing table is left to the query's start (after its checkpoint is checked).
   ASSERT_OK(PrepareIcebergSinkSpec(&spec, no_conf, *Rows(0, 1)->schema(), io::LocalFileSystem()));
+  EXPECT_FALSE(std::filesystem::exists(dir.Sub("wh/db.db/events")));
+  SinkContext ctx{io::LocalFileSystem(), "q-1", nullptr, nullptr, 0, dir.Sub("ckpt")};
+  ctx.query_schema = Rows(0, 1)->schema();
+  ASSERT_OK(MakeIcebergSink(spec, ctx).status());
   EXPECT_EQ(Load(dir).metadata.snapshots.size(), 0u);  // created, empty
   auto other = arrow::schema({arrow::field("id", arrow::utf8()), arrow::field("name", arrow::utf8())});
   Status st = PrepareIcebergSinkSpec(&spec, no_conf, *other, io::LocalFileSystem());
@@ -325,6 +332,141 @@ TEST(IcebergMaintenance, CompactionReplacesSmallFilesAndKeepsTheStreamExactlyOnc
   ASSERT_OK(Make(Spec(dir), "q-1")->AddBatch(4, Rows(40, 10)));  // still recognised
   ASSERT_OK(Make(Spec(dir), "q-1")->AddBatch(5, Rows(50, 10)));
   EXPECT_EQ(RowCount(dir), 60);
+}
+
+// A query with a checkpoint: what the Iceberg sink needs from the runtime.
+SinkContext CheckpointContext(const TempDir& dir, std::optional<int64_t> last_committed = std::nullopt) {
+  SinkContext ctx{io::LocalFileSystem(), "q-1", nullptr, nullptr, 0, dir.Sub("ckpt")};
+  ctx.last_committed_batch = last_committed;
+  ctx.query_schema = Rows(0, 1)->schema();
+  return ctx;
+}
+
+std::shared_ptr<iceberg::Catalog> LakeCatalog(const TempDir& dir) {
+  return *iceberg::MakeCatalog(
+      "lake", {{"type", "sql"}, {"uri", "sqlite:///" + dir.Sub("catalog.db")}, {"warehouse", dir.Sub("wh")}},
+      io::LocalFileSystem());
+}
+
+bool TableExists(const TempDir& dir) {
+  auto loaded = LakeCatalog(dir)->Load({{"db"}, "events"});
+  EXPECT_OK(loaded);
+  return loaded.ok() && loaded->has_value();
+}
+
+TEST(IcebergSink, ADeletedCatalogIsRefusedWhenTheCheckpointCommittedBatches) {
+  TempDir dir;
+  {
+    ASSERT_OK_AND_ASSIGN(auto sink, MakeIcebergSink(Spec(dir), CheckpointContext(dir)));
+    ASSERT_OK(sink->AddBatch(0, Rows(0, 5)));
+    ASSERT_OK(sink->AddBatch(1, Rows(5, 5)));
+  }
+  EXPECT_TRUE(std::filesystem::exists(dir.Sub("ckpt/sink/iceberg")));
+  std::filesystem::remove(dir.Sub("catalog.db"));  // the SQLite catalog deleted
+  auto refused = MakeIcebergSink(Spec(dir), CheckpointContext(dir, 1));
+  ASSERT_FALSE(refused.ok());
+  EXPECT_THAT(refused.status().message(), HasSubstr("Iceberg table lake.db.events does not exist, but checkpoint '" +
+                                                    dir.Sub("ckpt") + "' committed batches up to 1 into it"));
+  EXPECT_THAT(refused.status().message(), HasSubstr("Restore the catalog"));
+  EXPECT_FALSE(TableExists(dir));  // no new, empty table in its place
+
+  // A checkpoint from before the record (no sink/iceberg file): its commits/ are enough.
+  std::filesystem::remove(dir.Sub("ckpt/sink/iceberg"));
+  auto legacy = MakeIcebergSink(Spec(dir), CheckpointContext(dir, 7));
+  ASSERT_FALSE(legacy.ok());
+  EXPECT_THAT(legacy.status().message(), HasSubstr("committed batches up to 7 into it"));
+  EXPECT_FALSE(TableExists(dir));
+
+  // Nothing committed yet: the table is created at start.
+  TempDir fresh;
+  ASSERT_OK(MakeIcebergSink(Spec(fresh), CheckpointContext(fresh)).status());
+  EXPECT_TRUE(TableExists(fresh));
+}
+
+TEST(IcebergSink, ATableDroppedAndCreatedAgainIsRefusedNamingBothUuids) {
+  TempDir dir;
+  std::string old_uuid;
+  {
+    ASSERT_OK_AND_ASSIGN(auto sink, MakeIcebergSink(Spec(dir), CheckpointContext(dir)));
+    ASSERT_OK(sink->AddBatch(0, Rows(0, 5)));
+    old_uuid = Load(dir).metadata.table_uuid;
+  }
+  std::filesystem::remove(dir.Sub("catalog.db"));
+  ASSERT_OK_AND_ASSIGN(auto schema, iceberg::SchemaFromArrow(*Rows(0, 1)->schema()));
+  ASSERT_OK(LakeCatalog(dir)->Create({{"db"}, "events"}, schema, {}).status());
+  const std::string new_uuid = Load(dir).metadata.table_uuid;
+  ASSERT_NE(new_uuid, old_uuid);
+  auto refused = MakeIcebergSink(Spec(dir), CheckpointContext(dir, 0));
+  ASSERT_FALSE(refused.ok());
+  EXPECT_THAT(refused.status().message(), HasSubstr("committed batches up to 0 into: that table had uuid " + old_uuid +
+                                                    ", the catalog's table has uuid " + new_uuid));
+}
+
+TEST(IcebergSink, ATableOlderThanTheCheckpointsLastBatchIsRefused) {
+  TempDir dir;
+  {
+    ASSERT_OK_AND_ASSIGN(auto sink, MakeIcebergSink(Spec(dir), CheckpointContext(dir)));
+    ASSERT_OK(sink->AddBatch(0, Rows(0, 5)));
+    ASSERT_OK(sink->AddBatch(1, Rows(5, 5)));
+  }
+  // Roll the table back to batch 0's snapshot (as a restored catalog backup would).
+  auto catalog = LakeCatalog(dir);
+  auto base = Load(dir);
+  auto rolled = base.metadata;
+  rolled.current_snapshot_id = rolled.snapshots.front().snapshot_id;
+  ASSERT_OK(catalog->Commit({{"db"}, "events"}, base, rolled).status());
+  auto refused = MakeIcebergSink(Spec(dir), CheckpointContext(dir, 1));
+  ASSERT_FALSE(refused.ok());
+  EXPECT_THAT(refused.status().message(), HasSubstr("does not contain batch 1 that checkpoint '" + dir.Sub("ckpt")));
+  EXPECT_THAT(refused.status().message(), HasSubstr("the newest batch of query q-1 in the table is 0"));
+  EXPECT_EQ(RowCount(dir), 5);
+}
+
+TEST(IcebergSink, ADamagedTableRecordIsDescribedNotEchoed) {
+  TempDir dir;
+  ASSERT_OK(MakeIcebergSink(Spec(dir), CheckpointContext(dir)).status());
+  {
+    std::ofstream out(dir.Sub("ckpt/sink/iceberg"), std::ios::trunc);
+    out << "\x1b[31mgarbage";
+  }
+  auto refused = MakeIcebergSink(Spec(dir), CheckpointContext(dir));
+  ASSERT_FALSE(refused.ok());
+  EXPECT_THAT(refused.status().message(), HasSubstr("'" + dir.Sub("ckpt/sink/iceberg") + "' is damaged (12 bytes"));
+  EXPECT_THAT(refused.status().message(), ::testing::Not(HasSubstr("garbage")));
+}
+
+TEST(IcebergSink, ADeletedDataFileOrManifestIsRefusedBeforeCommittingNamingIt) {
+  TempDir dir;
+  ASSERT_OK_AND_ASSIGN(auto sink, MakeIcebergSink(Spec(dir), CheckpointContext(dir)));
+  ASSERT_OK(sink->AddBatch(0, Rows(0, 5)));
+  ASSERT_OK(sink->AddBatch(1, Rows(5, 5)));
+  auto table = Load(dir);
+  auto live = iceberg::LiveEntries(io::LocalFileSystem().get(), table.metadata);
+  ASSERT_OK(live);
+  const std::string data_file = io::UriToPath(live->front().file.path);
+  const std::string saved = dir.Sub("saved.parquet");
+  std::filesystem::rename(data_file, saved);
+  Status st = sink->AddBatch(2, Rows(10, 5));
+  ASSERT_FALSE(st.ok());
+  EXPECT_THAT(st.message(), HasSubstr("references data file '" + data_file + "'"));
+  EXPECT_THAT(st.message(), HasSubstr("Restore the file"));
+  EXPECT_EQ(Load(dir).metadata.snapshots.size(), 2u);  // nothing committed
+  EXPECT_EQ(DataFileCount(dir), 1u);  // the refused batch's files are removed
+
+  std::filesystem::rename(saved, data_file);
+  auto manifests = iceberg::ReadManifestList(io::LocalFileSystem().get(),
+                                             table.metadata.CurrentSnapshot()->manifest_list);
+  ASSERT_OK(manifests);
+  const std::string manifest = io::UriToPath(manifests->back().path);
+  std::filesystem::rename(manifest, saved);
+  // A new sink (a restart) reads the manifests again.
+  ASSERT_OK_AND_ASSIGN(auto restarted, MakeIcebergSink(Spec(dir), CheckpointContext(dir, 1)));
+  st = restarted->AddBatch(2, Rows(10, 5));
+  ASSERT_FALSE(st.ok());
+  EXPECT_THAT(st.message(), HasSubstr("references manifest '" + manifest + "'"));
+  std::filesystem::rename(saved, manifest);
+  ASSERT_OK(restarted->AddBatch(2, Rows(10, 5)));
+  EXPECT_EQ(RowCount(dir), 15);
 }
 
 }  // namespace

@@ -61,5 +61,29 @@ TEST(SqlConfTest, EveryKeyIsDocumentedWithItsDefault) {
   }
 }
 
+TEST(SqlConfTest, CommandLineKeysAreCheckedWithADidYouMean) {
+  EXPECT_EQ(CheckSettingKey("spark.sql.shuffle.partitions").kind, KeyCheck::Kind::kKnown);
+  EXPECT_EQ(CheckSettingKey("sluice.sql.shuffle.partitions").kind, KeyCheck::Kind::kKnown);
+  EXPECT_EQ(CheckSettingKey("sluice.sql.catalog.lake.uri").kind, KeyCheck::Kind::kKnown);
+  EXPECT_EQ(CheckSettingKey("spark.sql.ansi.enabled").kind, KeyCheck::Kind::kKnown);
+  // Near misses of a key sluice reads are refused, naming the key meant.
+  for (const char* typo : {"spark.sql.shuffle.partition", "spark.sql.shuffle.partitons", "spark.SQL.Shuffle.Partitions"}) {
+    const KeyCheck c = CheckSettingKey(typo);
+    EXPECT_EQ(c.kind, KeyCheck::Kind::kRefused) << typo;
+    EXPECT_NE(c.message.find("did you mean 'spark.sql.shuffle.partitions'?"), std::string::npos) << c.message;
+  }
+  const KeyCheck uri = CheckSettingKey("sluice.sql.catalog.lake.uir");
+  EXPECT_EQ(uri.kind, KeyCheck::Kind::kRefused);
+  EXPECT_NE(uri.message.find("did you mean 'sluice.sql.catalog.lake.uri'?"), std::string::npos) << uri.message;
+  // Unknown sluice keys are refused; other Spark keys only warn.
+  const KeyCheck unknown = CheckSettingKey("sluice.streaming.turbo");
+  EXPECT_EQ(unknown.kind, KeyCheck::Kind::kRefused);
+  EXPECT_NE(unknown.message.find("'sluice.streaming.turbo'"), std::string::npos);
+  const KeyCheck spark = CheckSettingKey("spark.sql.adaptive.enabled");
+  EXPECT_EQ(spark.kind, KeyCheck::Kind::kNoEffect);
+  EXPECT_NE(spark.message.find("has no effect in sluice"), std::string::npos);
+  EXPECT_EQ(CheckSettingKey("spark.sql.catalog.lake").kind, KeyCheck::Kind::kNoEffect);  // Spark's catalog class
+}
+
 }  // namespace
 }  // namespace sluice::conf

@@ -33,6 +33,20 @@ TEST(SqlText, ErrorShowsTheLineAndACaret) {
   EXPECT_EQ(st.message(), "p.sql:2:8: Column 'pricee' does not exist\n         pricee FROM t\n         ^");
 }
 
+TEST(SqlText, NamesLongerThanTheGrammarsLimitAreRefusedNotCut) {
+  const std::string name63(63, 'a');
+  const std::string name64 = name63 + "b";
+  for (const std::string& sql : {"SELECT 1 AS " + name64, "SELECT 1 AS \"" + name64 + "\"",
+                                 "SELECT 1 AS `" + name64 + "`"}) {
+    auto script = ParseScript(SqlText("p.sql", sql));
+    ASSERT_FALSE(script.ok()) << sql;
+    EXPECT_THAT(script.status().message(), HasSubstr("p.sql:1:13: this name is 64 bytes long; names are limited to "
+                                                     "63 bytes"));
+  }
+  // 63 bytes, long string literals and comments are fine.
+  MustParse("SELECT 1 AS " + name63 + ", '" + name64 + name64 + "' AS s -- " + name64 + "\n;");
+}
+
 TEST(SqlText, IdentifiersKeepTheirSpelling) {
   SqlText text("p.sql", "SELECT userId, \"Odd \"\"Name\"\", t.colA FROM t");
   EXPECT_EQ(text.IdentifierAt(7, "userid"), "userId");

@@ -17,6 +17,9 @@ def csv(case_id, *files, schema="id BIGINT, v BIGINT, s STRING", sql=ALL, **kw):
 GOOD = '{"id":1,"v":10,"s":"a","ts":"2024-01-01 00:00:01"}\n'
 BAD_FIELD = '{"id":2,"v":"four","s":"b","ts":"2024-01-01 00:00:02"}\n'
 NOT_JSON = 'this is not json\n'
+# A string with a byte that is not UTF-8: Spark's JSON parser rejects the record; its CSV reader
+# decodes the line with U+FFFD in its place.
+NOT_UTF8 = b'{"id":2,"v":20,"s":"b\xffc","ts":"2024-01-01 00:00:02"}\n'
 
 CASES = [
     js("json-well-formed", GOOD + '{"id":3,"v":null,"s":null,"ts":null}\n', GOOD),
@@ -44,6 +47,11 @@ CASES = [
     js("json-blank-lines", GOOD + "\n\n" + GOOD),
     js("json-unicode", '{"id":1,"s":"h\\u00e9llo \\u2603"}\n', sql="SELECT id, s, upper(s) AS u, length(s) AS n FROM src"),
     js("json-nested-object-as-string", '{"id":1,"s":{"a":1}}\n'),
+    js("json-invalid-utf8", GOOD.encode() + NOT_UTF8),
+    js("json-invalid-utf8-dropmalformed", GOOD.encode() + NOT_UTF8, options={"mode": "DROPMALFORMED"}),
+    js("json-invalid-utf8-failfast", GOOD.encode() + NOT_UTF8, options={"mode": "FAILFAST"}, error="Malformed"),
+    csv("csv-invalid-utf8", b"1,10,a\xffb\n2,20,\xe2\x82\n3,30,c\n",
+        sql="SELECT id, s, length(s) AS n FROM src"),
     csv("csv-by-position", "1,10,a\n2,,b\n3,30,\n"),
     csv("csv-header-by-name", "s,id,v\nx,1,10\ny,2,20\n", options={"header": "true"}),
     csv("csv-sep-semicolon", "1;10;a\n", options={"sep": ";"}),
