@@ -579,7 +579,7 @@ std::string LateColumn(const plan::LogicalPlan& input) {
 
 Result<OperatorPtr> PlanStreamingSymmetricHashJoinExec(const plan::LogicalPlan& node,
                                                        std::vector<OperatorPtr>* children, PlannerContext* ctx) {
-  if (!node.IsStreamStreamJoin()) return OperatorPtr();
+  if (!plan::IsStreamStreamJoin(node)) return OperatorPtr();
   if (children->size() != 2) return Status::Invalid("a join takes two inputs");
   for (const auto* input : {node.input.get(), node.right.get()}) {
     for (const auto& f : input->schema->fields()) {

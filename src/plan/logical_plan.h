@@ -101,10 +101,8 @@ struct LogicalPlan {
   int64_t limit = 0;
 
   bool IsStreaming() const;
-  /// True for the nodes that keep state across micro-batches (a join of two streams too).
-  bool IsStateful() const { return kind == Kind::kAggregate || kind == Kind::kDeduplicate || IsStreamStreamJoin(); }
-  /// A kJoin whose two inputs are streams (both sides buffered in the state store).
-  bool IsStreamStreamJoin() const { return kind == Kind::kJoin && input->IsStreaming() && right->IsStreaming(); }
+  /// True for the nodes that keep state across micro-batches.
+  bool IsStateful() const { return kind == Kind::kAggregate || kind == Kind::kDeduplicate; }
   /// The stateful nodes, bottom-up: operator id i is the i-th one (state/<i>/ in checkpoints).
   std::vector<const LogicalPlan*> StatefulNodes() const;
   /// The watermark nodes, bottom-up.

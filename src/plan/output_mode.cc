@@ -99,7 +99,7 @@ Status CheckOutputMode(const LogicalPlan& plan, OutputMode mode) {
   }
   bool after_agg = false;
   for (const auto* node : stateful) {
-    if (node->IsStreamStreamJoin()) {
+    if (IsStreamStreamJoin(*node)) {
       ARROW_RETURN_NOT_OK(CheckStreamStreamJoin(*node, mode == OutputMode::kAppend, OutputModeName(mode)));
     }
     if (after_agg && mode != OutputMode::kAppend) {

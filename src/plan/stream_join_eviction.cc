@@ -189,6 +189,10 @@ std::string JoinSideEviction::ToString(const JoinSpec& spec, bool left) const {
   return "never";
 }
 
+bool IsStreamStreamJoin(const LogicalPlan& node) {
+  return node.kind == LogicalPlan::Kind::kJoin && node.input->IsStreaming() && node.right->IsStreaming();
+}
+
 StreamJoinEviction AnalyzeStreamJoinEviction(const LogicalPlan& join) {
   StreamJoinEviction out;
   const JoinSpec& spec = *join.join;

@@ -39,6 +39,10 @@ struct StreamJoinEviction {
   JoinSideEviction right;
 };
 
+/// A kJoin node whose two inputs are streams: a stateful node (LogicalPlan::StatefulNodes()
+/// lists it), both sides buffered in the state store.
+bool IsStreamStreamJoin(const LogicalPlan& node);
+
 /// The eviction rules of a join node whose two inputs are streams.
 StreamJoinEviction AnalyzeStreamJoinEviction(const LogicalPlan& join);
 
