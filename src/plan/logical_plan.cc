@@ -8,8 +8,8 @@
 #include <sstream>
 
 #include "io/file_system.h"
-#include "plan/stream_join_eviction.h"
 #include "plan/expr_resolve.h"
+#include "plan/stream_join_eviction.h"
 
 namespace sluice::plan {
 namespace {
