@@ -100,7 +100,7 @@ Status CheckOutputMode(const LogicalPlan& plan, OutputMode mode) {
   bool after_agg = false;
   for (const auto* node : stateful) {
     if (IsStreamStreamJoin(*node)) {
-      ARROW_RETURN_NOT_OK(CheckStreamStreamJoin(*node, mode == OutputMode::kAppend, OutputModeName(mode)));
+      ARROW_RETURN_NOT_OK(CheckStreamStreamJoin(*node, mode == OutputMode::kComplete));
     }
     if (after_agg && mode != OutputMode::kAppend) {
       return Status::Invalid("Detected a stateful operator after a streaming aggregation in ", OutputModeName(mode),

@@ -208,11 +208,11 @@ StreamJoinEviction AnalyzeStreamJoinEviction(const LogicalPlan& join) {
   return out;
 }
 
-Status CheckStreamStreamJoin(const LogicalPlan& join, bool append_mode, const std::string& mode_name) {
+Status CheckStreamStreamJoin(const LogicalPlan& join, bool complete_mode) {
   const JoinSpec& spec = *join.join;
-  if (!append_mode) {
-    return Status::Invalid("Join between two streaming DataFrames/Datasets is not supported in ", mode_name,
-                           " output mode, only in Append output mode: ", spec.ToString(),
+  if (complete_mode) {
+    return Status::Invalid("Join between two streaming DataFrames/Datasets is not supported in complete output "
+                           "mode, only in Append or Update output mode: ", spec.ToString(),
                            ". Use outputMode(\"append\"): a joined row is final once written.");
   }
   const bool need_left = spec.type == JoinType::kLeftOuter || spec.type == JoinType::kLeftSemi ||

@@ -46,10 +46,11 @@ bool IsStreamStreamJoin(const LogicalPlan& node);
 /// The eviction rules of a join node whose two inputs are streams.
 StreamJoinEviction AnalyzeStreamJoinEviction(const LogicalPlan& join);
 
-/// Spark's start-up rules for a join of two streams (UnsupportedOperationChecker): append
-/// output mode only; outer and semi joins need a rule that lets the state of the side whose
+/// Spark's start-up rules for a join of two streams (UnsupportedOperationChecker): append or
+/// update output mode (the same rows: a joined row is final once written; Spark 4 runs both),
+/// not complete; outer and semi joins need a rule that lets the state of the side whose
 /// unmatched rows are emitted (left for left outer/semi, right for right outer, both for full
 /// outer) be evicted. The error names what is missing.
-Status CheckStreamStreamJoin(const LogicalPlan& join, bool append_mode, const std::string& mode_name);
+Status CheckStreamStreamJoin(const LogicalPlan& join, bool complete_mode);
 
 }  // namespace sluice::plan
