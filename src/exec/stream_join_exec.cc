@@ -54,15 +54,6 @@ struct SideCounts {
   int64_t dropped_late = 0;
 };
 
-void Conjuncts(const plan::ExprPtr& e, std::vector<plan::ExprPtr>* out) {
-  if (e->kind == plan::Expr::Kind::kCall && e->name == "and" && e->args.size() == 2) {
-    Conjuncts(e->args[0], out);
-    Conjuncts(e->args[1], out);
-  } else {
-    out->push_back(e);
-  }
-}
-
 bool ReadsOnly(const plan::Expr& e, const arrow::Schema& schema) {
   if (e.kind == plan::Expr::Kind::kColumn) return schema.GetFieldIndex(e.name) >= 0;
   for (const auto& a : e.args) {
@@ -114,7 +105,7 @@ class StreamingSymmetricHashJoinExec : public StatefulOperator {
     // before the join (Spark's preJoinFilter); the rest filter the pairs.
     if (spec_->residual) {
       std::vector<plan::ExprPtr> parts, pre[2], post;
-      Conjuncts(spec_->residual, &parts);
+      plan::SplitConjuncts(spec_->residual, &parts);
       for (const auto& p : parts) {
         if (ReadsOnly(*p, *side_schema(0))) {
           pre[0].push_back(p);

@@ -109,22 +109,13 @@ std::optional<Bound> BoundFromLessThan(const Expr& less, const Expr& greater, co
   return Bound{mine->column, constant};
 }
 
-void Conjuncts(const ExprPtr& e, std::vector<ExprPtr>* out) {
-  if (e->kind == Expr::Kind::kCall && e->name == "and" && e->args.size() == 2) {
-    Conjuncts(e->args[0], out);
-    Conjuncts(e->args[1], out);
-  } else {
-    out->push_back(e);
-  }
-}
-
 JoinSideEviction RangeRule(const ExprPtr& condition, const LogicalPlan& side, const LogicalPlan& other) {
   JoinSideEviction best;
   if (!condition) return best;
   const auto side_marked = side.WatermarkedColumns();
   const auto other_marked = other.WatermarkedColumns();
   std::vector<ExprPtr> conjuncts;
-  Conjuncts(condition, &conjuncts);
+  SplitConjuncts(condition, &conjuncts);
   for (const auto& c : conjuncts) {
     if (c->kind != Expr::Kind::kCall || c->args.size() != 2) continue;
     const Expr& a = *c->args[0];
@@ -187,6 +178,15 @@ std::string JoinSideEviction::ToString(const JoinSpec& spec, bool left) const {
     }
   }
   return "never";
+}
+
+void SplitConjuncts(const ExprPtr& condition, std::vector<ExprPtr>* out) {
+  if (condition->kind == Expr::Kind::kCall && condition->name == "and" && condition->args.size() == 2) {
+    SplitConjuncts(condition->args[0], out);
+    SplitConjuncts(condition->args[1], out);
+  } else {
+    out->push_back(condition);
+  }
 }
 
 bool IsStreamStreamJoin(const LogicalPlan& node) {

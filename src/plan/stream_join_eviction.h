@@ -39,6 +39,9 @@ struct StreamJoinEviction {
   JoinSideEviction right;
 };
 
+/// The conjuncts of `condition` (a AND b AND c -> a, b, c), in order.
+void SplitConjuncts(const ExprPtr& condition, std::vector<ExprPtr>* out);
+
 /// A kJoin node whose two inputs are streams: a stateful node (LogicalPlan::StatefulNodes()
 /// lists it), both sides buffered in the state store.
 bool IsStreamStreamJoin(const LogicalPlan& node);
