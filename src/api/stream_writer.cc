@@ -123,10 +123,11 @@ Result<StreamingQuery> DataStreamWriter::start() {
   ARROW_ASSIGN_OR_RAISE(cfg.state_store_provider,
                         state::NormalizeStateStoreProvider(
                             session->conf(conf::kStateStoreProvider.key, conf::kStateStoreProvider.default_value)));
-  const std::string policy = Lower(session->conf(conf::kMultipleWatermarkPolicy.key, "min"));
-  if (policy != "min") {
-    return Status::NotImplemented("Unsupported value '", policy, "' for ", conf::kMultipleWatermarkPolicy.key,
-                                  ": sluice combines watermarks with min only");
+  cfg.watermark_policy = Lower(session->conf(conf::kMultipleWatermarkPolicy.key, "min"));
+  if (cfg.watermark_policy != "min" && cfg.watermark_policy != "max") {
+    return Status::Invalid("Could not recognize watermark policy '", cfg.watermark_policy, "' for ",
+                           conf::kMultipleWatermarkPolicy.key, ": use min (the slowest input decides, the default) "
+                           "or max (the fastest)");
   }
   if (cfg.trigger.kind == Trigger::Kind::kProcessingTime && cfg.trigger.interval_ms < 0) {
     return Status::Invalid("ProcessingTime trigger interval must be >= 0 ms, got ", cfg.trigger.interval_ms);

@@ -49,7 +49,7 @@ inline constexpr ConfEntry kCheckpointLocation{
     "checkpoint is <root>/<queryName> (<root>/query when unnamed)."};
 inline constexpr ConfEntry kMultipleWatermarkPolicy{
     "spark.sql.streaming.multipleWatermarkPolicy", "min",
-    "How the watermarks of several withWatermark nodes combine; only min is supported (max is refused)."};
+    "How the watermarks of several withWatermark nodes combine: min (the slowest input) or max (the fastest)."};
 inline constexpr ConfEntry kDefaultCatalog{"spark.sql.defaultCatalog", "local",
                                            "Catalog of two-part Iceberg table names (ns.table)."};
 inline constexpr ConfEntry kCatalogType{"spark.sql.catalog.<name>.type", "hadoop",

@@ -34,16 +34,18 @@ StatefulOperator::StatefulOperator(std::shared_ptr<arrow::Schema> schema, std::v
                                    int operator_id)
     : PhysicalOperator(std::move(schema), std::move(children)), operator_id_(operator_id) {}
 
-Status StatefulOperator::ReportProgress(ExecContext* ctx, OperatorProgress progress) const {
+Status StatefulOperator::ReportProgress(ExecContext* ctx, OperatorProgress progress, bool count_store_rows) const {
   const int partitions = ctx->stores->num_partitions();
   progress.num_shuffle_partitions = partitions;
   progress.num_state_store_instances = partitions;
   for (int p = 0; p < partitions; ++p) {
     ARROW_ASSIGN_OR_RAISE(auto* store, ctx->stores->Get(operator_id_, p));
     const auto m = store->metrics();
-    progress.num_rows_total += m.num_keys;
-    progress.num_rows_updated += m.num_rows_updated;
-    progress.num_rows_removed += m.num_rows_removed;
+    if (count_store_rows) {
+      progress.num_rows_total += m.num_keys;
+      progress.num_rows_updated += m.num_rows_updated;
+      progress.num_rows_removed += m.num_rows_removed;
+    }
     progress.memory_used_bytes += m.memory_used_bytes;
   }
   const auto slot = static_cast<size_t>(operator_id_);

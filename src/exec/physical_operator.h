@@ -94,8 +94,10 @@ class StatefulOperator : public PhysicalOperator {
 
  protected:
   /// Fills ctx->operators[operator_id()] with this batch's progress entry: `measured` (name,
-  /// timings, rows dropped) plus the sums of every partition store's metrics.
-  Status ReportProgress(ExecContext* ctx, OperatorProgress measured) const;
+  /// timings, rows dropped) plus the sums of every partition store's metrics. An operator whose
+  /// store keys are not its rows (a stream-stream join) counts rows itself: count_store_rows
+  /// false adds only the memory used.
+  Status ReportProgress(ExecContext* ctx, OperatorProgress measured, bool count_store_rows = true) const;
 
  private:
   int operator_id_;

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -34,6 +35,8 @@ struct OperatorProgress {
   int64_t all_removals_time_ms = 0;
   int num_shuffle_partitions = 0;
   int num_state_store_instances = 0;
+  /// Operator-specific numbers (Spark's customMetrics), e.g. a stream-stream join's rows per side.
+  std::map<std::string, int64_t> custom_metrics{};
 };
 
 /// Event times a withWatermark node saw in one batch, in ms since the epoch.

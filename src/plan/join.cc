@@ -200,8 +200,12 @@ Status CheckStreamingJoin(JoinType type, bool left_streaming, bool right_streami
   *build_side = type == JoinType::kRightOuter ? 0 : 1;
   if (!left_streaming && !right_streaming) return Status::OK();
   if (left_streaming && right_streaming) {
-    return Status::NotImplemented("Joins of two streaming DataFrames (stream-stream joins) are not supported yet; "
-                                  "join a stream with a static DataFrame (read())");
+    // Stream-stream: both sides are buffered in state (exec/stream_join_exec.cc); the rules that
+    // need watermarks and the output mode are checked at start (CheckStreamStreamJoin).
+    if (type != JoinType::kLeftAnti) return Status::OK();
+    return Status::Invalid("left_anti join between two streaming DataFrames/Datasets is not supported: a left row "
+                           "can only be known to have no match once the right stream is complete, which it never "
+                           "is. Use a left_outer join with a watermark and filter for a NULL right side.");
   }
   const std::string name = JoinTypeName(type);
   switch (type) {

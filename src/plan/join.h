@@ -1,6 +1,7 @@
 // Joins in the logical plan: the join types, how a join condition splits into hash keys and a
 // residual predicate, the output columns, and Spark's rules for which joins a stream may take
-// part in (UnsupportedOperationChecker). The physical operator is exec/hash_join_exec.cc.
+// part in (UnsupportedOperationChecker). The physical operators are exec/hash_join_exec.cc
+// (stream-static, batch) and exec/stream_join_exec.cc (stream-stream).
 #pragma once
 
 #include <arrow/type_fwd.h>
@@ -70,7 +71,9 @@ Result<std::shared_ptr<JoinSpec>> ResolveJoin(const arrow::Schema& left, const a
 /// Spark's rules for joins with streams, and the build side: exactly one streaming input
 /// (stream-static) takes inner with either side static, left outer/semi/anti with the stream
 /// on the left, right outer with the stream on the right; full outer is refused; the reason is
-/// named. Two streams (stream-stream) are not supported yet. Two batch inputs take every type.
+/// named. Two streams (stream-stream) take every type but left anti; their watermark and
+/// output-mode rules are checked at start (plan/stream_join_eviction.h). Two batch inputs take
+/// every type.
 Status CheckStreamingJoin(JoinType type, bool left_streaming, bool right_streaming, int* build_side);
 
 }  // namespace sluice::plan

@@ -9,6 +9,7 @@
 
 #include "io/file_system.h"
 #include "plan/expr_resolve.h"
+#include "plan/stream_join_eviction.h"
 
 namespace sluice::plan {
 namespace {
@@ -169,7 +170,8 @@ std::string LogicalPlan::ToString(int indent, bool with_options) const {
 
 std::vector<const LogicalPlan*> LogicalPlan::StatefulNodes() const {
   std::vector<const LogicalPlan*> out;
-  CollectBottomUp(this, [](const LogicalPlan& n) { return n.IsStateful(); }, &out);
+  // A join of two streams keeps state too (plan/stream_join_eviction.h).
+  CollectBottomUp(this, [](const LogicalPlan& n) { return n.IsStateful() || IsStreamStreamJoin(n); }, &out);
   return out;
 }
 

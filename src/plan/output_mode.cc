@@ -6,6 +6,8 @@
 
 #include <cctype>
 
+#include "plan/stream_join_eviction.h"
+
 namespace sluice::plan {
 namespace {
 
@@ -97,6 +99,9 @@ Status CheckOutputMode(const LogicalPlan& plan, OutputMode mode) {
   }
   bool after_agg = false;
   for (const auto* node : stateful) {
+    if (IsStreamStreamJoin(*node)) {
+      ARROW_RETURN_NOT_OK(CheckStreamStreamJoin(*node, mode == OutputMode::kComplete));
+    }
     if (after_agg && mode != OutputMode::kAppend) {
       return Status::Invalid("Detected a stateful operator after a streaming aggregation in ", OutputModeName(mode),
                              " output mode: ", FirstLine(*node),

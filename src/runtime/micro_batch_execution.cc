@@ -167,6 +167,12 @@ MicroBatchExecution::~MicroBatchExecution() = default;
 Status MicroBatchExecution::OpenState() {
   ARROW_ASSIGN_OR_RAISE(physical_, exec::PlanPhysical(*config_.plan));
   node_watermarks_.assign(physical_->watermarks().size(), std::nullopt);
+  watermark_policy_ = config_.watermark_policy;
+  ARROW_ASSIGN_OR_RAISE(auto last, checkpoint_->offsets().LatestId());
+  if (last) {
+    ARROW_ASSIGN_OR_RAISE(auto recorded, checkpoint_->GetOffsets(*last));
+    if (recorded && recorded->conf.count(kWatermarkPolicyConf)) watermark_policy_ = recorded->conf.at(kWatermarkPolicyConf);
+  }
   if (!stateful()) return Status::OK();
   // A checkpoint keeps the partitioning and provider it started with (they decide where state
   // lives); the session's values apply to new checkpoints only.
@@ -225,10 +231,13 @@ Status MicroBatchExecution::UpdateWatermark(const exec::ExecContext& ctx) {
     const int64_t candidate = st.max_ms - watermarks[i]->delay_ms();
     if (!node_watermarks_[i] || candidate > *node_watermarks_[i]) node_watermarks_[i] = candidate;
   }
-  // Several inputs: the slowest one decides (Spark's default "min" policy).
+  // Several inputs: the slowest one decides ("min", Spark's default) or the fastest ("max"); an
+  // input that has not seen a row yet counts as 0, as in Spark's WatermarkTracker.
   std::optional<int64_t> global;
+  const bool max_policy = watermark_policy_ == "max";
   for (const auto& w : node_watermarks_) {
-    if (w) global = global ? std::min(*global, *w) : *w;
+    const int64_t v = w.value_or(0);
+    global = !global ? v : max_policy ? std::max(*global, v) : std::min(*global, v);
   }
   if (global && *global > watermark_ms_) watermark_ms_ = *global;
   return Status::OK();
@@ -433,7 +442,7 @@ Result<std::optional<checkpoint::OffsetSeq>> MicroBatchExecution::ConstructNextB
     seq.conf[kShufflePartitionsConf] = std::to_string(num_partitions_);
     seq.conf[state::kStateStoreProviderConf] = provider_kind_;
   }
-  if (has_watermark()) seq.conf[kWatermarkPolicyConf] = "min";
+  if (has_watermark()) seq.conf[kWatermarkPolicyConf] = watermark_policy_;
   ARROW_RETURN_NOT_OK(timer->Time("walCommit", [&]() -> Status {
     ARROW_RETURN_NOT_OK(checkpoint_->offsets().Add(next_batch_id_, seq.Serialize()));
     ARROW_RETURN_NOT_OK(config_.fs->FaultPoint("after_offsets_write"));

@@ -104,6 +104,8 @@ class MicroBatchExecution {
   std::optional<int64_t> last_batch_watermark_ms_;
   /// Per watermark operator: max event time - delay seen by this run.
   std::vector<std::optional<int64_t>> node_watermarks_;
+  /// "min" | "max": the session's, or the one the checkpoint's offsets log recorded.
+  std::string watermark_policy_ = "min";
 };
 
 }  // namespace sluice::runtime

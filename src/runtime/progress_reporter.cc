@@ -14,7 +14,7 @@ json OffsetJson(const std::optional<source::Offset>& o) { return o ? *o : json(n
 
 // Spark's StateOperatorProgress. commitTimeMs: the batch's state commit, shared evenly.
 json OperatorJson(const exec::OperatorProgress& op, int64_t commit_time_ms) {
-  return {{"operatorName", op.operator_name},
+  json out = {{"operatorName", op.operator_name},
           {"numRowsTotal", op.num_rows_total},
           {"numRowsUpdated", op.num_rows_updated},
           {"allUpdatesTimeMs", op.all_updates_time_ms},
@@ -25,6 +25,8 @@ json OperatorJson(const exec::OperatorProgress& op, int64_t commit_time_ms) {
           {"numRowsDroppedByWatermark", op.num_rows_dropped_by_watermark},
           {"numShufflePartitions", op.num_shuffle_partitions},
           {"numStateStoreInstances", op.num_state_store_instances}};
+  if (!op.custom_metrics.empty()) out["customMetrics"] = op.custom_metrics;
+  return out;
 }
 
 }  // namespace

@@ -32,6 +32,10 @@ struct QueryConfig {
   int shuffle_partitions = 0;
   /// State store provider: file | rocksdb (spark.sql.streaming.stateStore.providerClass).
   std::string state_store_provider = "file";
+  /// How the watermarks of several withWatermark nodes combine: "min" (the slowest input) or
+  /// "max" (spark.sql.streaming.multipleWatermarkPolicy). A checkpoint keeps the value it
+  /// started with.
+  std::string watermark_policy = "min";
   std::shared_ptr<io::FileSystem> fs;
   /// The session's memory-sink tables; shared so the query never writes into freed tables.
   std::shared_ptr<sink::MemoryTables> memory_tables;

@@ -61,6 +61,11 @@ class Case:
     # just before that input file.
     dim_schema: Optional[str] = None
     dim_files: dict = field(default_factory=dict)
+    # A second stream `src2` (stream-stream joins): its schema, one list of rows per input file
+    # (file i of src2 arrives with file i of src; [] writes an empty file) and its watermark.
+    src2_schema: Optional[str] = None
+    src2_batches: list = field(default_factory=list)
+    src2_watermark: Optional[tuple] = None
 
     def expected_difference(self, run: str) -> str:
         if isinstance(self.expect, dict):
@@ -147,6 +152,12 @@ def _arrow_type_name(t) -> str:
 
 def _sluice_pipeline(case: Case, input_dir: Path, dim_dir: Optional[Path] = None) -> str:
     dim = ""
+    if case.src2_schema:
+        opts2 = [f"connector = 'files'", "format = 'json'", f"path = '{input_dir.parent / 'input2'}'",
+                 "maxFilesPerTrigger = 1"]
+        if case.src2_watermark:
+            opts2 += [f"event_time = '{case.src2_watermark[0]}'", f"watermark = '{case.src2_watermark[1]}'"]
+        dim += f"CREATE TABLE src2 ({case.src2_schema}) WITH ({', '.join(opts2)});\n"
     if case.dim_schema:
         dim = (f"CREATE TABLE dim ({case.dim_schema}) WITH (connector = 'files', format = 'json', "
                f"path = '{dim_dir}', static = true);\n")
@@ -194,12 +205,14 @@ def run_sluice(bin_dir: Path, case: Case, run: str, work: Path) -> Outcome:
     if run == "one":
         for i, f in enumerate(files):
             _add_dim_file(case, i, work / "dim")
+            _add_src2_file(case, i, work)
             _add_file(f, input_dir)
         err = _run_sluice_once(bin_dir, case, sql_file, ckpt, out, "available-now")
     else:
         err = None
         for i, f in enumerate(files):
             _add_dim_file(case, i, work / "dim")
+            _add_src2_file(case, i, work)
             _add_file(f, input_dir)
             err = _run_sluice_once(bin_dir, case, sql_file, ckpt, out, case.trigger)
             if err:
@@ -219,6 +232,12 @@ def _spark_run_once(spark, case: Case, input_dir: Path, ckpt: Path, collected: d
     if case.watermark:
         df = df.withWatermark(*case.watermark)
     df.createOrReplaceTempView("src")
+    if case.src2_schema:
+        df2 = (spark.readStream.schema(case.src2_schema).format("json").option("maxFilesPerTrigger", 1)
+               .load(str(input_dir.parent / "input2")))
+        if case.src2_watermark:
+            df2 = df2.withWatermark(*case.src2_watermark)
+        df2.createOrReplaceTempView("src2")
     if case.dim_schema:
         spark.read.schema(case.dim_schema).json(str(input_dir.parent / "dim")).createOrReplaceTempView("dim")
     query = spark.sql(case.spark_sql or case.sql)
@@ -254,11 +273,13 @@ def run_spark(spark, case: Case, run: str, work: Path) -> Outcome:
         if run == "one":
             for i, f in enumerate(files):
                 _add_dim_file(case, i, work / "dim")
+                _add_src2_file(case, i, work)
                 _add_file(f, input_dir)
             _spark_run_once(spark, case, input_dir, ckpt, collected, "available-now")
         else:
             for i, f in enumerate(files):
                 _add_dim_file(case, i, work / "dim")
+                _add_src2_file(case, i, work)
                 _add_file(f, input_dir)
                 _spark_run_once(spark, case, input_dir, ckpt, collected, case.trigger)
     except Exception as e:  # AnalysisException, StreamingQueryException, ...
@@ -312,6 +333,23 @@ def _add_dim_file(case: Case, i: int, dim_dir: Path) -> None:
         os.rename(tmp, dim_dir / f"dim-{i:03d}.json")
 
 
+def _add_src2_file(case: Case, i: int, work: Path) -> None:
+    """File i of the second stream (written even when empty, so both sources cut the same batches),
+    with the same modification time as file i of src."""
+    import json
+
+    if not case.src2_schema:
+        return
+    staged, input2 = work / "staged2", work / "input2"
+    staged.mkdir(parents=True, exist_ok=True)
+    input2.mkdir(parents=True, exist_ok=True)
+    rows = case.src2_batches[i] if i < len(case.src2_batches) else []
+    f = staged / f"part-{i:03d}.json"
+    f.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    os.utime(f, (_BASE_MTIME + 10 * i, _BASE_MTIME + 10 * i))
+    _add_file(f, input2)
+
+
 def _first_line(msg: str) -> str:
     return msg.strip().splitlines()[0][:400] if msg.strip() else "error"
 
@@ -326,7 +364,8 @@ def _cache_file(case: Case, run: str) -> Optional[Path]:
 
     key = repr((case.sql, case.spark_sql, case.batches, case.schema, case.mode, case.watermark, case.fmt,
                 sorted(case.options.items()), sorted(case.conf.items()), case.trigger, case.dedup,
-                case.dedup_within, case.dim_schema, sorted(case.dim_files.items()), run))
+                case.dedup_within, case.dim_schema, sorted(case.dim_files.items()), case.src2_schema,
+                case.src2_batches, case.src2_watermark, run))
     return Path(root) / (case.id + "-" + run + "-" + hashlib.sha1(key.encode()).hexdigest()[:16] + ".pickle")
 
 

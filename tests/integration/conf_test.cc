@@ -66,10 +66,11 @@ TEST(ConfTest, InvalidValuesNameTheKey) {
   EXPECT_NE(st.message().find("for spark.sql.shuffle.partitions: must be an integer in 1..4096"), std::string::npos)
       << st;
   session->setConf("spark.sql.shuffle.partitions", "2");
-  session->setConf("spark.sql.streaming.multipleWatermarkPolicy", "max");
+  session->setConf("spark.sql.streaming.multipleWatermarkPolicy", "maximum");
   st = RunCount(session, dir.Sub("ckpt"));
   ASSERT_FALSE(st.ok());
-  EXPECT_NE(st.message().find("spark.sql.streaming.multipleWatermarkPolicy"), std::string::npos) << st;
+  EXPECT_NE(st.message().find("Could not recognize watermark policy 'maximum' for "
+                              "spark.sql.streaming.multipleWatermarkPolicy"), std::string::npos) << st;
 }
 
 TEST(ConfTest, CommandLineConfOverridesTheFilesSetWhateverTheSpelling) {

@@ -1,9 +1,12 @@
 // The Iceberg sink through the public API: toTable() / format("iceberg"), catalogs from the
-// session conf, batch reads with read().table(), restart on the same checkpoint, refusals.
+// session conf, batch reads with read().table(), restart on the same checkpoint, refusals, and an
+// Iceberg table as the static side of a stream-static join.
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <map>
 
+#include "integration/stateful_events.h"
 #include "integration/test_util.h"
 #include "support/status.h"
 
@@ -177,6 +180,55 @@ TEST(IcebergStream, ARefusedFirstStartWritesNothingIntoTheCheckpoint) {
                                    .toTable("lake.db.events"));
   ASSERT_OK(q.awaitTermination());
   EXPECT_EQ(ReadIds(session, "lake.db.events"), (std::vector<int64_t>{0, 1, 2, 11}));
+}
+
+// The static side of a stream-static join is an Iceberg table: each batch joins the table's
+// current snapshot, and the offsets log records which one.
+TEST(IcebergStream, AnIcebergTableIsTheStaticSideOfAJoinAndEachBatchRecordsItsSnapshot) {
+  TempDir dir;
+  auto session = LakeSession(dir);
+  MemoryStream users(session, "id BIGINT, name STRING");
+  ASSERT_OK(users.addJson(Rows(0, 2)).status());
+  {
+    ASSERT_OK_AND_ASSIGN(auto q, Start(users.toDF(), dir.Sub("users-ckpt"), "lake.db.users"));
+    ASSERT_OK(q.awaitTermination());
+  }
+  MemoryStream clicks(session, "id BIGINT, v BIGINT");
+  ASSERT_OK_AND_ASSIGN(auto dim, session->read().table("lake.db.users"));
+  ASSERT_FALSE(dim.isStreaming());
+  DataFrame joined = clicks.toDF().join(dim, "id", "left");
+  ASSERT_OK(joined.status());
+  std::map<int64_t, std::vector<std::string>> batches;
+  auto run = [&]() -> Status {
+    ARROW_ASSIGN_OR_RAISE(auto q, joined.writeStream()
+                                      .option("checkpointLocation", dir.Sub("join-ckpt"))
+                                      .foreachBatch([&batches](const std::shared_ptr<arrow::Table>& t, int64_t id) {
+                                        batches[id] = RowLines(t);
+                                        return Status::OK();
+                                      })
+                                      .trigger(AvailableNow())
+                                      .start());
+    return q.awaitTermination();
+  };
+  ASSERT_OK(clicks.addJson(R"([{"id":0,"v":1},{"id":3,"v":2}])").status());
+  ASSERT_OK(run());
+  // A new snapshot of the dimension: the next batch sees id 3.
+  ASSERT_OK(users.addJson(Rows(3, 1)).status());
+  {
+    ASSERT_OK_AND_ASSIGN(auto q, Start(users.toDF(), dir.Sub("users-ckpt"), "lake.db.users"));
+    ASSERT_OK(q.awaitTermination());
+  }
+  ASSERT_OK(clicks.addJson(R"([{"id":3,"v":4}])").status());
+  ASSERT_OK(run());
+  ASSERT_EQ(batches.size(), 2u);
+  EXPECT_EQ(batches[0], (std::vector<std::string>{"0|1|n0", "3|2|null"}));
+  EXPECT_EQ(batches[1], (std::vector<std::string>{"3|4|n3"}));
+  const std::string first = ReadText(dir.Sub("join-ckpt/offsets/0"));
+  const std::string second = ReadText(dir.Sub("join-ckpt/offsets/1"));
+  EXPECT_THAT(first, HasSubstr("{\"snapshot\":"));
+  EXPECT_THAT(second, HasSubstr("{\"snapshot\":"));
+  EXPECT_NE(first.substr(first.find("{\"snapshot\":")), second.substr(second.find("{\"snapshot\":")))
+      << "the two batches joined different snapshots";
 }
 
 }  // namespace

@@ -1,5 +1,5 @@
 // Crash tests for stateful queries: a child process (tests/tools/stateful_stream.cc: event
-// files -> withWatermark -> one stateful operator -> sink) _exits at a named point of a batch
+// files -> withWatermark -> one stateful operator, or a stream-stream join -> sink) _exits at a named point of a batch
 // (through the fault-injecting filesystem), twice; a restart on the same checkpoint finishes;
 // the final result equals a never-stopped run's on the same input, row for row. The sinks make
 // a duplicate or a loss visible: the parquet file sink (append mode) or, for complete mode, a
@@ -119,6 +119,9 @@ std::vector<KillCase> KillMatrix() {
   for (const std::string q : {"tumbling", "session", "dedup_within"}) {
     for (const auto& p : points) out.push_back({q, p, "rocksdb"});
   }
+  // A stream-stream full outer join: both sides' state, outer rows from eviction.
+  for (const auto& p : points) out.push_back({"stream_join", p, "file"});
+  out.push_back({"stream_join", "after_commit_log", "file"});
   return out;
 }
 

@@ -16,6 +16,9 @@
 //   dedup_within  dropDuplicatesWithinWatermark(id)
 //   static_join   a left outer join on k with the static JSON table at --dim DIR (columns k,
 //                 name), no watermark: the stream-static join of the join crash test
+//   stream_join   a full outer stream-stream join of the input with itself (read by a second
+//                 source, columns renamed l*/r*) on lk = rk AND rts BETWEEN lts AND lts + 3 s,
+//                 both sides watermarked by --delay
 //   complete      groupBy(window(ts, 10 s), k).agg(count, sum(v)) without a watermark, complete
 //                 mode, into a foreachBatch that writes
 //                 every batch to OUT/batch-<id>.jsonl, replacing the file of a redone batch.
@@ -34,6 +37,7 @@
 
 #include "api/access.h"
 #include "io/fault_injection.h"
+#include "plan/expr.h"
 #include "tools/tool_args.h"
 #include "sluice/sluice.h"
 
@@ -104,7 +108,19 @@ int main(int argc, char** argv) {
   auto events = reader.load(args["--input"]);
   if (!events.ok()) return Fail(events.status());
   Result<DataFrame> df = Status::Invalid("no query");
-  if (args["--query"] == "static_join") {
+  if (args["--query"] == "stream_join") {
+    auto second = reader.load(args["--input"]);
+    if (!second.ok()) return Fail(second.status());
+    auto side = [&](const DataFrame& d, const std::string& p) {
+      return d.select({col("id").alias(p + "id"), col("k").alias(p + "k"), col("v").alias(p + "v"),
+                       col("ts").alias(p + "ts")})
+          .withWatermark(p + "ts", args["--delay"]);
+    };
+    auto i64 = [](int64_t x) { return plan::Expr::Literal(std::make_shared<arrow::Int64Scalar>(x)); };
+    Column upper = api::MakeColumn(plan::Expr::Call("add_interval", {api::ExprOf(col("lts")), i64(0), i64(0), i64(3000000)}));
+    df = side(*events, "l").join(side(*second, "r"),
+                                 col("lk") == col("rk") && col("rts") >= col("lts") && col("rts") <= upper, "full");
+  } else if (args["--query"] == "static_join") {
     auto dim = session->read().format("json").schema("k STRING, name STRING").load(args["--dim"]);
     if (!dim.ok()) return Fail(dim.status());
     df = events->join(*dim, "k", "left");

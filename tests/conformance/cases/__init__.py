@@ -3,11 +3,12 @@ from cases import (aggregations, dedup, expressions, functions, joins, parsing, 
                    windows)
 from cases import relations  # noqa: F401
 from cases import aggregates_more  # noqa: F401
+from cases import stream_joins  # noqa: F401
 
 from cases.known_differences import KNOWN
 
 ALL_CASES = [c for m in (expressions, functions, time_functions, parsing, aggregations, windows, dedup, joins,
-                                    spark_suites, relations, aggregates_more)
+                                    spark_suites, relations, aggregates_more, stream_joins)
              for c in m.CASES]
 for _case in ALL_CASES:
     if _case.id in KNOWN:

@@ -21,4 +21,5 @@ KNOWN = {
     'append-limit': ('D11', 'refused by sluice'),
     'join-static-select-star-names': ('D12', "columns: sluice (('src.k', 'string'), ('v', 'bigint'), ('dim.k', 'string'), ('name', 'string')) spark (('k', 'string'), ('v', 'bigint'), ('k', 'string'), ('name', 'string'))"),
     'row-number-dedupe-refused-by-spark': ('D24', 'refused by spark'),
+    'join-stream-left-outer-unwatermarked-left': ('D28', 'refused by sluice'),
 }

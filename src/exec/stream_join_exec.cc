@@ -1,0 +1,589 @@
+// StreamingSymmetricHashJoinExec: a join of two streams (Spark's operator of that name). Both
+// inputs are buffered in the state store; each micro-batch:
+//   1. left rows (minus rows late by the previous watermark) are joined with the right state,
+//      then added to the left state;
+//   2. right rows are joined with the left state, which now holds this batch's left rows too,
+//      so a pair arriving in one batch is produced exactly once; then added to the right state;
+//   3. each side's state is evicted by its rule (plan/stream_join_eviction.h) at the batch's
+//      watermark; an evicted row never matched on a side whose unmatched rows are kept (left
+//      for left outer, right for right outer, both for full outer) is emitted null-extended:
+//      its match can no longer arrive. A batch without data whose watermark moved runs step 3.
+// A left semi join emits a left row once: at once if the right state matches it (it is then
+// not stored), else when the first right row matching it arrives. A conjunct of the condition
+// reading one side only is applied to that side's rows before the join (a row failing it is
+// not stored and, on a kept side, is emitted null-extended at once).
+//
+// State (one store per partition, partition = hash of the encoded join key), keys:
+//   <side> 0x00 <key>            -> fixed64 number of rows buffered under the key
+//   <side> 0x01 <key> <fixed64 i> -> 1 byte matched flag, then the row's columns (row_codec)
+//   <side> 0x02                  -> fixed64 rows buffered on the side in this partition
+// side = 'l' | 'r', <key> = the encoded join key values (row_codec, floats normalised). The
+// indexes under a key stay dense (0..n-1): eviction rewrites them. docs/state-store.md.
+#include <arrow/api.h>
+#include <arrow/compute/api.h>
+
+#include <map>
+#include <set>
+
+#include "exec/expr_eval.h"
+#include "exec/physical_planner.h"
+#include "exec/row_codec.h"
+#include "exec/stateful_util.h"
+#include "plan/stream_join_eviction.h"
+#include "state/partitioning.h"
+#include "util/compute_init.h"
+
+namespace sluice::exec {
+namespace {
+
+using plan::JoinOutputColumn;
+using plan::JoinSideEviction;
+using plan::JoinSpec;
+using plan::JoinType;
+
+constexpr char kSideByte[2] = {'l', 'r'};
+
+struct Buffered : OperatorState {
+  std::vector<std::shared_ptr<arrow::RecordBatch>> batches[2];
+};
+
+// What one batch did to the state, per side.
+struct SideCounts {
+  int64_t added = 0;
+  int64_t evicted = 0;
+  int64_t dropped_late = 0;
+};
+
+bool ReadsOnly(const plan::Expr& e, const arrow::Schema& schema) {
+  if (e.kind == plan::Expr::Kind::kColumn) return schema.GetFieldIndex(e.name) >= 0;
+  for (const auto& a : e.args) {
+    if (!ReadsOnly(*a, schema)) return false;
+  }
+  return true;
+}
+
+plan::ExprPtr AndAll(const std::vector<plan::ExprPtr>& parts) {
+  if (parts.empty()) return nullptr;
+  plan::ExprPtr out = parts[0];
+  for (size_t i = 1; i < parts.size(); ++i) out = plan::Expr::Call("and", {out, parts[i]});
+  return out;
+}
+
+// Spark's join keys: -0.0 equals 0.0 and every NaN equals every NaN.
+Result<std::shared_ptr<arrow::Array>> NormaliseFloatKey(const std::shared_ptr<arrow::Array>& a) {
+  if (a->type_id() != arrow::Type::DOUBLE && a->type_id() != arrow::Type::FLOAT) return a;
+  ARROW_ASSIGN_OR_RAISE(auto zero, arrow::MakeScalar(a->type(), 0.0));
+  ARROW_ASSIGN_OR_RAISE(auto nan, arrow::MakeScalar(a->type(), std::numeric_limits<double>::quiet_NaN()));
+  ARROW_ASSIGN_OR_RAISE(auto plus, arrow::compute::Add(a, zero));
+  ARROW_ASSIGN_OR_RAISE(auto is_nan, arrow::compute::CallFunction("is_nan", {a}));
+  ARROW_ASSIGN_OR_RAISE(auto out, arrow::compute::CallFunction("if_else", {is_nan, nan, plus}));
+  return out.make_array();
+}
+
+bool Encodable(const arrow::DataType& t) {
+  switch (t.id()) {
+    case arrow::Type::BOOL: case arrow::Type::INT8: case arrow::Type::INT16: case arrow::Type::INT32:
+    case arrow::Type::INT64: case arrow::Type::UINT8: case arrow::Type::UINT16: case arrow::Type::UINT32:
+    case arrow::Type::UINT64: case arrow::Type::FLOAT: case arrow::Type::DOUBLE: case arrow::Type::STRING:
+    case arrow::Type::LARGE_STRING: case arrow::Type::BINARY: case arrow::Type::LARGE_BINARY:
+    case arrow::Type::DATE32: case arrow::Type::DATE64: case arrow::Type::TIMESTAMP: case arrow::Type::DECIMAL128:
+      return true;
+    default:
+      return false;
+  }
+}
+
+class StreamingSymmetricHashJoinExec : public StatefulOperator {
+ public:
+  StreamingSymmetricHashJoinExec(const plan::LogicalPlan& node, int operator_id, std::vector<OperatorPtr> children,
+                                 std::string late_columns[2])
+      : StatefulOperator(node.schema, std::move(children), operator_id), spec_(node.join),
+        eviction_(plan::AnalyzeStreamJoinEviction(node)) {
+    late_column_[0] = late_columns[0];
+    late_column_[1] = late_columns[1];
+    // Conjuncts of the condition beyond the keys: those of one side filter that side's rows
+    // before the join (Spark's preJoinFilter); the rest filter the pairs.
+    if (spec_->residual) {
+      std::vector<plan::ExprPtr> parts, pre[2], post;
+      plan::SplitConjuncts(spec_->residual, &parts);
+      for (const auto& p : parts) {
+        if (ReadsOnly(*p, *side_schema(0))) {
+          pre[0].push_back(p);
+        } else if (ReadsOnly(*p, *side_schema(1))) {
+          pre[1].push_back(p);
+        } else {
+          post.push_back(p);
+        }
+      }
+      pre_filter_[0] = AndAll(pre[0]);
+      pre_filter_[1] = AndAll(pre[1]);
+      post_filter_ = AndAll(post);
+    }
+  }
+
+  std::string Describe() const override {
+    std::string keys;
+    for (size_t i = 0; i < spec_->left_keys.size(); ++i) {
+      keys += (i ? ", " : "") + spec_->left_keys[i]->ToString() + " = " + spec_->right_keys[i]->ToString();
+    }
+    std::string line = std::string("StreamingSymmetricHashJoinExec ") + plan::JoinTypeName(spec_->type) + " [" + keys + "]";
+    if (spec_->residual) line += " condition " + spec_->residual->ToString();
+    return line + " (both inputs buffered in the state store; left state evicted when " +
+           eviction_.left.ToString(*spec_, true) + ", right state when " + eviction_.right.ToString(*spec_, false) + ")";
+  }
+
+  state::StateOperatorMetadata StateMetadata(int num_partitions) const override {
+    state::StateOperatorMetadata md;
+    md.operator_id = operator_id();
+    md.num_partitions = num_partitions;
+    md.operator_name = "symmetricHashJoin";
+    std::string key = "side string";
+    for (const auto& k : spec_->left_keys) key += ", " + k->ToString();
+    md.key_schema = "[" + key + ", index bigint]";
+    std::string value;
+    for (int s = 0; s < 2; ++s) {
+      value += std::string(s ? " | " : "") + (s ? "right" : "left") + ": matched boolean";
+      for (const auto& f : side_schema(s)->fields()) value += ", " + f->name() + " " + plan::TypeName(*f->type());
+    }
+    md.value_schema = "[" + value + "]";
+    return md;
+  }
+
+  bool RunsNoDataBatch(plan::OutputMode) const override { return eviction_.left.evicts() || eviction_.right.evicts(); }
+
+  Result<std::unique_ptr<OperatorState>> MakeState(ExecContext*) const override {
+    ARROW_RETURN_NOT_OK(util::EnsureComputeInitialized());
+    return std::unique_ptr<OperatorState>(std::make_unique<Buffered>());
+  }
+
+  Status Push(ExecContext*, OperatorState* state, int child_index, const std::shared_ptr<arrow::RecordBatch>& batch,
+              const BatchConsumer&) const override {
+    static_cast<Buffered*>(state)->batches[child_index == 0 ? 0 : 1].push_back(batch);
+    return Status::OK();
+  }
+
+  Status Finish(ExecContext* ctx, OperatorState* state, const BatchConsumer& out) const override {
+    auto* buffered = static_cast<Buffered*>(state);
+    OperatorProgress progress;
+    progress.operator_name = "symmetricHashJoin";
+    SideCounts counts[2];
+    const int64_t t0 = SteadyNowMs();
+    for (int side = 0; side < 2; ++side) {
+      ARROW_ASSIGN_OR_RAISE(auto table, arrow::Table::FromRecordBatches(side_schema(side), buffered->batches[side]));
+      buffered->batches[side].clear();
+      ARROW_ASSIGN_OR_RAISE(auto batch, table->CombineChunksToBatch());
+      ARROW_RETURN_NOT_OK(JoinSide(ctx, side, batch, &counts[side], out));
+    }
+    const int64_t t1 = SteadyNowMs();
+    for (int side = 0; side < 2; ++side) ARROW_RETURN_NOT_OK(Evict(ctx, side, &counts[side], out));
+    progress.all_updates_time_ms = t1 - t0;
+    progress.all_removals_time_ms = SteadyNowMs() - t1;
+
+    int64_t totals[2] = {0, 0};
+    for (int p = 0; p < ctx->stores->num_partitions(); ++p) {
+      ARROW_ASSIGN_OR_RAISE(auto* store, ctx->stores->Get(operator_id(), p));
+      for (int side = 0; side < 2; ++side) {
+        ARROW_ASSIGN_OR_RAISE(int64_t n, GetCount(*store, TotalKey(side)));
+        totals[side] += n;
+      }
+    }
+    progress.num_rows_total = totals[0] + totals[1];
+    progress.num_rows_updated = counts[0].added + counts[1].added;
+    progress.num_rows_removed = counts[0].evicted + counts[1].evicted;
+    progress.num_rows_dropped_by_watermark = counts[0].dropped_late + counts[1].dropped_late;
+    progress.custom_metrics = {{"numLeftStateRows", totals[0]},
+                               {"numRightStateRows", totals[1]},
+                               {"numLeftRowsEvicted", counts[0].evicted},
+                               {"numRightRowsEvicted", counts[1].evicted}};
+    return ReportProgress(ctx, std::move(progress), /*count_store_rows=*/false);
+  }
+
+ private:
+  const std::shared_ptr<arrow::Schema>& side_schema(int side) const { return children()[static_cast<size_t>(side)]->schema(); }
+  const std::vector<plan::ExprPtr>& keys(int side) const { return side == 0 ? spec_->left_keys : spec_->right_keys; }
+  // Whether a side's rows that never matched are emitted (null-extended).
+  bool KeepsUnmatched(int side) const { return side == 0 ? spec_->KeepsUnmatchedLeft() : spec_->KeepsUnmatchedRight(); }
+  bool semi() const { return spec_->type == JoinType::kLeftSemi; }
+
+  static std::string CountKey(int side, const std::string& key) { return std::string{kSideByte[side], '\x00'} + key; }
+  static std::string RowKey(int side, const std::string& key, uint64_t i) {
+    std::string k = std::string{kSideByte[side], '\x01'} + key;
+    PutFixed64(i, &k);
+    return k;
+  }
+  static std::string TotalKey(int side) { return std::string{kSideByte[side], '\x02'}; }
+
+  static Result<int64_t> GetCount(const state::StateStore& store, const std::string& key) {
+    ARROW_ASSIGN_OR_RAISE(auto v, store.Get(key));
+    if (!v) return 0;
+    size_t pos = 0;
+    ARROW_ASSIGN_OR_RAISE(uint64_t n, GetFixed64(*v, &pos));
+    return static_cast<int64_t>(n);
+  }
+  static Status PutCount(state::StateStore* store, const std::string& key, int64_t n) {
+    if (n <= 0) return store->Remove(key);
+    std::string v;
+    PutFixed64(static_cast<uint64_t>(n), &v);
+    return store->Put(key, v);
+  }
+
+  // The encoded join key of each row ("" for a row with a NULL key: it matches nothing).
+  Result<std::vector<std::string>> EncodeKeys(int side, const arrow::RecordBatch& batch, std::vector<bool>* null_key) const {
+    std::vector<std::shared_ptr<arrow::Array>> columns;
+    for (const auto& k : keys(side)) {
+      ARROW_ASSIGN_OR_RAISE(auto a, EvaluateToArray(*k, batch));
+      ARROW_ASSIGN_OR_RAISE(a, NormaliseFloatKey(a));
+      columns.push_back(std::move(a));
+    }
+    std::vector<std::string> out(static_cast<size_t>(batch.num_rows()));
+    null_key->assign(out.size(), false);
+    for (int64_t r = 0; r < batch.num_rows(); ++r) {
+      for (const auto& c : columns) {
+        if (c->IsNull(r)) (*null_key)[static_cast<size_t>(r)] = true;
+        EncodeValue(*c, r, &out[static_cast<size_t>(r)]);
+      }
+    }
+    return out;
+  }
+
+  Status DecodeRow(int side, std::string_view value, std::vector<std::unique_ptr<arrow::ArrayBuilder>>* builders) const {
+    size_t pos = 1;  // after the matched flag
+    const auto& schema = *side_schema(side);
+    for (int c = 0; c < schema.num_fields(); ++c) {
+      ARROW_RETURN_NOT_OK(DecodeValue(value, &pos, *schema.field(c)->type(), (*builders)[static_cast<size_t>(c)].get()));
+    }
+    return Status::OK();
+  }
+
+  Result<std::vector<std::unique_ptr<arrow::ArrayBuilder>>> Builders(int side) const {
+    std::vector<std::unique_ptr<arrow::ArrayBuilder>> b;
+    for (const auto& f : side_schema(side)->fields()) {
+      ARROW_ASSIGN_OR_RAISE(auto builder, arrow::MakeBuilder(f->type()));
+      b.push_back(std::move(builder));
+    }
+    return b;
+  }
+
+  Result<std::shared_ptr<arrow::RecordBatch>> FinishBuilders(int side,
+                                                             std::vector<std::unique_ptr<arrow::ArrayBuilder>>* b) const {
+    std::vector<std::shared_ptr<arrow::Array>> columns;
+    int64_t n = 0;
+    for (auto& builder : *b) {
+      ARROW_ASSIGN_OR_RAISE(auto a, builder->Finish());
+      n = a->length();
+      columns.push_back(std::move(a));
+    }
+    return arrow::RecordBatch::Make(side_schema(side), n, std::move(columns));
+  }
+
+  static Result<std::shared_ptr<arrow::RecordBatch>> TakeRows(const std::shared_ptr<arrow::RecordBatch>& batch,
+                                                              const std::vector<int64_t>& rows) {
+    arrow::Int64Builder idx;
+    ARROW_RETURN_NOT_OK(idx.AppendValues(rows));
+    ARROW_ASSIGN_OR_RAISE(auto indices, idx.Finish());
+    ARROW_ASSIGN_OR_RAISE(auto taken, arrow::compute::Take(batch, indices));
+    return taken.record_batch();
+  }
+
+  Result<std::shared_ptr<arrow::RecordBatch>> NullRows(int side, int64_t n) const {
+    std::vector<std::shared_ptr<arrow::Array>> columns;
+    for (const auto& f : side_schema(side)->fields()) {
+      ARROW_ASSIGN_OR_RAISE(auto a, arrow::MakeArrayOfNull(f->type(), n));
+      columns.push_back(std::move(a));
+    }
+    return arrow::RecordBatch::Make(side_schema(side), n, std::move(columns));
+  }
+
+  // The output rows of aligned left and right rows (either may be all NULL).
+  Result<std::shared_ptr<arrow::RecordBatch>> Assemble(const arrow::RecordBatch& left, const arrow::RecordBatch& right) const {
+    std::vector<std::shared_ptr<arrow::Array>> columns;
+    for (const JoinOutputColumn& c : spec_->output) {
+      if (c.from == JoinOutputColumn::From::kLeft) {
+        columns.push_back(left.column(c.left));
+      } else if (c.from == JoinOutputColumn::From::kRight) {
+        columns.push_back(right.column(c.right));
+      } else {
+        const auto& type = schema()->field(static_cast<int>(columns.size()))->type();
+        ARROW_ASSIGN_OR_RAISE(auto l, arrow::compute::Cast(left.column(c.left), type));
+        ARROW_ASSIGN_OR_RAISE(auto r, arrow::compute::Cast(right.column(c.right), type));
+        ARROW_ASSIGN_OR_RAISE(auto v, arrow::compute::CallFunction("coalesce", {l, r}));
+        columns.push_back(v.make_array());
+      }
+    }
+    return arrow::RecordBatch::Make(schema(), left.num_rows(), std::move(columns));
+  }
+
+  // Pairs (left rows, right rows, aligned) for which the post-join conjuncts hold.
+  Result<std::vector<bool>> PostFilter(const arrow::RecordBatch& left, const arrow::RecordBatch& right) const {
+    std::vector<bool> keep(static_cast<size_t>(left.num_rows()), true);
+    if (!post_filter_ || left.num_rows() == 0) return keep;
+    std::vector<std::shared_ptr<arrow::Array>> columns = left.columns();
+    for (const auto& c : right.columns()) columns.push_back(c);
+    auto pairs = arrow::RecordBatch::Make(spec_->pair_schema, left.num_rows(), std::move(columns));
+    ARROW_ASSIGN_OR_RAISE(auto mask, EvaluateToArray(*post_filter_, *pairs));
+    const auto& m = static_cast<const arrow::BooleanArray&>(*mask);
+    for (int64_t i = 0; i < m.length(); ++i) keep[static_cast<size_t>(i)] = m.IsValid(i) && m.Value(i);
+    return keep;
+  }
+
+  // Steps 1 and 2 for one side: joins `batch` (this side's new rows) with the other side's
+  // state, then buffers the rows in this side's state.
+  Status JoinSide(ExecContext* ctx, int side, const std::shared_ptr<arrow::RecordBatch>& batch, SideCounts* counts,
+                  const BatchConsumer& out) const {
+    const int other = 1 - side;
+    const int64_t n = batch->num_rows();
+    if (n == 0) return Status::OK();
+    std::vector<bool> usable(static_cast<size_t>(n), true);
+    if (ctx->streaming && !late_column_[side].empty() && ctx->late_watermark_ms != kNoWatermark) {
+      ARROW_ASSIGN_OR_RAISE(auto ts, TimestampMicros(batch->GetColumnByName(late_column_[side])));
+      const int64_t late_us = WatermarkUs(ctx->late_watermark_ms);
+      for (int64_t r = 0; r < n; ++r) {
+        if (!ts->IsNull(r) && ts->Value(r) <= late_us) {
+          usable[static_cast<size_t>(r)] = false;
+          ++counts->dropped_late;
+        }
+      }
+    }
+    std::vector<bool> pre(static_cast<size_t>(n), true);
+    if (pre_filter_[side]) {
+      ARROW_ASSIGN_OR_RAISE(auto mask, EvaluateToArray(*pre_filter_[side], *batch));
+      const auto& m = static_cast<const arrow::BooleanArray&>(*mask);
+      for (int64_t r = 0; r < n; ++r) pre[static_cast<size_t>(r)] = m.IsValid(r) && m.Value(r);
+    }
+    std::vector<bool> null_key;
+    ARROW_ASSIGN_OR_RAISE(auto encoded, EncodeKeys(side, *batch, &null_key));
+    const int P = ctx->stores->num_partitions();
+
+    // Candidates: (this row, the other side's state row key, its value).
+    std::vector<int64_t> cand_rows;
+    std::vector<std::string> cand_keys;
+    ARROW_ASSIGN_OR_RAISE(auto other_builders, Builders(other));
+    std::vector<bool> cand_matched_before;
+    for (int64_t r = 0; r < n; ++r) {
+      const size_t ri = static_cast<size_t>(r);
+      if (!usable[ri] || !pre[ri] || null_key[ri]) continue;
+      ARROW_ASSIGN_OR_RAISE(auto* store, ctx->stores->Get(operator_id(), state::PartitionOf(encoded[ri], P)));
+      ARROW_ASSIGN_OR_RAISE(int64_t count, GetCount(*store, CountKey(other, encoded[ri])));
+      for (int64_t i = 0; i < count; ++i) {
+        std::string key = RowKey(other, encoded[ri], static_cast<uint64_t>(i));
+        ARROW_ASSIGN_OR_RAISE(auto value, store->Get(key));
+        if (!value || value->empty()) {
+          return Status::Invalid("stream-stream join state of operator ", operator_id(), " is missing row ", i,
+                                 " of a key on the ", other ? "right" : "left", " side; the checkpoint's state is "
+                                 "damaged: restore it or start from a new checkpointLocation");
+        }
+        ARROW_RETURN_NOT_OK(DecodeRow(other, *value, &other_builders));
+        cand_rows.push_back(r);
+        cand_keys.push_back(std::move(key));
+        cand_matched_before.push_back((*value)[0] != 0);
+      }
+    }
+    ARROW_ASSIGN_OR_RAISE(auto other_rows, FinishBuilders(other, &other_builders));
+    ARROW_ASSIGN_OR_RAISE(auto this_rows, TakeRows(batch, cand_rows));
+    const std::shared_ptr<arrow::RecordBatch>& left = side == 0 ? this_rows : other_rows;
+    const std::shared_ptr<arrow::RecordBatch>& right = side == 0 ? other_rows : this_rows;
+    ARROW_ASSIGN_OR_RAISE(auto keep, PostFilter(*left, *right));
+
+    // Matched flags of the other side's rows, and the pairs to emit.
+    std::vector<bool> this_matched(static_cast<size_t>(n), false);
+    std::vector<int64_t> emit;  // candidate indexes
+    std::set<std::string> newly_matched;
+    for (size_t c = 0; c < keep.size(); ++c) {
+      if (!keep[c]) continue;
+      this_matched[static_cast<size_t>(cand_rows[c])] = true;
+      const bool first_match = !cand_matched_before[c] && newly_matched.insert(cand_keys[c]).second;
+      if (semi()) {
+        // Right side: a left state row is emitted the first time a right row matches it.
+        if (side == 1 && first_match) emit.push_back(static_cast<int64_t>(c));
+      } else {
+        emit.push_back(static_cast<int64_t>(c));
+      }
+    }
+    for (const auto& key : newly_matched) {
+      // key = <other side> 0x01 <join key> <index>: the join key decides the partition.
+      const std::string join_key = key.substr(2, key.size() - 10);
+      ARROW_ASSIGN_OR_RAISE(auto* store, ctx->stores->Get(operator_id(), state::PartitionOf(join_key, P)));
+      ARROW_ASSIGN_OR_RAISE(auto value, store->Get(key));
+      std::string v = *value;
+      v[0] = 1;
+      ARROW_RETURN_NOT_OK(store->Put(key, v));
+    }
+    if (!emit.empty()) {
+      ARROW_ASSIGN_OR_RAISE(auto l, TakeRows(left, emit));
+      if (semi()) {
+        ARROW_ASSIGN_OR_RAISE(auto rows, Assemble(*l, *l));
+        ARROW_RETURN_NOT_OK(out(rows));
+      } else {
+        ARROW_ASSIGN_OR_RAISE(auto r, TakeRows(right, emit));
+        ARROW_ASSIGN_OR_RAISE(auto rows, Assemble(*l, *r));
+        ARROW_RETURN_NOT_OK(out(rows));
+      }
+    }
+
+    // This side's rows: emitted now (semi left rows with a match; rows failing this side's own
+    // conjuncts on a kept side), else buffered.
+    std::vector<int64_t> now;
+    std::vector<int64_t> added_per_partition(static_cast<size_t>(P), 0);
+    for (int64_t r = 0; r < n; ++r) {
+      const size_t ri = static_cast<size_t>(r);
+      if (!usable[ri]) continue;
+      if (!pre[ri]) {
+        if (KeepsUnmatched(side)) now.push_back(r);
+        continue;
+      }
+      if (semi() && side == 0 && this_matched[ri]) {
+        now.push_back(r);
+        continue;
+      }
+      const int p = state::PartitionOf(encoded[ri], P);
+      ARROW_ASSIGN_OR_RAISE(auto* store, ctx->stores->Get(operator_id(), p));
+      const std::string count_key = CountKey(side, encoded[ri]);
+      ARROW_ASSIGN_OR_RAISE(int64_t count, GetCount(*store, count_key));
+      std::string value(1, this_matched[ri] ? '\x01' : '\x00');
+      for (int c = 0; c < batch->num_columns(); ++c) EncodeValue(*batch->column(c), r, &value);
+      ARROW_RETURN_NOT_OK(store->Put(RowKey(side, encoded[ri], static_cast<uint64_t>(count)), value));
+      ARROW_RETURN_NOT_OK(PutCount(store, count_key, count + 1));
+      ++added_per_partition[static_cast<size_t>(p)];
+      ++counts->added;
+    }
+    for (int p = 0; p < P; ++p) {
+      if (added_per_partition[static_cast<size_t>(p)] == 0) continue;
+      ARROW_ASSIGN_OR_RAISE(auto* store, ctx->stores->Get(operator_id(), p));
+      ARROW_ASSIGN_OR_RAISE(int64_t total, GetCount(*store, TotalKey(side)));
+      ARROW_RETURN_NOT_OK(PutCount(store, TotalKey(side), total + added_per_partition[static_cast<size_t>(p)]));
+    }
+    if (now.empty()) return Status::OK();
+    ARROW_ASSIGN_OR_RAISE(auto mine, TakeRows(batch, now));
+    if (semi()) {
+      ARROW_ASSIGN_OR_RAISE(auto rows, Assemble(*mine, *mine));
+      return out(rows);
+    }
+    ARROW_ASSIGN_OR_RAISE(auto nulls, NullRows(other, mine->num_rows()));
+    ARROW_ASSIGN_OR_RAISE(auto rows, side == 0 ? Assemble(*mine, *nulls) : Assemble(*nulls, *mine));
+    return out(rows);
+  }
+
+  // Step 3 for one side: removes the rows the watermark expired (every row in a batch query,
+  // where the inputs are complete) and emits those of a kept side that never matched.
+  Status Evict(ExecContext* ctx, int side, SideCounts* counts, const BatchConsumer& out) const {
+    const JoinSideEviction& rule = side == 0 ? eviction_.left : eviction_.right;
+    const bool all = !ctx->streaming;
+    if (!all && (!rule.evicts() || ctx->eviction_watermark_ms == kNoWatermark)) return Status::OK();
+    int64_t threshold_us = 0;
+    if (!all) {
+      const int64_t wm_us = WatermarkUs(ctx->eviction_watermark_ms);
+      // Spark computes the range bound in whole ms (truncated), then compares micros.
+      threshold_us = rule.rule == JoinSideEviction::Rule::kKey ? wm_us : (wm_us + rule.offset_us) / 1000 * 1000;
+    }
+    const int P = ctx->stores->num_partitions();
+    std::vector<std::shared_ptr<arrow::RecordBatch>> unmatched;
+    for (int p = 0; p < P; ++p) {
+      ARROW_ASSIGN_OR_RAISE(auto* store, ctx->stores->Get(operator_id(), p));
+      // Every buffered row of the side in this partition, with its join key and index.
+      std::vector<std::string> row_keys;
+      std::vector<bool> matched;
+      ARROW_ASSIGN_OR_RAISE(auto builders, Builders(side));
+      const std::string prefix{kSideByte[side], '\x01'};
+      Status st = store->ForEach([&](std::string_view k, std::string_view v) -> Status {
+        if (k.size() < prefix.size() || k.substr(0, 2) != prefix) {
+          return k.substr(0, 2) > std::string_view(prefix) ? StopIteration() : Status::OK();
+        }
+        row_keys.emplace_back(k);
+        matched.push_back(!v.empty() && v[0] != 0);
+        return DecodeRow(side, v, &builders);
+      });
+      if (!st.ok() && !st.IsCancelled()) return st;
+      if (row_keys.empty()) continue;
+      ARROW_ASSIGN_OR_RAISE(auto rows, FinishBuilders(side, &builders));
+      std::vector<bool> expired(row_keys.size(), all);
+      if (!all) {
+        std::shared_ptr<arrow::Array> time;
+        if (rule.rule == JoinSideEviction::Rule::kKey) {
+          ARROW_ASSIGN_OR_RAISE(time, EvaluateToArray(*keys(side)[static_cast<size_t>(rule.key_index)], *rows));
+        } else {
+          time = rows->GetColumnByName(rule.column);
+        }
+        ARROW_ASSIGN_OR_RAISE(auto us, TimestampMicros(time));
+        for (int64_t i = 0; i < us->length(); ++i) {
+          expired[static_cast<size_t>(i)] = us->IsValid(i) && us->Value(i) <= threshold_us;
+        }
+      }
+      // Rewrite each touched key's rows densely, without the expired ones.
+      std::map<std::string, std::vector<size_t>> by_key;  // join key -> positions in row_keys
+      std::vector<int64_t> emit;
+      for (size_t i = 0; i < row_keys.size(); ++i) {
+        by_key[row_keys[i].substr(2, row_keys[i].size() - 10)].push_back(i);
+        if (expired[i] && !matched[i] && KeepsUnmatched(side)) emit.push_back(static_cast<int64_t>(i));
+      }
+      int64_t removed = 0;
+      for (const auto& [join_key, positions] : by_key) {
+        bool any = false;
+        for (size_t i : positions) any = any || expired[i];
+        if (!any) continue;
+        std::vector<std::string> kept_values;
+        for (size_t i : positions) {
+          ARROW_ASSIGN_OR_RAISE(auto v, store->Get(row_keys[i]));
+          if (!expired[i]) kept_values.push_back(*v);
+          ARROW_RETURN_NOT_OK(store->Remove(row_keys[i]));
+        }
+        for (size_t j = 0; j < kept_values.size(); ++j) {
+          ARROW_RETURN_NOT_OK(store->Put(RowKey(side, join_key, j), kept_values[j]));
+        }
+        ARROW_RETURN_NOT_OK(PutCount(store, CountKey(side, join_key), static_cast<int64_t>(kept_values.size())));
+        removed += static_cast<int64_t>(positions.size() - kept_values.size());
+      }
+      if (removed > 0) {
+        ARROW_ASSIGN_OR_RAISE(int64_t total, GetCount(*store, TotalKey(side)));
+        ARROW_RETURN_NOT_OK(PutCount(store, TotalKey(side), total - removed));
+        counts->evicted += removed;
+      }
+      if (!emit.empty()) {
+        ARROW_ASSIGN_OR_RAISE(auto mine, TakeRows(rows, emit));
+        unmatched.push_back(std::move(mine));
+      }
+    }
+    for (const auto& mine : unmatched) {
+      ARROW_ASSIGN_OR_RAISE(auto nulls, NullRows(1 - side, mine->num_rows()));
+      ARROW_ASSIGN_OR_RAISE(auto rows, side == 0 ? Assemble(*mine, *nulls) : Assemble(*nulls, *mine));
+      ARROW_RETURN_NOT_OK(out(rows));
+    }
+    return Status::OK();
+  }
+
+  std::shared_ptr<const JoinSpec> spec_;
+  plan::StreamJoinEviction eviction_;
+  std::string late_column_[2];
+  plan::ExprPtr pre_filter_[2];
+  plan::ExprPtr post_filter_;
+};
+
+// The column whose event time drops a side's late rows: its first watermarked timestamp column.
+std::string LateColumn(const plan::LogicalPlan& input) {
+  const auto marked = input.WatermarkedColumns();
+  for (const auto& f : input.schema->fields()) {
+    if (marked.count(f->name()) && f->type()->id() == arrow::Type::TIMESTAMP) return f->name();
+  }
+  return "";
+}
+
+}  // namespace
+
+Result<OperatorPtr> PlanStreamingSymmetricHashJoinExec(const plan::LogicalPlan& node,
+                                                       std::vector<OperatorPtr>* children, PlannerContext* ctx) {
+  if (!plan::IsStreamStreamJoin(node)) return OperatorPtr();
+  if (children->size() != 2) return Status::Invalid("a join takes two inputs");
+  for (const auto* input : {node.input.get(), node.right.get()}) {
+    for (const auto& f : input->schema->fields()) {
+      if (!Encodable(*f->type())) {
+        return Status::NotImplemented("stream-stream join: column '", f->name(), "' of type ",
+                                      plan::TypeName(*f->type()), " cannot be buffered in the join state; select "
+                                      "only columns of scalar types (numbers, strings, booleans, dates, timestamps, "
+                                      "decimals) on both sides before the join");
+      }
+    }
+  }
+  std::string late[2] = {LateColumn(*node.input), LateColumn(*node.right)};
+  return std::make_unique<StreamingSymmetricHashJoinExec>(node, ctx->next_stateful_id++, std::move(*children), late);
+}
+
+}  // namespace sluice::exec

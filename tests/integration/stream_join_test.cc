@@ -1,0 +1,233 @@
+// Stream-stream joins through the C++ API: every join type over two memory streams with a
+// range condition, outer rows emitted once the watermark passes them (in the no-data batch
+// that only moves the watermark), state per side in progress, restarts between batches, a
+// window/event-time key equality, the start-up refusals, and the max watermark policy.
+#include <arrow/api.h>
+#include <gtest/gtest.h>
+
+#include <map>
+#include <tuple>
+
+#include "api/access.h"
+#include "integration/stateful_events.h"
+#include "integration/test_util.h"
+#include "plan/expr.h"
+#include "sluice/sluice.h"
+#include "support/status.h"
+
+namespace sluice::testing {
+namespace {
+
+using ::testing::HasSubstr;
+
+// {"id":..,"v":..,"ts":..} with ts `secs` after kBaseSecs, under the given column names.
+std::string Rows(const std::string& id, const std::string& v, const std::string& ts,
+                 const std::vector<std::tuple<std::string, int64_t, int64_t>>& rows) {
+  std::string out = "[";
+  for (size_t i = 0; i < rows.size(); ++i) {
+    Event e{0, std::get<0>(rows[i]), std::get<1>(rows[i]), std::get<2>(rows[i])};
+    std::string j = EventJson(e);  // {"id":0,"k":..,"v":..,"ts":..}
+    j = "{\"" + id + "\"" + j.substr(j.find(",\"k\"") + 4);
+    j.replace(j.find("\"v\""), 3, "\"" + v + "\"");
+    j.replace(j.find("\"ts\""), 4, "\"" + ts + "\"");
+    out += (i ? "," : "") + j;
+  }
+  return out + "]";
+}
+
+// `t` + `secs` seconds, as the SQL front end writes t + INTERVAL 'n' SECOND.
+Column PlusSeconds(const Column& t, int64_t secs) {
+  auto i64 = [](int64_t x) { return plan::Expr::Literal(std::make_shared<arrow::Int64Scalar>(x)); };
+  return api::MakeColumn(plan::Expr::Call("add_interval", {api::ExprOf(t), i64(0), i64(0), i64(secs * 1000000)}));
+}
+
+struct StreamJoinFixture {
+  TempDir dir;
+  std::shared_ptr<Session> session = Session::Make();
+  MemoryStream imps{session, "id STRING, iv BIGINT, its TIMESTAMP"};
+  MemoryStream clicks{session, "cid STRING, cv BIGINT, cts TIMESTAMP"};
+  std::map<int64_t, std::vector<std::string>> batches;
+  std::string last_progress;
+
+  StreamJoinFixture() { session->setConf("spark.sql.shuffle.partitions", "2"); }
+
+  DataFrame Left() const { return imps.toDF().withWatermark("its", "10 seconds"); }
+  DataFrame Right() const { return clicks.toDF().withWatermark("cts", "10 seconds"); }
+  // id = cid AND cts BETWEEN its AND its + 20 seconds
+  Column Condition() const {
+    return col("id") == col("cid") && col("cts") >= col("its") && col("cts") <= PlusSeconds(col("its"), 20);
+  }
+  DataFrame Joined(const std::string& how) const { return Left().join(Right(), Condition(), how); }
+
+  void AddImps(const std::vector<std::tuple<std::string, int64_t, int64_t>>& rows) {
+    ASSERT_OK(imps.addJson(Rows("id", "iv", "its", rows)).status());
+  }
+  void AddClicks(const std::vector<std::tuple<std::string, int64_t, int64_t>>& rows) {
+    ASSERT_OK(clicks.addJson(Rows("cid", "cv", "cts", rows)).status());
+  }
+
+  // One availableNow run on the checkpoint (a restart after the first), each batch's rows kept.
+  Status Run(const DataFrame& df, const std::string& mode = "append") {
+    ARROW_ASSIGN_OR_RAISE(auto q, df.writeStream()
+                                      .outputMode(mode)
+                                      .option("checkpointLocation", dir.Sub("ckpt"))
+                                      .foreachBatch([this](const std::shared_ptr<arrow::Table>& t, int64_t id) {
+                                        batches[id] = RowLines(t);
+                                        return Status::OK();
+                                      })
+                                      .trigger(AvailableNow())
+                                      .start());
+    ARROW_RETURN_NOT_OK(q.awaitTermination());
+    last_progress = q.lastProgress();
+    return Status::OK();
+  }
+
+  std::vector<std::string> All() const {
+    std::vector<std::string> out;
+    for (const auto& [id, rows] : batches) out.insert(out.end(), rows.begin(), rows.end());
+    std::sort(out.begin(), out.end());
+    return out;
+  }
+};
+
+// Two runs (a restart between them): batch 0 has a@0, b@0, x@0 | a@5, b@50, y@3; the second
+// run adds c@100 | c@101 and its no-data batch moves the watermark to 90 s: left rows with
+// its <= 70 s - 1 ms and right rows with cts <= 90 s - 1 ms are evicted.
+std::vector<std::string> RunTwoPhases(StreamJoinFixture* f, const std::string& how) {
+  f->AddImps({{"a", 1, 0}, {"b", 2, 0}, {"x", 3, 0}});
+  f->AddClicks({{"a", 10, 5}, {"b", 20, 50}, {"y", 30, 3}});
+  DataFrame df = f->Joined(how);
+  EXPECT_TRUE(df.ok()) << df.status();
+  EXPECT_TRUE(f->Run(df).ok()) << how;
+  f->AddImps({{"c", 4, 100}});
+  f->AddClicks({{"c", 40, 101}});
+  Status st = f->Run(df);
+  EXPECT_TRUE(st.ok()) << how << ": " << st;
+  return f->All();
+}
+
+TEST(StreamStreamJoin, EveryJoinTypeWithARangeCondition) {
+  const std::map<std::string, std::vector<std::string>> expected = {
+      {"inner", {"a|1|0|a|10|5", "c|4|100|c|40|101"}},
+      {"left_outer", {"a|1|0|a|10|5", "b|2|0|null|null|null", "c|4|100|c|40|101", "x|3|0|null|null|null"}},
+      {"right_outer", {"a|1|0|a|10|5", "c|4|100|c|40|101", "null|null|null|b|20|50", "null|null|null|y|30|3"}},
+      {"full_outer", {"a|1|0|a|10|5", "b|2|0|null|null|null", "c|4|100|c|40|101", "null|null|null|b|20|50",
+                      "null|null|null|y|30|3", "x|3|0|null|null|null"}},
+      {"left_semi", {"a|1|0", "c|4|100"}},
+  };
+  for (const auto& [how, rows] : expected) {
+    StreamJoinFixture f;
+    EXPECT_EQ(RunTwoPhases(&f, how), rows) << how;
+  }
+}
+
+TEST(StreamStreamJoin, OuterRowsComeInTheBatchThatOnlyMovesTheWatermark) {
+  StreamJoinFixture f;
+  RunTwoPhases(&f, "left_outer");
+  // Run 1: batch 0 (a matched); batch 1 (no data: watermark -10 s) evicts nothing.
+  // Run 2: batch 2 (c matched); batch 3 (no data: watermark 90 s) emits b and x.
+  ASSERT_EQ(f.batches.size(), 4u);
+  EXPECT_EQ(f.batches[0], (std::vector<std::string>{"a|1|0|a|10|5"}));
+  EXPECT_TRUE(f.batches[1].empty());
+  EXPECT_EQ(f.batches[2], (std::vector<std::string>{"c|4|100|c|40|101"}));
+  EXPECT_EQ(f.batches[3], (std::vector<std::string>{"b|2|0|null|null|null", "x|3|0|null|null|null"}));
+  // State after batch 3: c on each side; evicted: a, b, x (left) and a, b, y (right).
+  EXPECT_THAT(f.last_progress, HasSubstr("\"operatorName\":\"symmetricHashJoin\""));
+  EXPECT_THAT(f.last_progress, HasSubstr("\"numRowsTotal\":2"));
+  EXPECT_THAT(f.last_progress, HasSubstr("\"numRowsRemoved\":6"));
+  EXPECT_THAT(f.last_progress, HasSubstr("\"numLeftStateRows\":1"));
+  EXPECT_THAT(f.last_progress, HasSubstr("\"numRightStateRows\":1"));
+  EXPECT_THAT(f.last_progress, HasSubstr("\"numLeftRowsEvicted\":3"));
+  EXPECT_THAT(f.last_progress, HasSubstr("\"numRightRowsEvicted\":3"));
+}
+
+TEST(StreamStreamJoin, LateRowsAreDroppedAndCounted) {
+  StreamJoinFixture f;
+  RunTwoPhases(&f, "inner");
+  // The watermark is now 90 s: a click at 60 s is late (the previous batch's watermark, 90 s,
+  // is already in force for the batch after the no-data one).
+  f.AddClicks({{"c", 50, 60}});
+  f.AddImps({{"d", 5, 200}});
+  ASSERT_OK(f.Run(f.Joined("inner")));
+  EXPECT_EQ(f.All(), (std::vector<std::string>{"a|1|0|a|10|5", "c|4|100|c|40|101"}));
+  EXPECT_THAT(f.last_progress, HasSubstr("\"numRowsDroppedByWatermark\":1"));
+}
+
+TEST(StreamStreamJoin, SameBatchPairsAreJoinedOnceAndMatchesAcrossBatches) {
+  StreamJoinFixture f;
+  DataFrame df = f.Joined("inner");
+  f.AddImps({{"a", 1, 0}, {"a", 2, 1}});
+  f.AddClicks({{"a", 10, 2}});
+  ASSERT_OK(f.Run(df));
+  f.AddClicks({{"a", 20, 3}});
+  ASSERT_OK(f.Run(df));
+  EXPECT_EQ(f.All(), (std::vector<std::string>{"a|1|0|a|10|2", "a|1|0|a|20|3", "a|2|1|a|10|2", "a|2|1|a|20|3"}));
+}
+
+TEST(StreamStreamJoin, EventTimeKeyEqualityEvictsByKey) {
+  StreamJoinFixture f;
+  DataFrame df = f.Left().join(f.Right(), col("id") == col("cid") && col("its") == col("cts"), "left");
+  ASSERT_OK(df.status());
+  EXPECT_THAT(api::PhysicalPlanText(df), HasSubstr("left state evicted when key its <= watermark"));
+  f.AddImps({{"a", 1, 0}, {"b", 2, 0}});
+  f.AddClicks({{"a", 10, 0}});
+  ASSERT_OK(f.Run(df));
+  f.AddImps({{"c", 3, 100}});
+  f.AddClicks({{"c", 30, 100}});
+  ASSERT_OK(f.Run(df));
+  EXPECT_EQ(f.All(), (std::vector<std::string>{"a|1|0|a|10|0", "b|2|0|null|null|null", "c|3|100|c|30|100"}));
+}
+
+TEST(StreamStreamJoin, RefusedAtStartWithTheMissingPieceNamed) {
+  StreamJoinFixture f;
+  auto start_error = [&](const DataFrame& df, const std::string& mode) {
+    auto q = df.writeStream().outputMode(mode).format("memory").queryName("q").start();
+    if (!q.ok()) return q.status().message();
+    EXPECT_OK(q->stop());
+    return std::string("started");
+  };
+  // Update mode gives the same rows as append (Spark 4 runs it too); complete has nothing to
+  // complete without an aggregation.
+  EXPECT_EQ(start_error(f.Joined("inner"), "update"), "started");
+  EXPECT_THAT(start_error(f.Joined("inner"), "complete"), HasSubstr("Complete output mode not supported"));
+  EXPECT_THAT(start_error(f.imps.toDF().join(f.Right(), f.Condition(), "left"), "append"),
+              HasSubstr("the left input has no watermark"));
+  EXPECT_THAT(start_error(f.Left().join(f.Right(), col("id") == col("cid"), "left"), "append"),
+              HasSubstr("Stream-stream LeftOuter join between two streaming DataFrame/Datasets is not supported "
+                        "without a watermark in the join keys"));
+  // cts >= its bounds the right side only: fine for a right outer join, not for a left one.
+  Column right_bound = col("id") == col("cid") && col("cts") >= col("its");
+  EXPECT_THAT(start_error(f.Left().join(f.Right(), right_bound, "left"), "append"),
+              HasSubstr("bound the left input's watermarked event time"));
+  EXPECT_EQ(start_error(f.Left().join(f.Right(), right_bound, "right"), "append"), "started");
+  EXPECT_THAT(f.Left().join(f.Right(), f.Condition(), "left_anti").status().message(),
+              HasSubstr("left_anti join between two streaming DataFrames/Datasets is not supported"));
+  // An inner join needs no watermark (its state is never evicted).
+  EXPECT_OK(f.imps.toDF().join(f.clicks.toDF(), col("id") == col("cid")).status());
+}
+
+TEST(StreamStreamJoin, MaxWatermarkPolicyFollowsTheFasterInput) {
+  StreamJoinFixture f;
+  f.session->setConf("spark.sql.streaming.multipleWatermarkPolicy", "max");
+  DataFrame df = f.Joined("left");
+  // Only the right stream moves on: with max its watermark (90 s) decides, so the left rows
+  // (a@0 unmatched) are emitted although the left input has seen nothing new.
+  f.AddImps({{"a", 1, 0}});
+  f.AddClicks({{"z", 10, 0}});
+  ASSERT_OK(f.Run(df));
+  f.AddClicks({{"z", 20, 100}});
+  ASSERT_OK(f.Run(df));
+  EXPECT_EQ(f.All(), (std::vector<std::string>{"a|1|0|null|null|null"}));
+  // With min the slow left input holds the watermark back: nothing is emitted.
+  StreamJoinFixture g;
+  DataFrame dg = g.Joined("left");
+  g.AddImps({{"a", 1, 0}});
+  g.AddClicks({{"z", 10, 0}});
+  ASSERT_OK(g.Run(dg));
+  g.AddClicks({{"z", 20, 100}});
+  ASSERT_OK(g.Run(dg));
+  EXPECT_TRUE(g.All().empty());
+}
+
+}  // namespace
+}  // namespace sluice::testing
