@@ -48,6 +48,7 @@ class ExprTranslator {
   Result<plan::ExprPtr> TranslateBool(const nlohmann::json& body);
   Result<plan::ExprPtr> TranslateCase(const nlohmann::json& body);
   Result<plan::ExprPtr> TranslateFuncCall(const nlohmann::json& body);
+  Result<plan::ExprPtr> TranslateIndirection(const nlohmann::json& body);
   /// A window size: INTERVAL '10 minutes', INTERVAL '10' MINUTE or '10 minutes' -> a string literal.
   Result<plan::ExprPtr> TranslateIntervalLiteral(const nlohmann::json& node);
   Result<std::vector<plan::ExprPtr>> TranslateList(const nlohmann::json& nodes);

@@ -1,11 +1,11 @@
 """Every conformance case, from the cases_*.py tables of this package."""
 from cases import (aggregations, dedup, expressions, functions, joins, parsing, spark_suites, time_functions,  # noqa: F401
-                   windows)
+                   windows, nested)
 
 from cases.known_differences import KNOWN
 
 ALL_CASES = [c for m in (expressions, functions, time_functions, parsing, aggregations, windows, dedup, joins,
-                                    spark_suites)
+                                    spark_suites, nested)
              for c in m.CASES]
 for _case in ALL_CASES:
     if _case.id in KNOWN:
