@@ -36,6 +36,9 @@ class Column {
   Column isin(std::vector<Column> values) const;
   /// SQL LIKE with % and _ wildcards.
   Column like(const std::string& pattern) const;
+  /// The field `name` of a struct (SQL s.name); the element at 0-based `index` of an array (SQL a[i]).
+  Column getField(const std::string& name) const;
+  Column getItem(int index) const;
   /// CASE WHEN chaining: when(c1, v1).when(c2, v2).otherwise(v3).
   Column when(const Column& condition, const Column& value) const;
   Column otherwise(const Column& value) const;
@@ -129,6 +132,31 @@ Column collect_set(const Column& c);
 Column approx_count_distinct(const Column& c, double rsd = 0.05);
 /// The value at `percentage` (0..1) of the sorted non-null values (docs/sql.md: exact in sluice).
 Column percentile_approx(const Column& c, double percentage, int64_t accuracy = 10000);
+
+// Arrays and structs (Spark's complex types) and JSON.
+/// array(a, b, ...) of the values' common type; struct_(a, b, ...) names fields after the columns
+/// (Spark's struct(); `struct` is a C++ keyword); named_struct({lit("a"), x, lit("b"), y}).
+Column array(std::vector<Column> values);
+Column struct_(std::vector<Column> values);
+Column named_struct(std::vector<Column> names_and_values);
+/// element_at: 1-based, negative from the end. size: the number of elements.
+Column element_at(const Column& array, int index);
+Column size(const Column& array);
+Column array_contains(const Column& array, const Column& value);
+/// split(str, regex[, limit]) -> array<string>, Java's String.split rules.
+Column split(const Column& str, const std::string& regex, int limit = -1);
+/// Generators: one output row per array element, only as a whole item of select(); explode
+/// drops rows whose array is NULL or empty, explode_outer keeps them with NULL; posexplode adds
+/// the position column `pos` before the element column `col`.
+Column explode(const Column& array);
+Column explode_outer(const Column& array);
+Column posexplode(const Column& array);
+Column posexplode_outer(const Column& array);
+/// from_json(str, "a INT, b STRING") -> struct (malformed text: every field NULL);
+/// to_json(struct or array) -> string; get_json_object(str, "$.a.b[0]") -> string.
+Column from_json(const Column& str, const std::string& schema_ddl);
+Column to_json(const Column& value);
+Column get_json_object(const Column& str, const std::string& path);
 
 // Event-time windows, as grouping expressions of groupBy(). They contribute the columns
 // window_start and window_end (timestamps) to the result. Durations: "10 minutes", "30 seconds".

@@ -53,6 +53,8 @@ Column Column::isin(std::vector<Column> values) const {
 }
 
 Column Column::like(const std::string& pattern) const { return Call("like", {E(*this), E(lit(pattern))}); }
+Column Column::getField(const std::string& name) const { return Call("get_field", {E(*this), E(lit(name))}); }
+Column Column::getItem(int index) const { return Call("get_item", {E(*this), E(lit(index))}); }
 
 Column Column::when(const Column& condition, const Column& value) const {
   if (!IsOpenCaseWhen(*E(*this))) {
@@ -159,5 +161,22 @@ Column window(const Column& time, const std::string& duration, const std::string
 Column session_window(const Column& time, const std::string& gap) {
   return Call("session_window", {E(time), E(lit(gap))});
 }
+
+Column array(std::vector<Column> values) { return Call("array", Exprs(values)); }
+Column struct_(std::vector<Column> values) { return Call("struct", Exprs(values)); }
+Column named_struct(std::vector<Column> names_and_values) { return Call("named_struct", Exprs(names_and_values)); }
+Column element_at(const Column& array, int index) { return Call("element_at", {E(array), E(lit(index))}); }
+Column size(const Column& array) { return Call("size", {E(array)}); }
+Column array_contains(const Column& array, const Column& value) { return Call("array_contains", {E(array), E(value)}); }
+Column split(const Column& str, const std::string& regex, int limit) {
+  return Call("split", {E(str), E(lit(regex)), E(lit(limit))});
+}
+Column explode(const Column& array) { return Call("explode", {E(array)}); }
+Column explode_outer(const Column& array) { return Call("explode_outer", {E(array)}); }
+Column posexplode(const Column& array) { return Call("posexplode", {E(array)}); }
+Column posexplode_outer(const Column& array) { return Call("posexplode_outer", {E(array)}); }
+Column from_json(const Column& str, const std::string& schema_ddl) { return Call("from_json", {E(str), E(lit(schema_ddl))}); }
+Column to_json(const Column& value) { return Call("to_json", {E(value)}); }
+Column get_json_object(const Column& str, const std::string& path) { return Call("get_json_object", {E(str), E(lit(path))}); }
 
 }  // namespace sluice

@@ -7,6 +7,7 @@
 #include "api/option_text.h"
 #include "conf/sql_conf.h"
 #include "exec/plan_executor.h"
+#include "plan/generate.h"
 #include "plan/logical_plan.h"
 #include "sink/sink_registry.h"
 #include "sluice/session.h"
@@ -51,7 +52,7 @@ std::vector<ExprPtr> ExpandStars(const std::vector<Column>& columns, const arrow
 
 DataFrame DataFrame::select(std::vector<Column> columns) const {
   if (!status_.ok()) return *this;
-  return Derive(*this, LogicalPlan::Project(impl_->plan, ExpandStars(columns, *impl_->plan->schema)));
+  return Derive(*this, plan::PlanSelectList(impl_->plan, ExpandStars(columns, *impl_->plan->schema)));
 }
 
 DataFrame DataFrame::select(const std::vector<std::string>& names) const {

@@ -10,7 +10,7 @@ namespace sluice::exec::internal {
 const std::vector<FunctionKernelEntry>& FunctionKernels() {
   static const std::vector<FunctionKernelEntry> kAll = [] {
     std::vector<FunctionKernelEntry> all;
-    for (auto family : {MathKernels, ConditionalKernels, StringKernels, RegexKernels, DateTimeKernels}) {
+    for (auto family : {MathKernels, ConditionalKernels, StringKernels, RegexKernels, DateTimeKernels, NestedKernels, JsonKernels}) {
       for (auto& k : family()) all.push_back(std::move(k));
     }
     return all;

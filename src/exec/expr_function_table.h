@@ -36,5 +36,7 @@ std::vector<FunctionKernelEntry> ConditionalKernels();
 std::vector<FunctionKernelEntry> StringKernels();
 std::vector<FunctionKernelEntry> RegexKernels();
 std::vector<FunctionKernelEntry> DateTimeKernels();
+std::vector<FunctionKernelEntry> NestedKernels();
+std::vector<FunctionKernelEntry> JsonKernels();
 
 }  // namespace sluice::exec::internal

@@ -98,6 +98,8 @@ std::string CallText(const Expr& e) {
   if (fn == "count_distinct") return "count(DISTINCT " + JoinArgs(a) + ")";
   if (fn == "sum_distinct") return "sum(DISTINCT " + JoinArgs(a) + ")";
   if (fn == "avg_distinct") return "avg(DISTINCT " + JoinArgs(a) + ")";
+  if (fn == "get_field" && a.size() == 2 && a[1]->value) return a[0]->ToString() + "." + a[1]->value->ToString();
+  if (fn == "get_item" && a.size() == 2) return a[0]->ToString() + "[" + a[1]->ToString() + "]";
   if (fn == "casewhen") {
     std::string out = "CASE";
     size_t i = 0;
@@ -170,6 +172,10 @@ std::string OutputName(const Expr& e) {
           (e.value->type->id() == arrow::Type::STRING || e.value->type->id() == arrow::Type::LARGE_STRING)) {
         return e.value->ToString();
       }
+      return e.ToString();
+    case Expr::Kind::kCall:
+      // s.a is named a, as in Spark.
+      if (e.name == "get_field" && e.args.size() == 2 && e.args[1]->value) return e.args[1]->value->ToString();
       return e.ToString();
     default: return e.ToString();
   }

@@ -3,6 +3,7 @@
 
 #include "plan/aggregate.h"
 #include "plan/function_registry.h"
+#include "plan/generate.h"
 
 #include <arrow/api.h>
 #include <arrow/compute/cast.h>
@@ -427,6 +428,11 @@ Result<std::shared_ptr<arrow::Field>> ResolveExpr(const Expr& e, const arrow::Sc
         return Status::Invalid("Aggregate function ", e.ToString(),
                                " is not allowed here; use it in groupBy(...).agg(...) or in the SELECT list or "
                                "HAVING clause of an aggregation query");
+      }
+      if (IsGeneratorFunction(e.name)) {
+        return Status::Invalid(e.ToString(), " is a generator (one row per array element): it can only be a whole "
+                               "item of a select list, e.g. SELECT ", e.name, "(arr) AS x FROM t, not part of "
+                               "another expression or clause");
       }
       if (IsWindowFunction(e.name)) {
         return Status::Invalid(e.name, "() can only be used as a grouping expression (groupBy(window(...)) or "

@@ -8,7 +8,8 @@ namespace sluice::plan {
 const std::vector<FunctionTyping>& RegisteredFunctions() {
   static const std::vector<FunctionTyping> kAll = [] {
     std::vector<FunctionTyping> all;
-    for (auto family : {MathFunctionTypings, ConditionalFunctionTypings, StringFunctionTypings, DateTimeFunctionTypings}) {
+    for (auto family : {MathFunctionTypings, ConditionalFunctionTypings, StringFunctionTypings, DateTimeFunctionTypings,
+                        NestedFunctionTypings, JsonFunctionTypings}) {
       for (auto& f : family()) all.push_back(std::move(f));
     }
     return all;

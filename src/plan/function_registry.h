@@ -35,6 +35,8 @@ std::vector<FunctionTyping> MathFunctionTypings();
 std::vector<FunctionTyping> ConditionalFunctionTypings();
 std::vector<FunctionTyping> StringFunctionTypings();
 std::vector<FunctionTyping> DateTimeFunctionTypings();
+std::vector<FunctionTyping> NestedFunctionTypings();
+std::vector<FunctionTyping> JsonFunctionTypings();
 
 // Helpers the family files share (defined in expr_resolve.cc beside the core rules).
 
@@ -50,5 +52,13 @@ bool IsNullType(const arrow::DataType& t);
 Result<std::shared_ptr<arrow::DataType>> StringArg(const Expr& call, const arrow::FieldVector& args, size_t i);
 /// args[i] is an integer or NULL (then it is cast to int32), or a type error naming the call.
 Status IntegerArg(const Expr& call, const arrow::FieldVector& args, size_t i);
+
+// Shared by the nested-type typing and kernels.
+
+/// The index of field `name` of the struct `type` (exact match first, then ignoring case, as
+/// Spark); errors name the field and list the struct's fields.
+Result<int> FindStructField(const Expr& call, const arrow::DataType& type, const std::string& name);
+/// The struct type from_json's DDL literal (call.args[1]) describes.
+Result<std::shared_ptr<arrow::DataType>> FromJsonSchema(const Expr& call);
 
 }  // namespace sluice::plan

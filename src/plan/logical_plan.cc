@@ -162,6 +162,11 @@ std::string LogicalPlan::ToString(int indent, bool with_options) const {
     case Kind::kUnion:
       os << "Union";
       break;
+    case Kind::kGenerate:
+      os << "Generate " << generator->ToString() << " [";
+      for (size_t i = 0; i < generator_columns.size(); ++i) os << (i ? ", " : "") << generator_columns[i];
+      os << "]";
+      break;
   }
   if (input) os << "\n" << input->ToString(indent + 1, with_options);
   if (right) os << "\n" << right->ToString(indent + 1, with_options);
@@ -189,6 +194,7 @@ std::map<std::string, int64_t> LogicalPlan::WatermarkedColumns() const {
     case Kind::kFilter:
     case Kind::kSort:
     case Kind::kLimit:
+    case Kind::kGenerate:
     case Kind::kDeduplicate: return in;
     case Kind::kWatermark: in[event_time_column] = delay_ms; return in;
     case Kind::kJoin: {

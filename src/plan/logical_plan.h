@@ -68,7 +68,8 @@ struct SortKey {
 struct LogicalPlan {
   /// kWatermark, kAggregate and kDeduplicate are the event-time and stateful nodes; kJoin
   /// and kUnion have two inputs (input = left, right).
-  enum class Kind { kScan, kProject, kFilter, kWatermark, kAggregate, kDeduplicate, kSort, kLimit, kJoin, kUnion };
+  enum class Kind { kScan, kProject, kFilter, kWatermark, kAggregate, kDeduplicate, kSort, kLimit, kJoin, kUnion,
+                    kGenerate };
 
   Kind kind;
   PlanPtr input;                          // null for kScan
@@ -99,6 +100,11 @@ struct LogicalPlan {
   std::vector<SortKey> sort_keys;
   // kLimit: the first `limit` rows of the input.
   int64_t limit = 0;
+
+  // kGenerate (plan/generate.h): output = the input columns, then generator_columns (pos for
+  // posexplode, then the element), one row per element of the generator's array.
+  ExprPtr generator{};
+  std::vector<std::string> generator_columns{};
 
   bool IsStreaming() const;
   /// True for the nodes that keep state across micro-batches.
@@ -137,6 +143,9 @@ struct LogicalPlan {
   /// A join on column names (`using_columns`) or on `condition` (null: cross join); see
   /// plan/join.h for the output columns and the rules for streams. `max_build_bytes`: the
   /// limit on the static side's size (0 = none).
+  /// `generator` is explode/explode_outer/posexplode/posexplode_outer of an array; `columns`
+  /// names its output columns (see plan/generate.h, which most callers want).
+  static Result<PlanPtr> Generate(PlanPtr input, ExprPtr generator, std::vector<std::string> columns);
   static Result<PlanPtr> Join(PlanPtr left, PlanPtr right, JoinType type, std::vector<std::string> using_columns,
                               ExprPtr condition, int64_t max_build_bytes);
   /// UNION ALL: every row of `left`, then every row of `right`, columns matched by position

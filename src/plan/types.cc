@@ -112,6 +112,15 @@ std::string TypeName(const arrow::DataType& type) {
       const auto& d = static_cast<const arrow::DecimalType&>(type);
       return "decimal(" + std::to_string(d.precision()) + "," + std::to_string(d.scale()) + ")";
     }
+    case arrow::Type::LIST:
+      return "array<" + TypeName(*static_cast<const arrow::ListType&>(type).value_type()) + ">";
+    case arrow::Type::STRUCT: {
+      std::string out = "struct<";
+      for (int i = 0; i < type.num_fields(); ++i) {
+        out += (i ? "," : "") + type.field(i)->name() + ":" + TypeName(*type.field(i)->type());
+      }
+      return out + ">";
+    }
     default: return type.ToString();
   }
 }

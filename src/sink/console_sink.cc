@@ -8,7 +8,7 @@
 #include <iostream>
 #include <sstream>
 
-#include "sink/file_sink_value_format.h"
+#include "util/value_text.h"
 
 namespace sluice::sink {
 namespace {
@@ -68,7 +68,7 @@ Result<std::string> ShowString(const arrow::Table& table, int64_t num_rows, int 
     std::vector<std::string> row;
     for (int c = 0; c < shown->num_columns(); ++c) {
       const auto& column = *shown->column(c)->chunk(0);
-      auto cell = FormatShowCell(column, r);
+      auto cell = util::FormatShowCell(column, r);
       if (!cell.ok()) {
         return cell.status().WithMessage("console sink, column '", table.schema()->field(c)->name(),
                                          "': ", cell.status().message());

@@ -11,7 +11,7 @@
 #include <charconv>
 
 #include "sink/file_sink_json.h"
-#include "sink/file_sink_value_format.h"
+#include "util/value_text.h"
 
 namespace sluice::sink {
 namespace {
@@ -93,10 +93,10 @@ Result<std::shared_ptr<arrow::Table>> PrepareCsvColumns(const arrow::Table& rows
           ARROW_RETURN_NOT_OK(b.AppendNull());
         } else if (type->id() == arrow::Type::TIMESTAMP) {
           const auto& ts = checked_cast<const arrow::TimestampType&>(*type);
-          ARROW_RETURN_NOT_OK(b.Append(FormatTimestamp(checked_cast<const arrow::TimestampArray&>(*chunk).Value(i),
-                                                       ts.unit(), !ts.timezone().empty(), TimestampStyle::kIso)));
+          ARROW_RETURN_NOT_OK(b.Append(util::FormatTimestamp(checked_cast<const arrow::TimestampArray&>(*chunk).Value(i),
+                                                       ts.unit(), !ts.timezone().empty(), util::TimestampStyle::kIso)));
         } else {
-          ARROW_ASSIGN_OR_RAISE(auto text, FormatShowCell(*chunk, i));
+          ARROW_ASSIGN_OR_RAISE(auto text, util::FormatShowCell(*chunk, i));
           ARROW_RETURN_NOT_OK(b.Append(text));
         }
       }

@@ -1,5 +1,5 @@
-// JSON lines encoder for the json file sink. Arrow C++ has a JSON reader but no writer, so
-// this is a small encoder over Arrow arrays, matching Spark's JSON generator: one object per
+// JSON lines encoder for the json file sink (Arrow C++ has a JSON reader but no writer), over
+// util/json_text.h, matching Spark's JSON generator: one object per
 // row in schema order, each line ending in '\n'; timestamps ISO-8601 (file_sink_value_format.h);
 // doubles as Java prints them ("1.0", "1.0E10"), NaN/Infinity as quoted strings; binary as
 // base64; dates "yyyy-MM-dd"; lists as arrays; structs and maps as objects.
@@ -13,11 +13,6 @@
 #include "sluice/status.h"
 
 namespace sluice::sink {
-
-/// Appends the JSON text of row `i` of `array` (which must be non-null at `i` unless nested)
-/// to `out`. With `ignore_null_fields`, null struct fields are omitted (Spark's default),
-/// else written as null. Errors name the type that has no JSON form.
-Status AppendJsonValue(const arrow::Array& array, int64_t i, bool ignore_null_fields, std::string* out);
 
 /// Writes every row of `table` as one JSON line to `out` (buffered in ~1 MiB writes).
 /// Top-level null columns are omitted or written as null like struct fields.

@@ -151,8 +151,10 @@ Result<ExprPtr> ExprTranslator::Translate(const json& node) {
     return text_.ErrorAt(location, "IS [NOT] TRUE/FALSE/UNKNOWN is not supported; use x = true, NOT x or x IS NULL");
   }
   if (kind == "CollateClause") return text_.ErrorAt(location, "COLLATE is not supported");
-  if (kind == "A_Indirection" || kind == "A_ArrayExpr") {
-    return text_.ErrorAt(location, "arrays and field access are not supported");
+  if (kind == "A_Indirection") return TranslateIndirection(body);
+  if (kind == "A_ArrayExpr") {  // ARRAY[a, b]: array(a, b)
+    ARROW_ASSIGN_OR_RAISE(auto elements, TranslateList(Field(body, "elements")));
+    return Remember(Expr::Call("array", std::move(elements)), location);
   }
   return text_.ErrorAt(location, "unsupported expression (" + kind + ")");
 }
@@ -173,15 +175,29 @@ Result<ExprPtr> ExprTranslator::TranslateColumnRef(const json& body) {
   std::vector<std::string> folded;
   for (size_t i = 0; i + (star ? 1 : 0) < fields.size(); ++i) folded.push_back(StringField(Field(fields[i], "String"), "sval"));
   std::vector<std::string> parts = text_.IdentifierChainAt(location, folded);
+  auto is_table = [&](const std::string& name) {
+    return std::any_of(table_names_.begin(), table_names_.end(), [&](const std::string& t) { return SameIdentifier(t, name); });
+  };
+  auto is_column = [&](const std::string& name) {
+    return input_ && input_->GetFieldIndex(ColumnName(name)) >= 0;
+  };
+  // s.a.b: a struct column's fields (Spark reads a first part that names a column this way when
+  // no table has that name); t.s.a: the same, qualified by the table.
+  if (!star && parts.size() >= 2 && (is_table(parts[0]) ? parts.size() >= 3 : is_column(parts[0]))) {
+    const size_t first_field = is_table(parts[0]) ? 2 : 1;
+    ExprPtr e = Remember(Expr::Column(ColumnName(parts[first_field - 1])), location);
+    for (size_t i = first_field; i < parts.size(); ++i) {
+      e = Remember(Expr::Call("get_field", {e, Expr::Literal(std::make_shared<arrow::StringScalar>(parts[i]))}), location);
+    }
+    return e;
+  }
   if (parts.size() > (star ? 1u : 2u)) {
     return text_.ErrorAt(location, "column reference with " + std::to_string(parts.size()) +
-                                       " parts is not supported; write column or table.column");
+                                       " parts is not supported; write column, table.column or struct_column.field");
   }
   if ((star && parts.size() == 1) || (!star && parts.size() == 2)) {
     const std::string& qualifier = parts[0];
-    bool known = std::any_of(table_names_.begin(), table_names_.end(),
-                             [&](const std::string& t) { return SameIdentifier(t, qualifier); });
-    if (!known) {
+    if (!is_table(qualifier)) {
       std::string list;
       for (const auto& t : table_names_) list += (list.empty() ? "" : ", ") + t;
       return text_.ErrorAt(location, "unknown table '" + qualifier + "' in column reference; the query reads " +
@@ -196,6 +212,29 @@ Result<ExprPtr> ExprTranslator::TranslateColumnRef(const json& body) {
     }
   }
   return Remember(Expr::Column(ColumnName(parts.back())), location);
+}
+
+// x[i] (array element, 0-based), s['a'] and (s).a (struct field).
+Result<ExprPtr> ExprTranslator::TranslateIndirection(const json& body) {
+  const int location = sql::LocationOf(body);
+  ARROW_ASSIGN_OR_RAISE(ExprPtr e, Translate(Field(body, "arg")));
+  for (const auto& step : Field(body, "indirection")) {
+    const std::string kind = NodeKind(step);
+    if (kind == "String") {
+      auto name = Expr::Literal(std::make_shared<arrow::StringScalar>(StringField(Field(step, "String"), "sval")));
+      e = Remember(Expr::Call("get_field", {e, name}), location);
+      continue;
+    }
+    const json& indices = Field(step, "A_Indices");
+    if (kind != "A_Indices" || Field(indices, "is_slice").is_boolean() || Field(indices, "uidx").is_null()) {
+      return text_.ErrorAt(location, "only x[index] and s['field'] are supported here (no slices x[a:b] or s.*)");
+    }
+    ARROW_ASSIGN_OR_RAISE(ExprPtr index, Translate(Field(indices, "uidx")));
+    const bool by_name = index->kind == Expr::Kind::kLiteral && index->value &&
+                         index->value->type->id() == arrow::Type::STRING;
+    e = Remember(Expr::Call(by_name ? "get_field" : "get_item", {e, index}), location);
+  }
+  return e;
 }
 
 namespace {
@@ -422,6 +461,7 @@ Result<ExprPtr> ExprTranslator::TranslateFuncCall(const json& body) {
   call.location = sql::LocationOf(body);
   call.name = LastName(Field(body, "funcname"));
   if (call.name == kSparkWindowFunction) call.name = "window";  // Spark's window(...), see sql_spark_spelling.h
+  if (call.name == kSparkArrayFunction) call.name = "array";
   if (!Field(body, "over").is_null()) {
     return text_.ErrorAt(call.location, "window functions (" + call.name + "(...) OVER ...) are not supported; for "
                                         "event-time windows use GROUP BY tumble(ts, INTERVAL '10 minutes'), hop(...) "

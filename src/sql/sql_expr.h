@@ -51,6 +51,7 @@ class ExprTranslator {
   /// The pattern of [I]LIKE (`what`): a string literal, with `ESCAPE 'c'` rewritten to the
   /// evaluator's backslash escapes.
   Result<plan::ExprPtr> TranslateLikePattern(const nlohmann::json& rexpr, const std::string& what);
+  Result<plan::ExprPtr> TranslateIndirection(const nlohmann::json& body);
   /// A window size: INTERVAL '10 minutes', INTERVAL '10' MINUTE or '10 minutes' -> a string literal.
   Result<plan::ExprPtr> TranslateIntervalLiteral(const nlohmann::json& node);
   Result<std::vector<plan::ExprPtr>> TranslateList(const nlohmann::json& nodes);

@@ -241,6 +241,8 @@ const std::map<std::string, FunctionSpec>& Functions() {
     f.emplace("printf", Plain("format_string", 1, SIZE_MAX, "printf(format, arg1, ...)"));
     f.emplace("regexp", Plain("regexp_like", 2, 2, "regexp(str, regex)"));
     f.emplace("position", FunctionSpec{2, 2, "position(substr IN str)", BuildPosition});
+    // Generators (plan/generate.h): only as a whole select item.
+    for (const char* fn : {"explode", "explode_outer", "posexplode", "posexplode_outer"}) f.emplace(fn, Unary(fn));
     f.emplace("substring", FunctionSpec{2, 3, "substring(str, pos[, len])", BuildSubstring});
     f.emplace("substr", FunctionSpec{2, 3, "substr(str, pos[, len])", BuildSubstring});
     f.emplace("to_timestamp", FunctionSpec{1, 2, "to_timestamp(str[, format])", BuildToTimestamp});

@@ -8,6 +8,7 @@ namespace sluice::sql {
 
 // "wind" + U+03C9 (two bytes): six bytes like "window"; an identifier to the lexer that nobody types.
 const char* const kSparkWindowFunction = "wind\xCF\x89";
+const char* const kSparkArrayFunction = "arr\xCF\x89";
 
 namespace {
 
@@ -84,6 +85,10 @@ std::string RewriteSparkWindowSpelling(const std::string& sql) {
 std::string RewriteSparkOperators(const std::string& sql) {
   std::string out = sql;
   ForEachCodeByte(sql, [&](size_t i) {
+    if (WordAt(sql, i, "array") && SkipSpaces(sql, i + 5) < sql.size() && sql[SkipSpaces(sql, i + 5)] == '(') {
+      out.replace(i, 5, kSparkArrayFunction);
+      return;
+    }
     if (WordAt(sql, i, "try_cast") && SkipSpaces(sql, i + 8) < sql.size() && sql[SkipSpaces(sql, i + 8)] == '(') {
       out.replace(i, 8, "    cast");
       return;

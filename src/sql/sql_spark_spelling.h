@@ -26,7 +26,12 @@ std::string RewriteSparkJoinSpelling(const std::string& sql);
 /// `table_location` is `SEMI JOIN` / `ANTI JOIN`; nullopt otherwise.
 std::optional<std::string> SparkJoinWordBefore(const std::string& sql, int table_location);
 
-/// `sql` with Spark's operators the PostgreSQL grammar lacks rewritten (same length):
+/// The function name Spark's `array(` is rewritten to (PostgreSQL reserves ARRAY for
+/// ARRAY[...] and ARRAY(subquery)); the SQL layer reads it as "array".
+extern const char* const kSparkArrayFunction;
+
+/// `sql` with Spark's operators the PostgreSQL grammar lacks rewritten (same length): `array(`
+/// becomes kSparkArrayFunction,
 /// `try_cast(` becomes `    cast(` (the translator sees "try_" before the CAST in the user's
 /// text), `x RLIKE p` / `x REGEXP p` become `x ~ p`, `NOT RLIKE` / `NOT REGEXP` become `!~`,
 /// and Spark's unquoted `INTERVAL 1 HOUR` becomes `INTERVAL'1'HOUR`.

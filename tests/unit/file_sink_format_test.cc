@@ -13,7 +13,8 @@
 #include "io/file_system.h"
 #include "sink/file_sink.h"
 #include "sink/file_sink_json.h"
-#include "sink/file_sink_value_format.h"
+#include "util/json_text.h"
+#include "util/value_text.h"
 #include "support/status.h"
 #include "support/temp_dir.h"
 
@@ -25,6 +26,13 @@ using ::testing::HasSubstr;
 namespace fs = std::filesystem;
 
 using sluice::testing::TempDir;
+using util::AppendJsonValue;
+using util::FormatDate;
+using util::FormatDoubleJava;
+using util::FormatFloatJava;
+using util::FormatShowCell;
+using util::FormatTimestamp;
+using util::TimestampStyle;
 
 std::shared_ptr<arrow::Array> Json(const std::shared_ptr<arrow::DataType>& type, const std::string& json) {
   auto a = arrow::json::ArrayFromJSONString(type, json);

@@ -1,5 +1,5 @@
 // Text forms of Arrow values the way Spark writes them, shared by the JSON and CSV file sinks
-// (Spark's JSON/CSV generators) and the console sink (Spark's show()). One place, so the same
+// (Spark's JSON/CSV generators), the console sink (Spark's show()) and to_json (util/json_text.h). One place, so the same
 // value prints the same in every sink.
 #pragma once
 
@@ -11,7 +11,7 @@
 
 #include "sluice/status.h"
 
-namespace sluice::sink {
+namespace sluice::util {
 
 /// Java's Double.toString: "1.0", "0.001", "1.0E7", "1.5E-4", "NaN", "Infinity", "-0.0".
 std::string FormatDoubleJava(double v);
@@ -40,4 +40,4 @@ void AppendJsonString(const std::string_view& s, std::string* out);
 /// maps "{k -> v}". Error naming the type when it has no text form here.
 Result<std::string> FormatShowCell(const arrow::Array& array, int64_t i);
 
-}  // namespace sluice::sink
+}  // namespace sluice::util

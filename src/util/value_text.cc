@@ -1,4 +1,4 @@
-#include "sink/file_sink_value_format.h"
+#include "util/value_text.h"
 
 #include <arrow/array.h>
 #include <arrow/type.h>
@@ -8,7 +8,7 @@
 #include <cmath>
 #include <cstdio>
 
-namespace sluice::sink {
+namespace sluice::util {
 namespace {
 
 using arrow::internal::checked_cast;
@@ -227,4 +227,4 @@ Result<std::string> FormatShowCell(const arrow::Array& a, int64_t i) {
   }
 }
 
-}  // namespace sluice::sink
+}  // namespace sluice::util
