@@ -9,6 +9,8 @@ namespace sluice::sql {
 // "wind" + U+03C9 (two bytes): six bytes like "window"; an identifier to the lexer that nobody types.
 const char* const kSparkWindowFunction = "wind\xCF\x89";
 
+const char* const kSparkPartitionStrategy = "s";
+
 namespace {
 
 bool IsWordChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || (c & 0x80); }
@@ -84,6 +86,12 @@ std::string RewriteSparkWindowSpelling(const std::string& sql) {
 std::string RewriteSparkOperators(const std::string& sql) {
   std::string out = sql;
   ForEachCodeByte(sql, [&](size_t i) {
+    // PARTITIONED BY -> "PARTITION BY" + spaces + "s" (the strategy), the same length.
+    if (WordAt(sql, i, "partitioned") && WordAt(sql, SkipSpaces(sql, i + 11), "by") && SkipSpaces(sql, i + 11) > i + 11) {
+      const size_t span = SkipSpaces(sql, i + 11) + 2 - i;
+      out.replace(i, span, "PARTITION BY" + std::string(span - 13, ' ') + kSparkPartitionStrategy);
+      return;
+    }
     if (WordAt(sql, i, "try_cast") && SkipSpaces(sql, i + 8) < sql.size() && sql[SkipSpaces(sql, i + 8)] == '(') {
       out.replace(i, 8, "    cast");
       return;
