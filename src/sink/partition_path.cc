@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cstdio>
 #include <map>
 
 #include "sink/file_sink_value_format.h"
@@ -57,9 +56,10 @@ std::string EscapePartitionPathName(const std::string& name) {
   out.reserve(name.size());
   for (unsigned char c : name) {
     if (NeedsEscaping(c)) {
-      char buf[4];
-      std::snprintf(buf, sizeof(buf), "%%%02X", c);
-      out += buf;
+      static constexpr char kHex[] = "0123456789ABCDEF";
+      out += '%';
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
     } else {
       out += static_cast<char>(c);
     }
@@ -144,7 +144,9 @@ Result<std::vector<PartitionSlice>> SplitByPartition(const arrow::Table& rows, c
   std::shared_ptr<arrow::Table> data = combined;
   std::vector<int> descending = indices;
   std::sort(descending.rbegin(), descending.rend());
-  for (int c : descending) ARROW_ASSIGN_OR_RAISE(data, data->RemoveColumn(c));
+  for (int c : descending) {
+    ARROW_ASSIGN_OR_RAISE(data, data->RemoveColumn(c));
+  }
 
   for (auto& [path, row_numbers] : groups) {
     arrow::Int64Builder b;

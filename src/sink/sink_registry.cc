@@ -28,7 +28,8 @@ SinkKind FileKind(const std::string& name) {
   k.validate = ValidateFileSinkSpec;
   k.make = MakeFileSink;
   // Partition columns are checked against the query's schema before the query starts.
-  k.prepare = [](SinkSpec* spec, const ConfLookup&, const arrow::Schema& schema, const std::shared_ptr<io::FileSystem>&) {
+  k.prepare = [](SinkSpec* spec, const ConfLookup&, const arrow::Schema& schema,
+                 const std::shared_ptr<io::FileSystem>&) -> Status {
     ARROW_ASSIGN_OR_RAISE(auto columns, PartitionColumnsOption(spec->options));
     return CheckPartitionColumns(columns, schema);
   };

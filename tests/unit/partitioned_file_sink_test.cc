@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <parquet/arrow/reader.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
