@@ -110,8 +110,7 @@ def test_duckdb_reads_with_hive_partitioning(output):
 
 def test_pyarrow_dataset_reads_hive_partitions(output):
     files = [str(p) for p in sorted(output.rglob("part-*.parquet")) if "00000000-0000-0000-0000-000000000000" not in p.name]
-    part = ds.partitioning(flavor="hive", null_fallback="__HIVE_DEFAULT_PARTITION__")
-    table = ds.dataset(files, format="parquet", partitioning=part, partition_base_dir=str(output)).to_table()
+    table = ds.dataset(files, format="parquet", partitioning="hive", partition_base_dir=str(output)).to_table()
     assert table.num_rows == FILES * ROWS_PER_FILE
     assert set(table.column_names) == {"id", "ts", "dt", "country"}
     by_id = {r["id"]: r for r in table.to_pylist()}

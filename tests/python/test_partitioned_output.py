@@ -14,9 +14,9 @@ def rows(first, count):
 
 
 def hive_dataset(out):
-    part = ds.partitioning(flavor="hive", null_fallback="__HIVE_DEFAULT_PARTITION__")
-    # Partition directories only: _spark_metadata, _SUCCESS and dot files are skipped by default.
-    return ds.dataset(str(out), format="parquet", partitioning=part).to_table()
+    # Hive partitioning reads __HIVE_DEFAULT_PARTITION__ as NULL; _spark_metadata, _SUCCESS and dot
+    # files are skipped by default.
+    return ds.dataset(str(out), format="parquet", partitioning="hive").to_table()
 
 
 def test_write_stream_partition_by_writes_hive_directories(spark, write_json, tmp_path):
@@ -46,11 +46,16 @@ def test_partition_by_unknown_column_is_refused_before_start(spark, tmp_path):
         df.writeStream.partitionBy(1)
 
 
-def test_batch_write_partition_by_and_to_pandas(spark, tmp_path):
+def test_to_pandas_of_a_batch_frame(spark):
+    pytest.importorskip("pandas")  # not in requirements.txt: toPandas needs the user's pandas
     df = spark.createDataFrame([(1, "a", 10), (2, "b", 20), (3, "a", 30)], ["id", "k", "v"])
-    pdf = df.toPandas()
+    pdf = df.where("v > 10").toPandas()
     assert list(pdf.columns) == ["id", "k", "v"]
-    assert pdf["v"].sum() == 60 and len(pdf) == 3
+    assert pdf["v"].tolist() == [20, 30]
+
+
+def test_batch_write_partition_by(spark, tmp_path):
+    df = spark.createDataFrame([(1, "a", 10), (2, "b", 20), (3, "a", 30)], ["id", "k", "v"])
     out = tmp_path / "batch"
     df.write.partitionBy(["k"]).mode("overwrite").parquet(str(out))
     assert (out / "_SUCCESS").exists()
