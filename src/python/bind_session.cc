@@ -11,6 +11,7 @@
 
 #include "python/arrow_bridge.h"
 #include "python/bindings.h"
+#include "sql/sql_query.h"
 
 namespace sluice::python {
 namespace {
@@ -64,6 +65,17 @@ void BindSession(nb::module_& m) {
           nb::arg("table") = false)
       .def("create_dataframe",
            [](Session& s, nb::handle rows) { return CheckedFrame(Unwrap(s.createDataFrame(TableFromPython(rows)))); })
+      .def("sql",
+           [](const std::shared_ptr<Session>& s, const std::string& query, const std::map<std::string, DataFrame>& views) {
+             std::map<std::string, DataFrame> folded;
+             for (const auto& [name, df] : views) folded.emplace(sql::FoldCase(name), df);
+             Result<DataFrame> df;
+             {
+               nb::gil_scoped_release unlocked;
+               df = sql::PlanQueryOverViews(s, sql::SqlText("<spark.sql>", query), folded);
+             }
+             return CheckedFrame(Unwrap(std::move(df)));
+           })
       .def("memory_table", [](const Session& s, const std::string& name) { return ArrowStream{Unwrap(s.memoryTable(name))}; })
       .def("active", [](const Session& s) { return s.streams().active(); })
       .def("get", [](const Session& s, const std::string& id) { return s.streams().get(id); })

@@ -17,6 +17,7 @@
 
 #include "io/uuid.h"
 #include "sink/file_sink_format.h"
+#include "sink/partition_path.h"
 #include "checkpoint/file_sink_log.h"
 
 namespace sluice::sink {
@@ -34,11 +35,6 @@ std::string Lower(std::string s) {
 bool StartsWith(const std::string& s, const std::string& p) { return s.rfind(p, 0) == 0; }
 bool EndsWith(const std::string& s, const std::string& p) {
   return s.size() >= p.size() && s.compare(s.size() - p.size(), p.size(), p) == 0;
-}
-
-std::string BaseName(const std::string& path) {
-  auto pos = path.find_last_of('/');
-  return pos == std::string::npos ? path : path.substr(pos + 1);
 }
 
 // Spark's name: part-<task>-<job uuid>.c<file counter><ext>. One task per batch here.
@@ -89,23 +85,57 @@ Result<std::vector<SinkFileStatus>> WritePartFiles(io::FileSystem* fs, const std
   return written;
 }
 
+// Writes each partition's rows as part files under <dir>/<partition dir>/ (partitioned output,
+// partition_path.h). The file counter restarts in every partition, as in Spark, so names stay
+// deterministic per attempt. On error, every file written so far is deleted (best effort).
+Result<std::vector<SinkFileStatus>> WritePartitionedFiles(io::FileSystem* fs, const std::string& dir,
+                                                          const FileSinkOptions& o, const std::string& uuid,
+                                                          const arrow::Table& rows,
+                                                          const std::vector<std::string>& partition_by) {
+  ARROW_ASSIGN_OR_RAISE(auto slices, SplitByPartition(rows, partition_by));
+  std::vector<SinkFileStatus> written;
+  for (const auto& slice : slices) {
+    const std::string sub = io::JoinPath(dir, slice.dir);
+    Status st = fs->MakeDirs(sub);
+    Result<std::vector<SinkFileStatus>> files =
+        st.ok() ? WritePartFiles(fs, sub, o, uuid, *slice.rows, /*empty_file=*/false) : Result<std::vector<SinkFileStatus>>(st);
+    if (!files.ok()) {
+      for (const auto& f : written) (void)fs->Delete(io::UriToPath(f.path));
+      return files.status();
+    }
+    written.insert(written.end(), files->begin(), files->end());
+  }
+  return written;
+}
+
 // Best effort: deletes the files of earlier, uncommitted attempts of batch `batch_id` (part
-// files named with `batch_uuid` that the log does not list, and their hidden temp files). Any
-// other unlisted file is left alone: it cannot be proven to be this query's leftover.
-Status DeleteUncommittedFiles(io::FileSystem* fs, const std::string& dir, const FileSinkLog& log,
-                              const std::string& batch_uuid) {
-  ARROW_ASSIGN_OR_RAISE(auto committed, log.AllFiles());
-  std::set<std::string> names;
-  for (const auto& f : committed) names.insert(BaseName(io::UriToPath(f.path)));
+// files named with `batch_uuid` that the log does not list, and their hidden temp files), in
+// `dir` and in its partition directories (names holding '=', not starting with '_' or '.').
+// Any other unlisted file is left alone: it cannot be proven to be this query's leftover.
+void DeleteUncommittedFilesIn(io::FileSystem* fs, const std::string& dir, const std::set<std::string>& committed,
+                              const std::string& mark) {
   auto listing = fs->List(dir);
-  if (!listing.ok()) return Status::OK();
-  const std::string mark = "-" + batch_uuid + ".c";
+  if (!listing.ok()) return;
   for (const auto& e : *listing) {
-    if (e.is_dir || e.name.find(mark) == std::string::npos) continue;
-    bool orphan = StartsWith(e.name, "part-") && names.count(e.name) == 0;
+    if (e.is_dir) {
+      if (e.name.find('=') != std::string::npos && !StartsWith(e.name, "_") && !StartsWith(e.name, ".")) {
+        DeleteUncommittedFilesIn(fs, e.path, committed, mark);
+      }
+      continue;
+    }
+    if (e.name.find(mark) == std::string::npos) continue;
+    bool orphan = StartsWith(e.name, "part-") && committed.count(io::AbsolutePath(e.path)) == 0;
     bool temp = StartsWith(e.name, ".part-") && EndsWith(e.name, ".tmp");
     if (orphan || temp) (void)fs->Delete(e.path);
   }
+}
+
+Status DeleteUncommittedFiles(io::FileSystem* fs, const std::string& dir, const FileSinkLog& log,
+                              const std::string& batch_uuid) {
+  ARROW_ASSIGN_OR_RAISE(auto committed, log.AllFiles());
+  std::set<std::string> paths;
+  for (const auto& f : committed) paths.insert(io::AbsolutePath(io::UriToPath(f.path)));
+  DeleteUncommittedFilesIn(fs, dir, paths, "-" + batch_uuid + ".c");
   return Status::OK();
 }
 
@@ -146,10 +176,12 @@ Status ClaimOutputDirectory(io::FileSystem* fs, const std::string& dir, FileSink
 
 class FileSink final : public Sink {
  public:
-  FileSink(std::shared_ptr<io::FileSystem> fs, std::string dir, FileSinkOptions options, std::string query_id)
+  FileSink(std::shared_ptr<io::FileSystem> fs, std::string dir, FileSinkOptions options,
+           std::vector<std::string> partition_by, std::string query_id)
       : fs_(std::move(fs)),
         dir_(std::move(dir)),
         options_(std::move(options)),
+        partition_by_(std::move(partition_by)),
         query_id_(std::move(query_id)),
         log_(fs_, dir_) {}
 
@@ -174,7 +206,9 @@ class FileSink final : public Sink {
 
  private:
   Status WriteAndCommit(int64_t batch_id, const std::string& uuid, const arrow::Table& rows) {
-    ARROW_ASSIGN_OR_RAISE(auto files, WritePartFiles(fs_.get(), dir_, options_, uuid, rows, /*empty_file=*/false));
+    ARROW_ASSIGN_OR_RAISE(auto files, partition_by_.empty()
+                                          ? WritePartFiles(fs_.get(), dir_, options_, uuid, rows, /*empty_file=*/false)
+                                          : WritePartitionedFiles(fs_.get(), dir_, options_, uuid, rows, partition_by_));
     ARROW_RETURN_NOT_OK(fs_->FaultPoint("file_sink_before_commit"));
     ARROW_RETURN_NOT_OK(log_.Add(batch_id, files));
     return fs_->FaultPoint("file_sink_after_commit");
@@ -183,6 +217,7 @@ class FileSink final : public Sink {
   std::shared_ptr<io::FileSystem> fs_;
   std::string dir_;  // absolute
   FileSinkOptions options_;
+  std::vector<std::string> partition_by_;  // Hive-style directories when non-empty (partition_path.h)
   std::string query_id_;  // may be empty (tools, tests): the batch uuids are then shared by such writers
   FileSinkLog log_;
   bool prepared_ = false;
@@ -196,6 +231,7 @@ std::string FileSinkBatchUuid(const std::string& query_id, int64_t batch_id) {
 
 Status ValidateFileSinkSpec(const SinkSpec& spec) {
   ARROW_RETURN_NOT_OK(ParseFileSinkOptions(spec.format, spec.options, /*path_required=*/true).status());
+  ARROW_RETURN_NOT_OK(PartitionColumnsOption(spec.options).status());
   if (spec.output_mode != plan::OutputMode::kAppend) {
     return Status::Invalid("Data source ", Lower(spec.format), " does not support ", plan::OutputModeName(spec.output_mode),
                            " output mode (the file sink only appends)");
@@ -206,9 +242,10 @@ Status ValidateFileSinkSpec(const SinkSpec& spec) {
 Result<std::unique_ptr<Sink>> MakeFileSink(const SinkSpec& spec, const SinkContext& ctx) {
   ARROW_RETURN_NOT_OK(ValidateFileSinkSpec(spec));
   ARROW_ASSIGN_OR_RAISE(auto options, ParseFileSinkOptions(spec.format, spec.options, /*path_required=*/true));
+  ARROW_ASSIGN_OR_RAISE(auto partition_by, PartitionColumnsOption(spec.options));
   auto fs = ctx.fs ? ctx.fs : io::LocalFileSystem();
   std::string dir = io::AbsolutePath(options.path);
-  auto sink = std::make_unique<FileSink>(fs, dir, std::move(options), ctx.query_id);
+  auto sink = std::make_unique<FileSink>(fs, dir, std::move(options), std::move(partition_by), ctx.query_id);
   if (!ctx.query_id.empty()) {
     FileSinkLog log(fs, dir);
     ARROW_RETURN_NOT_OK(ClaimOutputDirectory(fs.get(), dir, &log, ctx.query_id));
@@ -219,6 +256,8 @@ Result<std::unique_ptr<Sink>> MakeFileSink(const SinkSpec& spec, const SinkConte
 Status WriteFilesOnce(const std::shared_ptr<io::FileSystem>& fs, const std::string& format, const plan::Options& options,
                       const std::string& mode, const std::string& dir, const std::shared_ptr<arrow::Table>& rows) {
   ARROW_ASSIGN_OR_RAISE(auto o, ParseFileSinkOptions(format, options, /*path_required=*/false));
+  ARROW_ASSIGN_OR_RAISE(auto partition_by, PartitionColumnsOption(options));
+  ARROW_RETURN_NOT_OK(CheckPartitionColumns(partition_by, *rows->schema()));  // before touching the directory
   std::string m = Lower(mode.empty() ? "errorifexists" : mode);
   if (m != "error" && m != "errorifexists" && m != "overwrite" && m != "append" && m != "ignore") {
     return Status::Invalid("Unknown save mode '", mode, "'. Valid: error, errorifexists, overwrite, append, ignore");
@@ -241,7 +280,11 @@ Status WriteFilesOnce(const std::shared_ptr<io::FileSystem>& fs, const std::stri
     if (m == "overwrite") ARROW_RETURN_NOT_OK(fs->DeleteTree(abs));
   }
   ARROW_RETURN_NOT_OK(fs->MakeDirs(abs));
-  ARROW_RETURN_NOT_OK(WritePartFiles(fs.get(), abs, o, io::RandomUuid(), *rows, /*empty_file=*/true).status());
+  if (partition_by.empty()) {
+    ARROW_RETURN_NOT_OK(WritePartFiles(fs.get(), abs, o, io::RandomUuid(), *rows, /*empty_file=*/true).status());
+  } else {
+    ARROW_RETURN_NOT_OK(WritePartitionedFiles(fs.get(), abs, o, io::RandomUuid(), *rows, partition_by).status());
+  }
   // Hadoop's job-success marker, as Spark's batch writes leave it; readers skip "_" files.
   return fs->WriteAtomic(io::JoinPath(abs, "_SUCCESS"), "", /*overwrite=*/true);
 }

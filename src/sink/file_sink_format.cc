@@ -128,8 +128,9 @@ Result<FileSinkOptions> ParseFileSinkOptions(const std::string& format, const pl
                                              bool path_required) {
   FileSinkOptions o;
   o.format_name = Lower(format);
-  // checkpointLocation is accepted because writeStream() options may carry it.
-  std::vector<std::string> valid = {"path", "maxRecordsPerFile", "compression", "checkpointLocation"};
+  // checkpointLocation is accepted because writeStream() options may carry it; partitionBy is
+  // read by the writers (partition_path.h).
+  std::vector<std::string> valid = {"path", "maxRecordsPerFile", "compression", "checkpointLocation", "partitionBy"};
   if (o.format_name == "parquet") {
     o.format = FileFormat::kParquet;
   } else if (o.format_name == "json") {

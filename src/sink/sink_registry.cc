@@ -10,6 +10,7 @@
 #include "sink/iceberg_sink.h"
 #include "sink/kafka_sink.h"
 #include "sink/memory_sink.h"
+#include "sink/partition_path.h"
 
 namespace sluice::sink {
 namespace {
@@ -26,6 +27,12 @@ SinkKind FileKind(const std::string& name) {
   k.batch = true;
   k.validate = ValidateFileSinkSpec;
   k.make = MakeFileSink;
+  // Partition columns are checked against the query's schema before the query starts.
+  k.prepare = [](SinkSpec* spec, const ConfLookup&, const arrow::Schema& schema,
+                 const std::shared_ptr<io::FileSystem>&) -> Status {
+    ARROW_ASSIGN_OR_RAISE(auto columns, PartitionColumnsOption(spec->options));
+    return CheckPartitionColumns(columns, schema);
+  };
   k.describe = [](const SinkSpec& spec) {
     return spec.format + " FileSink[" + io::PathToUri(io::AbsolutePath(spec.options.GetOr("path", ""))) + "]";
   };

@@ -100,6 +100,21 @@ SqlConnector FilesConnector() {
     }
     SinkTarget target{kind->name, EngineOptions(table)};
     target.options["path"] = path;
+    if (!table.partitioned_by.empty()) {
+      if (table.Find("partitionBy")) {
+        return Status::Invalid("table '", table.name, "' gives both PARTITIONED BY and option 'partition_by'; keep one");
+      }
+      std::string columns;
+      for (const auto& p : table.partitioned_by) {
+        if (!p.transform.empty()) {
+          return Status::Invalid("table '", table.name, "' (connector 'files'): cannot partition by ", p.ToString(),
+                                 ": file output is partitioned by columns (Hive-style directories); compute the "
+                                 "value in the SELECT (e.g. to_date(ts) AS dt) and partition by that column");
+        }
+        columns += (columns.empty() ? "" : ",") + p.column;
+      }
+      target.options["partitionBy"] = columns;
+    }
     return target;
   };
   return c;

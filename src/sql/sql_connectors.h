@@ -19,6 +19,9 @@ namespace sluice::sql {
 struct ConnectorContext {
   std::shared_ptr<Session> session;
   bool streaming = true;  // readStream() (sluice run) vs read() (sluice batch)
+  /// spark.sql over temporary views (sql_query.h): FROM names these DataFrames (keys FoldCase'd)
+  /// instead of declared tables; null in pipeline files.
+  const std::map<std::string, DataFrame>* views = nullptr;
 };
 
 /// Where a query's rows go: the arguments of writeStream()/write(). For files, the options

@@ -8,6 +8,7 @@
 #include "conf/sql_conf.h"
 #include "plan/logical_plan.h"
 #include "plan/output_mode.h"
+#include "sink/partition_path.h"
 #include "sink/sink.h"
 #include "sql/sql_script.h"
 #include "sql/sql_select.h"
@@ -41,6 +42,11 @@ Result<SinkTarget> ResolveSink(const TableDecl& table, int use_location, const S
   }
   auto target = connector->write(table);
   if (!target.ok()) return LocateTableError(table, target.status(), table.location, text);
+  if (!table.partitioned_by.empty() && target->options.count("partitionBy") == 0) {
+    return text.ErrorAt(table.partitioned_by_location, "table '" + table.name + "' (connector '" + table.connector +
+                                                           "') cannot be written partitioned; PARTITIONED BY works "
+                                                           "with connector = 'files'");
+  }
   // The engine's own checks of format and options, now rather than when the query starts.
   sink::SinkSpec spec;
   spec.format = target->format;
@@ -136,6 +142,16 @@ Result<Pipeline> CompilePipeline(const std::shared_ptr<Session>& session, const 
       q.name = sink->name;
       ARROW_ASSIGN_OR_RAISE(q.sink, ResolveSink(*sink, stmt.sink_location, text));
       ARROW_ASSIGN_OR_RAISE(q.frame, FitToSinkColumns(planned.frame, planned.column_locations, *sink, stmt.location, text));
+      if (auto partition_by = q.sink.options.find(sink::kPartitionByOption); partition_by != q.sink.options.end()) {
+        plan::Options options;
+        options.Set(sink::kPartitionByOption, partition_by->second);
+        ARROW_ASSIGN_OR_RAISE(auto columns, sink::PartitionColumnsOption(options));
+        Status st = sink::CheckPartitionColumns(columns, *q.frame.schema());
+        if (!st.ok()) {
+          int at = sink->partitioned_by_location >= 0 ? sink->partitioned_by_location : sink->location;
+          return text.ErrorAt(at, "INSERT INTO " + sink->name + ": " + st.message());
+        }
+      }
     }
     pipeline.queries.push_back(std::move(q));
   }

@@ -84,6 +84,71 @@ Status AddFlinkWatermark(const std::vector<FlinkWatermark>& watermarks, int star
   return Status::OK();
 }
 
+// One element of PARTITIONED BY: a column name or a call whose arguments are columns and integers.
+Result<PartitionElement> ReadPartitionElement(const json& elem, const SqlText& text, int fallback_location) {
+  PartitionElement out;
+  out.location = LocationOf(elem) >= 0 ? LocationOf(elem) : fallback_location;
+  if (!StringField(elem, "name").empty()) {
+    out.column = text.IdentifierAt(out.location, StringField(elem, "name"));
+    return out;
+  }
+  const json& expr = Field(elem, "expr");
+  const std::string kind = NodeKind(expr);
+  const json& body = Field(expr, kind.c_str());
+  if (LocationOf(body) >= 0) out.location = LocationOf(body);
+  const std::string usage =
+      "a partition is a column (dt) or a transform of one: year(ts), month(ts), day(ts), hour(ts), "
+      "bucket(16, id), truncate(4, s), identity(c)";
+  if (kind == "ColumnRef") {
+    auto names = StringList(Field(body, "fields"));
+    if (names.size() != 1) return text.ErrorAt(out.location, "PARTITIONED BY takes unqualified column names");
+    out.column = text.IdentifierAt(out.location, names[0]);
+    return out;
+  }
+  if (kind != "FuncCall") return text.ErrorAt(out.location, "cannot partition by this expression: " + usage);
+  auto fname = StringList(Field(body, "funcname"));
+  if (fname.size() != 1) return text.ErrorAt(out.location, "cannot partition by this expression: " + usage);
+  out.transform = FoldCase(fname[0]);
+  for (const auto& arg : Field(body, "args")) {
+    const std::string akind = NodeKind(arg);
+    const json& abody = Field(arg, akind.c_str());
+    if (akind == "ColumnRef" && StringList(Field(abody, "fields")).size() == 1 && out.column.empty()) {
+      out.column = text.IdentifierAt(LocationOf(abody), StringList(Field(abody, "fields"))[0]);
+    } else if (akind == "A_Const" && abody.contains("ival")) {
+      ARROW_ASSIGN_OR_RAISE(int64_t v, IntegerConstant(Field(abody, "ival"), LocationOf(abody), text));
+      out.parameters.push_back(v);
+    } else {
+      return text.ErrorAt(FirstLocation(arg, out.location), "partition transform " + out.transform +
+                                                                "(...) takes one column and integer literals; " + usage);
+    }
+  }
+  if (out.column.empty()) {
+    return text.ErrorAt(out.location, "partition transform " + out.transform + "(...) needs a column; " + usage);
+  }
+  return out;
+}
+
+Status ReadPartitionSpec(const json& spec_node, const SqlText& text, TableDecl* table) {
+  const json& spec = NodeKind(spec_node) == "PartitionSpec" ? Field(spec_node, "PartitionSpec") : spec_node;
+  table->partitioned_by_location = LocationOf(spec);
+  if (StringField(spec, "strategy") != kSparkPartitionStrategy) {
+    return text.ErrorAt(table->partitioned_by_location,
+                        "PostgreSQL's PARTITION BY " + StringField(spec, "strategy") +
+                            " is not supported; write PARTITIONED BY (column, ...) after the column list");
+  }
+  for (const auto& p : Field(spec, "partParams")) {
+    const json& elem = NodeKind(p) == "PartitionElem" ? Field(p, "PartitionElem") : p;
+    ARROW_ASSIGN_OR_RAISE(auto element, ReadPartitionElement(elem, text, table->partitioned_by_location));
+    for (const auto& seen : table->partitioned_by) {
+      if (seen.ToString() == element.ToString()) {
+        return text.ErrorAt(element.location, "PARTITIONED BY names " + element.ToString() + " twice");
+      }
+    }
+    table->partitioned_by.push_back(std::move(element));
+  }
+  return Status::OK();
+}
+
 Result<TableDecl> ReadCreateTable(const json& create, const SqlText& text, int stmt_start) {
   TableDecl table;
   const json& relation = Field(create, "relation");
@@ -126,6 +191,7 @@ Result<TableDecl> ReadCreateTable(const json& create, const SqlText& text, int s
     table.column_locations.push_back(location);
   }
   if (!fields.empty()) table.schema = arrow::schema(std::move(fields));
+  if (!Field(create, "partspec").is_null()) ARROW_RETURN_NOT_OK(ReadPartitionSpec(Field(create, "partspec"), text, &table));
 
   for (const auto& opt : Field(create, "options")) {
     const json& def = Field(opt, "DefElem");
@@ -227,6 +293,13 @@ Result<ViewDecl> ReadCreateView(const json& view, const SqlText& text, int stmt_
 }
 
 }  // namespace
+
+std::string PartitionElement::ToString() const {
+  if (transform.empty()) return column;
+  std::string out = transform + "(";
+  for (int64_t p : parameters) out += std::to_string(p) + ", ";
+  return out + column + ")";
+}
 
 const TableOption* TableDecl::Find(const std::string& key) const {
   for (const auto& o : options) {

@@ -25,7 +25,19 @@ struct TableOption {
   int location = -1;
 };
 
-/// CREATE TABLE name (columns) WITH (connector = '...', ...).
+/// One element of CREATE TABLE's PARTITIONED BY (...): a column (`dt`) or a transform call
+/// (`day(ts)`, `bucket(16, user_id)`), whose arguments are columns and integer literals.
+struct PartitionElement {
+  std::string column;     // the column, or the transform's column argument
+  std::string transform;  // lower case; empty for a plain column
+  std::vector<int64_t> parameters{};  // the transform's integer arguments, in order
+  int location = -1;
+
+  /// "dt", "day(ts)", "bucket(16, user_id)".
+  std::string ToString() const;
+};
+
+/// CREATE TABLE name (columns) [PARTITIONED BY (...)] WITH (connector = '...', ...).
 struct TableDecl {
   std::string name;  // as written
   int location = -1;
@@ -36,6 +48,9 @@ struct TableDecl {
   int connector_location = -1;
   /// Every option but `connector`, in file order.
   std::vector<TableOption> options;
+  /// PARTITIONED BY (...), in order; empty when absent.
+  std::vector<PartitionElement> partitioned_by{};
+  int partitioned_by_location = -1;
 
   /// The option `key` (engine spelling, case-insensitive), or null.
   const TableOption* Find(const std::string& key) const;

@@ -245,6 +245,10 @@ Status LocateTableError(const TableDecl& table, const Status& error, int fallbac
 }
 
 Result<DataFrame> ReadTable(const TableDecl& table, int use_location, const SqlText& text, const ConnectorContext& ctx) {
+  if (ctx.views) {  // spark.sql: the table is a temporary view (sql_query.h)
+    auto view = ctx.views->find(FoldCase(table.name));
+    if (view != ctx.views->end()) return view->second;
+  }
   auto connector = FindSqlConnector(table.connector);
   if (!connector || !connector->unavailable.empty()) {
     // ParseScript's caller checks connectors up front; this is the same message for safety.
@@ -253,6 +257,11 @@ Result<DataFrame> ReadTable(const TableDecl& table, int use_location, const SqlT
   if (!connector->read) {
     return text.ErrorAt(use_location, "table '" + table.name + "' (connector '" + table.connector +
                                           "') cannot be read: it is a sink; use it with INSERT INTO");
+  }
+  if (!table.partitioned_by.empty()) {
+    return text.ErrorAt(table.partitioned_by_location, "table '" + table.name +
+                                                           "' is read here, but PARTITIONED BY only says how INSERT "
+                                                           "INTO writes a table; remove it from the source's declaration");
   }
   auto df = connector->read(table, ctx);
   if (!df.ok()) return LocateTableError(table, df.status(), table.location, text);

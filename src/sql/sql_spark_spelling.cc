@@ -10,6 +10,8 @@ namespace sluice::sql {
 const char* const kSparkWindowFunction = "wind\xCF\x89";
 const char* const kSparkArrayFunction = "arr\xCF\x89";
 
+const char* const kSparkPartitionStrategy = "s";
+
 namespace {
 
 bool IsWordChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || (c & 0x80); }
@@ -87,6 +89,12 @@ std::string RewriteSparkOperators(const std::string& sql) {
   ForEachCodeByte(sql, [&](size_t i) {
     if (WordAt(sql, i, "array") && SkipSpaces(sql, i + 5) < sql.size() && sql[SkipSpaces(sql, i + 5)] == '(') {
       out.replace(i, 5, kSparkArrayFunction);
+      return;
+    }
+    // PARTITIONED BY -> "PARTITION BY" + spaces + "s" (the strategy), the same length.
+    if (WordAt(sql, i, "partitioned") && WordAt(sql, SkipSpaces(sql, i + 11), "by") && SkipSpaces(sql, i + 11) > i + 11) {
+      const size_t span = SkipSpaces(sql, i + 11) + 2 - i;
+      out.replace(i, span, "PARTITION BY" + std::string(span - 13, ' ') + kSparkPartitionStrategy);
       return;
     }
     if (WordAt(sql, i, "try_cast") && SkipSpaces(sql, i + 8) < sql.size() && sql[SkipSpaces(sql, i + 8)] == '(') {

@@ -34,7 +34,9 @@ extern const char* const kSparkArrayFunction;
 /// becomes kSparkArrayFunction,
 /// `try_cast(` becomes `    cast(` (the translator sees "try_" before the CAST in the user's
 /// text), `x RLIKE p` / `x REGEXP p` become `x ~ p`, `NOT RLIKE` / `NOT REGEXP` become `!~`,
-/// and Spark's unquoted `INTERVAL 1 HOUR` becomes `INTERVAL'1'HOUR`.
+/// Spark's unquoted `INTERVAL 1 HOUR` becomes `INTERVAL'1'HOUR`, and CREATE TABLE's
+/// `PARTITIONED BY (...)` (Spark's and Flink's clause) becomes PostgreSQL's `PARTITION BY s (...)`
+/// with the strategy kSparkPartitionStrategy.
 std::string RewriteSparkOperators(const std::string& sql);
 
 /// `sql` with the clauses of Spark and Databricks SQL that the PostgreSQL grammar lacks
@@ -64,6 +66,10 @@ struct FlinkWatermark {
 };
 /// Every WATERMARK FOR clause of the user's text, in order.
 std::vector<FlinkWatermark> FindFlinkWatermarks(const std::string& sql);
+
+/// The partition strategy `PARTITIONED BY` is read as; any other strategy was typed as
+/// PostgreSQL's `PARTITION BY RANGE|LIST|HASH (...)`.
+extern const char* const kSparkPartitionStrategy;
 
 /// True when the CAST at byte `cast_at` of the user's text is spelled try_cast.
 bool IsTryCastAt(const std::string& sql, int cast_at);

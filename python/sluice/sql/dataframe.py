@@ -177,9 +177,14 @@ class DataFrame:
         raise not_supported("DataFrame.join")
 
     def createOrReplaceTempView(self, name):
-        raise not_supported("createOrReplaceTempView / spark.sql")
+        """Registers this frame (streaming or batch) as `name` for spark.sql and spark.table."""
+        self.sparkSession._temp_views[name.lower()] = self
 
-    createTempView = createOrReplaceTempView
+    def createTempView(self, name):
+        if name.lower() in self.sparkSession._temp_views:
+            raise AnalysisException(f"[TEMP_TABLE_OR_VIEW_ALREADY_EXISTS] Cannot create the temporary view `{name}` "
+                                    "because it already exists; use createOrReplaceTempView")
+        self.createOrReplaceTempView(name)
 
     # --- actions (batch frames) -------------------------------------------------------------
     def toArrow(self):

@@ -22,6 +22,20 @@ def _schema_ddl(schema):
     raise PySparkTypeError(f"schema should be a StructType or a DDL string, got {type(schema).__name__}")
 
 
+def _partition_by_text(cols):
+    """partitionBy("dt", "country") or partitionBy(["dt", "country"]) -> the writers' option "dt,country"."""
+    if len(cols) == 1 and isinstance(cols[0], (list, tuple)):
+        cols = cols[0]
+    if not cols:
+        raise PySparkValueError("partitionBy needs at least one column name")
+    for c in cols:
+        if not isinstance(c, str):
+            raise PySparkTypeError(f"partitionBy takes column names (str), got {type(c).__name__}")
+        if "," in c:
+            raise PySparkValueError(f"partitionBy: column name '{c}' contains a comma, which sluice cannot partition by")
+    return ",".join(cols)
+
+
 class _Options:
     def __init__(self):
         self._format = None
@@ -149,7 +163,9 @@ class DataStreamWriter(_Options):
         return self
 
     def partitionBy(self, *cols):
-        raise not_supported("writeStream.partitionBy")
+        """File sinks: Hive-style directories (dt=2024-05-01/part-...); see docs/file-sink.md."""
+        self._options["partitionBy"] = _partition_by_text(cols)
+        return self
 
     def trigger(self, *, processingTime=None, once=None, continuous=None, availableNow=None):
         given = [k for k, v in (("processingTime", processingTime), ("once", once), ("continuous", continuous),
@@ -185,7 +201,33 @@ class DataStreamWriter(_Options):
         return self
 
     def foreach(self, f):
-        raise not_supported("writeStream.foreach (use foreachBatch)")
+        """f(row) for every output row, or a ForeachWriter-shaped object: open(partition_id,
+        epoch_id) -> bool, process(row), close(error). Runs on foreachBatch with one partition
+        (id 0) per batch, the batch id as epoch id; a redone batch calls it again."""
+        if hasattr(f, "process"):
+            process, open_, close = f.process, getattr(f, "open", None), getattr(f, "close", None)
+        elif callable(f):
+            process, open_, close = f, None, None
+        else:
+            raise PySparkTypeError("foreach takes a function or an object with a process(row) method")
+
+        def each_row(batch_df, batch_id):
+            rows = batch_df.collect()
+            if open_ is not None and not open_(0, batch_id):
+                if close is not None:
+                    close(None)
+                return
+            try:
+                for row in rows:
+                    process(row)
+            except BaseException as error:
+                if close is not None:
+                    close(error)
+                raise
+            if close is not None:
+                close(None)
+
+        return self.foreachBatch(each_row)
 
     def _start(self, path, table, format, outputMode, partitionBy, queryName, options):
         from sluice.sql.streaming import StreamingQuery
@@ -201,7 +243,7 @@ class DataStreamWriter(_Options):
         session = self._df.sparkSession
         q = native.start_stream(self._df._df, self._format, self._output_mode, self._options, self._trigger,
                                 self._interval_ms, self._query_name, self._foreach_batch, path, table)
-        return session.streams._started(StreamingQuery(q, session))
+        return session.streams._started(StreamingQuery(q, session, self._df._df.explain()))
 
     def start(self, path=None, format=None, outputMode=None, partitionBy=None, queryName=None, **options):
         return self._start(path, None, format, outputMode, partitionBy, queryName, options)
@@ -226,7 +268,8 @@ class DataFrameWriter(_Options):
         return self
 
     def partitionBy(self, *cols):
-        raise not_supported("write.partitionBy")
+        self._options["partitionBy"] = _partition_by_text(cols)
+        return self
 
     def save(self, path=None, format=None, mode=None, partitionBy=None, **options):
         if format is not None:

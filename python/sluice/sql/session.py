@@ -121,6 +121,7 @@ class SparkSession:
 
     def __init__(self):
         self._native = native.Session.make()
+        self._temp_views = {}  # lower-case name -> DataFrame (createOrReplaceTempView)
         self.conf = RuntimeConfig(self)
         self.streams = StreamingQueryManager(self)
         SparkSession._active = self
@@ -151,14 +152,22 @@ class SparkSession:
         the Iceberg table of that name."""
         from sluice.errors import AnalysisException
         from sluice.sql.dataframe import DataFrame
+        if tableName.lower() in self._temp_views:
+            return self._temp_views[tableName.lower()]
         try:
             rows = self._native.memory_table(tableName)
         except AnalysisException:
             return self.read.table(tableName)
         return DataFrame(self._native.create_dataframe(rows), self)
 
-    def sql(self, sqlQuery, *args, **kwargs):
-        raise not_supported("spark.sql over temporary views")
+    def sql(self, sqlQuery, args=None, **kwargs):
+        """One SELECT in sluice's SQL (docs/sql.md) over the temporary views of this session; the
+        result is a streaming DataFrame when it reads a streaming view."""
+        from sluice.sql.dataframe import DataFrame
+        if args or kwargs:
+            raise not_supported("spark.sql with parameters")
+        views = {name: df._df for name, df in self._temp_views.items()}
+        return DataFrame(self._native.sql(sqlQuery, views), self)
 
     def createDataFrame(self, data, schema=None):
         """A batch DataFrame from a pyarrow Table (shared, not copied), a pandas DataFrame, or a

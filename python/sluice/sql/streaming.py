@@ -2,7 +2,7 @@
 import json
 
 from sluice._native import native
-from sluice.errors import StreamingQueryException, not_supported
+from sluice.errors import StreamingQueryException
 
 
 def _seconds_to_ms(timeout):
@@ -17,9 +17,10 @@ def _seconds_to_ms(timeout):
 class StreamingQuery:
     """A handle on a running (or finished) query."""
 
-    def __init__(self, native_query, session):
+    def __init__(self, native_query, session, plan=None):
         self._q = native_query
         self._session = session
+        self._plan = plan  # the started DataFrame's plan text (explain)
 
     @property
     def id(self):
@@ -68,7 +69,8 @@ class StreamingQuery:
         return None if message is None else StreamingQueryException(message)
 
     def explain(self, extended=False):
-        raise not_supported("StreamingQuery.explain (use DataFrame.explain)")
+        """Prints the plan the query runs (sluice's plan text, as DataFrame.explain prints it)."""
+        print(self._plan if self._plan is not None else "No physical plan. Waiting for data.")
 
     def __repr__(self):
         return f"<StreamingQuery id={self.id} runId={self.runId} name={self.name}>"
