@@ -7,7 +7,7 @@ CTEST_ARGS ?=
 # Extra CMake settings for a new build directory, e.g. CMAKE_ARGS=-DSLUICE_WERROR=ON (as CI).
 CMAKE_ARGS ?=
 
-.PHONY: all setup build test conformance fuzz build-asan test-asan demo clean bench bench-quick
+.PHONY: all setup build test conformance fuzz build-asan test-asan demo clean bench bench-quick bench-kafka
 
 all: build
 
@@ -52,6 +52,7 @@ test-asan: build-asan
 	  ASAN_OPTIONS=detect_leaks=1 \
 	  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/sanitizers/lsan.supp:print_suppressions=0 \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  SLUICE_KAFKA_KILLS=$${SLUICE_KAFKA_KILLS:-10} \
 	  ctest --output-on-failure -j $(JOBS) $(CTEST_ARGS)
 
 demo: build
@@ -67,6 +68,11 @@ bench:
 bench-quick:
 	./bench/setup.sh
 	./bench/run --quick $(BENCH_ARGS)
+
+# Kafka -> Parquet throughput against Spark's Kafka source (bench/kafka_q0.py; starts its own broker).
+bench-kafka:
+	./bench/setup.sh
+	./bench/kafka_q0.py $(BENCH_ARGS)
 
 clean:
 	rm -rf $(BUILD_DIR) $(ASAN_BUILD_DIR)

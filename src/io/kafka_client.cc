@@ -130,6 +130,30 @@ Result<Watermarks> QueryWatermarks(rd_kafka_s* rk, const std::string& topic, int
   return w;
 }
 
+Result<std::optional<int64_t>> QueryOffsetForTime(rd_kafka_s* rk, const std::string& topic, int32_t partition,
+                                                  int64_t timestamp_ms, const std::string& bootstrap, int timeout_ms) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+  rd_kafka_resp_err_t err;
+  int64_t offset = RD_KAFKA_OFFSET_END;
+  while (true) {
+    rd_kafka_topic_partition_list_t* list = rd_kafka_topic_partition_list_new(1);
+    rd_kafka_topic_partition_list_add(list, topic.c_str(), partition)->offset = timestamp_ms;
+    err = rd_kafka_offsets_for_times(rk, list, std::min(timeout_ms, 5000));
+    if (err == RD_KAFKA_RESP_ERR_NO_ERROR) err = list->elems[0].err;
+    offset = list->elems[0].offset;
+    rd_kafka_topic_partition_list_destroy(list);
+    if (err == RD_KAFKA_RESP_ERR_NO_ERROR || std::chrono::steady_clock::now() >= deadline) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+  if (err != RD_KAFKA_RESP_ERR_NO_ERROR) {
+    return Status::IOError("Kafka: cannot look up the offset of ", topic, "-", partition, " for timestamp ",
+                           timestamp_ms, " on '", bootstrap, "' (kafka.bootstrap.servers) within ", timeout_ms,
+                           " ms: ", rd_kafka_err2str(err));
+  }
+  if (offset < 0) return std::optional<int64_t>();  // no record at or after the timestamp
+  return std::optional<int64_t>(offset);
+}
+
 }  // namespace sluice::io::kafka
 
 namespace sluice::io::kafka {

@@ -67,6 +67,12 @@ struct Watermarks {
 Result<Watermarks> QueryWatermarks(rd_kafka_s* rk, const std::string& topic, int32_t partition,
                                    const std::string& bootstrap, int timeout_ms);
 
+/// The first offset of one partition whose record timestamp is at or after `timestamp_ms`
+/// (Kafka's offsetsForTimes), or nullopt when every record is older. Retries like
+/// QueryWatermarks; then an error naming the partition and the servers.
+Result<std::optional<int64_t>> QueryOffsetForTime(rd_kafka_s* rk, const std::string& topic, int32_t partition,
+                                                  int64_t timestamp_ms, const std::string& bootstrap, int timeout_ms);
+
 /// How long the connectors retry a broker that does not answer: the client's
 /// `socket.timeout.ms` (librdkafka's default, 60 s, when unset).
 int RetryTimeoutMs(const Settings& settings);

@@ -101,6 +101,10 @@ Result<std::unique_ptr<KafkaReader>> KafkaReader::Open(const KafkaSourceOptions&
   settings["enable.partition.eof"] = "true";
   // Spark's consumer reads uncommitted records unless told otherwise (librdkafka's default differs).
   if (!settings.count("isolation.level")) settings["isolation.level"] = "read_uncommitted";
+  // A batch knows its range, and prefetching past it reaches the end of the log, where the broker
+  // holds a fetch for fetch.wait.max.ms (librdkafka's default 500 ms): the next batch's fetch
+  // would wait behind it. A short hold keeps small batches fast.
+  if (!settings.count("fetch.wait.max.ms")) settings["fetch.wait.max.ms"] = "10";
   std::unique_ptr<KafkaReader> r(new KafkaReader(options));
   ARROW_ASSIGN_OR_RAISE(r->consumer_, io::kafka::MakeClient(io::kafka::ClientType::kConsumer, settings, "Kafka source"));
   return r;
@@ -136,6 +140,11 @@ Result<std::vector<TopicPartition>> KafkaReader::Partitions() {
 
 Result<io::kafka::Watermarks> KafkaReader::Watermarks(const TopicPartition& tp) {
   return io::kafka::QueryWatermarks(consumer_.get(), tp.first, tp.second, options_.bootstrap, io::kafka::RetryTimeoutMs(options_.kafka));
+}
+
+Result<std::optional<int64_t>> KafkaReader::OffsetForTime(const TopicPartition& tp, int64_t timestamp_ms) {
+  return io::kafka::QueryOffsetForTime(consumer_.get(), tp.first, tp.second, timestamp_ms, options_.bootstrap,
+                                       io::kafka::RetryTimeoutMs(options_.kafka));
 }
 
 Result<std::shared_ptr<arrow::Table>> KafkaReader::Read(const std::map<TopicPartition, ReadRange>& ranges) {

@@ -26,6 +26,8 @@ class KafkaReader {
   /// of matching topics; assign: as given).
   Result<std::vector<TopicPartition>> Partitions();
   Result<io::kafka::Watermarks> Watermarks(const TopicPartition& tp);
+  /// The first offset at or after `timestamp_ms` (nullopt: every record is older).
+  Result<std::optional<int64_t>> OffsetForTime(const TopicPartition& tp, int64_t timestamp_ms);
   /// Rows of every record in the ranges, ordered by partition then offset.
   Result<std::shared_ptr<arrow::Table>> Read(const std::map<TopicPartition, ReadRange>& ranges);
   /// Reports `offsets` to the consumer group (asynchronously; failures are logged).

@@ -3,6 +3,7 @@
 #include <arrow/api.h>
 
 #include <algorithm>
+#include <chrono>
 #include <climits>
 #include <cmath>
 
@@ -35,19 +36,42 @@ std::shared_ptr<arrow::Schema> KafkaSourceSchema(bool include_headers) {
 namespace {
 
 // Resolves an OffsetSpec for `parts`: earliest/latest per partition from the broker; JSON
-// values as given (-2/-1 resolved). A subscribed partition missing from the JSON is an error.
+// values as given (-2/-1 resolved); timestamps through the broker's offsetsForTimes. A
+// partition missing from the JSON is an error.
 Result<PartitionOffsets> Resolve(const OffsetSpec& spec, const std::vector<TopicPartition>& parts, KafkaReader* reader,
                                  const std::string& option) {
+  const bool per_partition = spec.kind == OffsetSpec::Kind::kJson || spec.kind == OffsetSpec::Kind::kByTimestamp;
+  const bool by_time = spec.kind == OffsetSpec::Kind::kByTimestamp || spec.kind == OffsetSpec::Kind::kTimestamp;
+  // `option` is "startingOffsets" or "endingOffsets"; the timestamp forms have their own names.
+  const std::string prefix = option.substr(0, option.size() - std::string("Offsets").size());
+  const std::string name = spec.kind == OffsetSpec::Kind::kByTimestamp ? option + "ByTimestamp"
+                           : spec.kind == OffsetSpec::Kind::kTimestamp ? prefix + "Timestamp"
+                                                                       : option;
   PartitionOffsets out;
   for (const auto& tp : parts) {
     int64_t want = spec.kind == OffsetSpec::Kind::kEarliest ? kEarliest : kLatest;
-    if (spec.kind == OffsetSpec::Kind::kJson) {
+    if (per_partition) {
       auto it = spec.json.find(tp);
       if (it == spec.json.end()) {
-        return Status::Invalid("Kafka source: option '", option, "' has no offset for ", tp.first, "-", tp.second,
-                               " (give every partition, -2 = earliest, -1 = latest)");
+        return Status::Invalid("Kafka source: option '", name, "' has no ", by_time ? "timestamp" : "offset", " for ",
+                               tp.first, "-", tp.second, " (give every partition",
+                               by_time ? ")" : "; -2 = earliest, -1 = latest)");
       }
       want = it->second;
+    }
+    if (by_time) {
+      const int64_t ts = spec.kind == OffsetSpec::Kind::kTimestamp ? spec.timestamp_ms : want;
+      ARROW_ASSIGN_OR_RAISE(auto found, reader->OffsetForTime(tp, ts));
+      if (found) {
+        out[tp] = *found;
+        continue;
+      }
+      if (!spec.no_match_is_latest) {
+        return Status::Invalid("Kafka source: no record of ", tp.first, "-", tp.second, " has a timestamp at or after ",
+                               ts, " (option '", name, "'); set startingOffsetsByTimestampStrategy = 'latest' to start "
+                               "such partitions at their latest offset, or give an earlier timestamp");
+      }
+      want = kLatest;
     }
     if (want >= 0) {
       out[tp] = want;
@@ -98,6 +122,11 @@ class KafkaSource final : public Source {
     }
     PartitionOffsets end = latest;
     for (auto& [tp, off] : end) off = std::max(off, from[tp]);
+    if (limited && !available_now_ && options_.min_offsets_per_trigger && DelayBatch(from, end)) {
+      latest_ = latest;
+      last_end_ = from;
+      return start;  // too few new offsets and maxTriggerDelay not over: skip this trigger
+    }
     if (limited && options_.max_offsets_per_trigger) end = RateLimit(from, end, *options_.max_offsets_per_trigger);
     // Partitions that disappeared keep their last offset (Spark reports them as data loss).
     for (const auto& [tp, off] : from) end.emplace(tp, off);
@@ -176,6 +205,25 @@ class KafkaSource final : public Source {
     return *initial_;
   }
 
+  // minOffsetsPerTrigger + maxTriggerDelay, Spark's rule: a batch starts when maxTriggerDelay has
+  // passed since the last one started (always true for the first, as the last is "at 0"), or
+  // when at least the minimum of new offsets is available; otherwise the trigger is skipped.
+  bool DelayBatch(const PartitionOffsets& from, const PartitionOffsets& until) {
+    const int64_t now = ctx_.clock_ms ? ctx_.clock_ms()
+                                      : std::chrono::duration_cast<std::chrono::milliseconds>(
+                                            std::chrono::system_clock::now().time_since_epoch())
+                                            .count();
+    if (now - last_trigger_ms_ >= options_.max_trigger_delay_ms) {
+      last_trigger_ms_ = now;
+      return false;
+    }
+    int64_t available = 0;
+    for (const auto& [tp, end] : until) available += end - from.at(tp);
+    if (available < *options_.min_offsets_per_trigger) return true;
+    last_trigger_ms_ = now;
+    return false;
+  }
+
   // Spark's rate limit: each partition gets a share of `limit` proportional to its backlog.
   static PartitionOffsets RateLimit(const PartitionOffsets& from, const PartitionOffsets& until, int64_t limit) {
     int64_t total = 0;
@@ -199,6 +247,7 @@ class KafkaSource final : public Source {
   std::optional<PartitionOffsets> available_now_;
   PartitionOffsets latest_, last_end_;
   int64_t lost_ = 0;
+  int64_t last_trigger_ms_ = 0;  // when the last batch was let through by DelayBatch
 };
 
 }  // namespace

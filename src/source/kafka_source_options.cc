@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "util/duration.h"
 #include "util/numbers.h"
 #include "util/strings.h"
 
@@ -11,9 +12,22 @@ using nlohmann::json;
 
 namespace {
 
-const std::vector<std::string> kKnown = {"subscribe",         "subscribePattern",  "assign",
-                                         "startingOffsets",   "endingOffsets",     "maxOffsetsPerTrigger",
-                                         "failOnDataLoss",    "includeHeaders",    "groupIdPrefix",
+const std::vector<std::string> kKnown = {"subscribe",
+                                         "subscribePattern",
+                                         "assign",
+                                         "startingOffsets",
+                                         "endingOffsets",
+                                         "startingOffsetsByTimestamp",
+                                         "endingOffsetsByTimestamp",
+                                         "startingTimestamp",
+                                         "endingTimestamp",
+                                         "startingOffsetsByTimestampStrategy",
+                                         "maxOffsetsPerTrigger",
+                                         "minOffsetsPerTrigger",
+                                         "maxTriggerDelay",
+                                         "failOnDataLoss",
+                                         "includeHeaders",
+                                         "groupIdPrefix",
                                          "kafkaConsumer.pollTimeoutMs"};
 // Settings the source owns (as Spark's Kafka source refuses them).
 const std::vector<std::string> kRefused = {"auto.offset.reset", "enable.auto.commit", "key.deserializer",
@@ -41,6 +55,39 @@ Result<OffsetSpec> ParseOffsetSpec(const std::string& name, const std::string& t
     ARROW_ASSIGN_OR_RAISE(s.json, OffsetsFromJson(j, "option '" + name + "'"));
   }
   return s;
+}
+
+// The timestamp forms of startingOffsets/endingOffsets (`prefix` = "starting" or "ending"), which
+// take precedence over it as in Spark: <prefix>Timestamp, then <prefix>OffsetsByTimestamp.
+Result<std::optional<OffsetSpec>> ParseTimestampSpec(const io::kafka::ConnectorOptions& split, const std::string& prefix) {
+  OffsetSpec s;
+  if (auto v = split.Get(prefix + "Timestamp")) {
+    const std::string name = prefix + "Timestamp";
+    ARROW_ASSIGN_OR_RAISE(s.timestamp_ms, util::ParseInt64(*v, "option '" + name + "'"));
+    if (s.timestamp_ms < 0) {
+      return Status::Invalid("Kafka source: option '", name, "' must be milliseconds since the epoch (>= 0), not ", *v);
+    }
+    s.kind = OffsetSpec::Kind::kTimestamp;
+    return s;
+  }
+  if (auto v = split.Get(prefix + "OffsetsByTimestamp")) {
+    const std::string name = prefix + "OffsetsByTimestamp";
+    json j = json::parse(*v, nullptr, /*allow_exceptions=*/false);
+    if (j.is_discarded()) {
+      return Status::Invalid("Kafka source: option '", name, "' must be JSON like ", R"({"topic":{"0":1700000000000}})",
+                             " (epoch milliseconds per partition), not '", *v, "'");
+    }
+    ARROW_ASSIGN_OR_RAISE(s.json, OffsetsFromJson(j, "option '" + name + "'"));
+    for (const auto& [tp, ts] : s.json) {
+      if (ts < 0) {
+        return Status::Invalid("Kafka source: option '", name, "' gives ", tp.first, "-", tp.second, " the timestamp ",
+                               ts, "; timestamps are milliseconds since the epoch (>= 0)");
+      }
+    }
+    s.kind = OffsetSpec::Kind::kByTimestamp;
+    return s;
+  }
+  return std::optional<OffsetSpec>();
 }
 
 }  // namespace
@@ -140,10 +187,45 @@ Result<KafkaSourceOptions> ParseKafkaSourceOptions(const plan::Options& options,
       return Status::Invalid("Kafka source: endingOffsets cannot be 'earliest'");
     }
   }
-  if (auto v = split.Get("maxOffsetsPerTrigger")) {
-    ARROW_ASSIGN_OR_RAISE(int64_t n, util::ParseInt64(*v, "option 'maxOffsetsPerTrigger'"));
-    if (n <= 0) return Status::Invalid("Kafka source: option 'maxOffsetsPerTrigger' must be positive, not ", n);
-    o.max_offsets_per_trigger = n;
+  ARROW_ASSIGN_OR_RAISE(auto starting_by_time, ParseTimestampSpec(split, "starting"));
+  if (starting_by_time) o.starting = *starting_by_time;
+  if (auto v = split.Get("startingOffsetsByTimestampStrategy")) {
+    const std::string l = util::ToLower(util::Trim(*v));
+    if (l != "error" && l != "latest") {
+      return Status::Invalid("Kafka source: option 'startingOffsetsByTimestampStrategy' must be error or latest, not '",
+                             *v, "'");
+    }
+    o.starting.no_match_is_latest = l == "latest";
+  }
+  ARROW_ASSIGN_OR_RAISE(auto ending_by_time, ParseTimestampSpec(split, "ending"));
+  if (ending_by_time) {
+    if (streaming) {
+      return Status::Invalid("Kafka source: options 'endingTimestamp' and 'endingOffsetsByTimestamp' are for batch ",
+                             "reads (read()) only");
+    }
+    o.ending = *ending_by_time;
+    o.ending.no_match_is_latest = true;  // as Spark: an ending timestamp after every record means latest
+  }
+  auto positive = [&](const char* name) -> Result<std::optional<int64_t>> {
+    auto v = split.Get(name);
+    if (!v) return std::optional<int64_t>();
+    ARROW_ASSIGN_OR_RAISE(int64_t n, util::ParseInt64(*v, std::string("option '") + name + "'"));
+    if (n <= 0) return Status::Invalid("Kafka source: option '", name, "' must be positive, not ", n);
+    return std::optional<int64_t>(n);
+  };
+  ARROW_ASSIGN_OR_RAISE(o.max_offsets_per_trigger, positive("maxOffsetsPerTrigger"));
+  ARROW_ASSIGN_OR_RAISE(o.min_offsets_per_trigger, positive("minOffsetsPerTrigger"));
+  if (o.min_offsets_per_trigger && o.max_offsets_per_trigger &&
+      *o.min_offsets_per_trigger > *o.max_offsets_per_trigger) {
+    return Status::Invalid("Kafka source: option 'minOffsetsPerTrigger' (", *o.min_offsets_per_trigger,
+                           ") is higher than 'maxOffsetsPerTrigger' (", *o.max_offsets_per_trigger,
+                           "); lower the minimum or raise the maximum");
+  }
+  if (auto v = split.Get("maxTriggerDelay")) {
+    ARROW_ASSIGN_OR_RAISE(o.max_trigger_delay_ms, util::ParseDurationMs("option 'maxTriggerDelay'", *v));
+    if (o.max_trigger_delay_ms < 0) {
+      return Status::Invalid("Kafka source: option 'maxTriggerDelay' must not be negative, not '", *v, "'");
+    }
   }
   if (auto v = split.Get("failOnDataLoss")) {
     ARROW_ASSIGN_OR_RAISE(o.fail_on_data_loss, ParseBool("failOnDataLoss", *v));

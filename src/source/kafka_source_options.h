@@ -25,10 +25,16 @@ using PartitionOffsets = std::map<TopicPartition, int64_t>;
 constexpr int64_t kLatest = -1;
 constexpr int64_t kEarliest = -2;
 
-/// startingOffsets / endingOffsets: "earliest", "latest", or per-partition JSON (-2 / -1 allowed).
+/// startingOffsets / endingOffsets: "earliest", "latest", or per-partition JSON (-2 / -1 allowed);
+/// or, from startingOffsetsByTimestamp / startingTimestamp (and the ending ones), a timestamp per
+/// partition or one for all: the first offset whose record timestamp is at or after it.
 struct OffsetSpec {
-  enum class Kind { kEarliest, kLatest, kJson } kind = Kind::kLatest;
-  PartitionOffsets json;
+  enum class Kind { kEarliest, kLatest, kJson, kByTimestamp, kTimestamp } kind = Kind::kLatest;
+  PartitionOffsets json;  // kJson: offsets; kByTimestamp: epoch milliseconds per partition
+  int64_t timestamp_ms = 0;  // kTimestamp
+  /// A timestamp later than every record of a partition: an error (startingOffsetsByTimestampStrategy
+  /// = error, Spark's default for starting offsets) or the partition's latest offset.
+  bool no_match_is_latest = false;
 };
 
 struct KafkaSourceOptions {
@@ -41,6 +47,10 @@ struct KafkaSourceOptions {
   OffsetSpec starting;
   OffsetSpec ending;  // batch reads only
   std::optional<int64_t> max_offsets_per_trigger;
+  /// minOffsetsPerTrigger + maxTriggerDelay: a trigger with fewer new offsets than the minimum is
+  /// skipped, unless maxTriggerDelay has passed since the last batch started (Spark's rule).
+  std::optional<int64_t> min_offsets_per_trigger;
+  int64_t max_trigger_delay_ms = 15 * 60 * 1000;
   bool fail_on_data_loss = true;
   bool include_headers = false;
   std::string group_id_prefix = "sluice-kafka-source";

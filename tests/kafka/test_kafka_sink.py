@@ -1,11 +1,7 @@
 """The Kafka sink against a real broker, judged by an outside read_committed consumer:
 exactly-once across a crash between the sink and the commit log, Kafka -> Kafka and
-Kafka -> Parquet, kill -9 at random moments, a broker restart, and the sink's clear errors.
-
-SLUICE_KAFKA_KILLS=N runs the kill -9 loop N times (default 6, for `make test`)."""
-import os
-import random
-import signal
+Kafka -> Parquet, and the sink's clear errors. kill -9 at random moments: test_kafka_torture.py;
+a broker restart: test_kafka_broker_restart.py."""
 import subprocess
 import time
 from pathlib import Path
@@ -72,25 +68,6 @@ def test_kafka_to_parquet_after_a_crash(tmp_path, sluice_bin_dir, kafka):
     run_stream(sluice_bin_dir, kafka.bootstrap, *args)
     got = sorted(v.decode() for f in (tmp_path / "out").glob("*.parquet") for v in pq.read_table(f)["value"].to_pylist())
     assert got == sorted(f"p{p}-{i}" for p in range(3) for i in range(7))
-
-
-def test_kill_9_at_random_moments(tmp_path, sluice_bin_dir, kafka):
-    kills = int(os.environ.get("SLUICE_KAFKA_KILLS", "6"))
-    src, dst = kafka.topic(partitions=2), kafka.topic()
-    n = 400
-    kafka.produce(src, [f"v{i}" for i in range(n // 2)], partition=0)
-    kafka.produce(src, [f"v{i}" for i in range(n // 2, n)], partition=1)
-    cmd = [str(sluice_bin_dir / "kafka_stream"), "--bootstrap", kafka.bootstrap, "--input", src,
-           "--checkpoint", str(tmp_path / "ckpt"), "--output-topic", dst, "--max-offsets-per-trigger", "7"]
-    rnd = random.Random(17)
-    for _ in range(kills):
-        p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        time.sleep(rnd.uniform(0.3, 2.5))
-        if p.poll() is None:
-            p.send_signal(signal.SIGKILL)
-        p.wait()
-    run_stream(sluice_bin_dir, kafka.bootstrap, *cmd[3:], timeout=600)
-    assert values(kafka.read(dst, timeout=30)) == sorted(f"v{i}" for i in range(n))
 
 
 def test_errors_name_the_topic_and_the_servers(tmp_path, sluice_bin_dir, kafka):

@@ -3,6 +3,7 @@ rows, offsets JSON in offsets/N, read limits, new partitions, batch reads with e
 progress metrics and the offsets reported to the consumer group."""
 import json
 import subprocess
+import time
 from pathlib import Path
 
 from confluent_kafka import ConsumerGroupTopicPartitions
@@ -138,3 +139,61 @@ INSERT INTO out SELECT CAST(value AS STRING) AS v FROM src;
     out = sluice(sluice_bin_dir, "run", sql, "--checkpoint", tmp_path / "c", "--trigger", "available-now", ok=False)
     assert out.returncode != 0
     assert "topic 'no-such-topic'" in out.stderr and "does not exist" in out.stderr
+
+
+def produce_at(kafka, topic: str, partition: int, values_and_ms) -> None:
+    from confluent_kafka import Producer
+    p = Producer({"bootstrap.servers": kafka.bootstrap})
+    for v, ms in values_and_ms:
+        p.produce(topic, value=v.encode(), partition=partition, timestamp=ms)
+    assert p.flush(60) == 0
+
+
+def test_starting_and_ending_by_timestamp(tmp_path, sluice_bin_dir, kafka):
+    t = (int(time.time()) - 3600) * 1000  # recent: the broker's time-based retention keeps it
+    topic = kafka.topic(partitions=2)
+    produce_at(kafka, topic, 0, [(f"a{i}", t + 1000 * i) for i in range(6)])
+    produce_at(kafka, topic, 1, [(f"b{i}", t + 1000 * i + 500) for i in range(6)])
+    # A stream from startingOffsetsByTimestamp: each partition from its first record at or after
+    # its own timestamp; recorded in sources/0/0, so a restart does not look it up again.
+    by_ts = json.dumps({topic: {"0": t + 3000, "1": t + 4600}})
+    sql = tmp_path / "s.sql"
+    sql.write_text(f"""
+CREATE TABLE src () WITH (connector = 'kafka', bootstrap_servers = '{kafka.bootstrap}', subscribe = '{topic}',
+                          starting_offsets_by_timestamp = '{by_ts}');
+CREATE TABLE out (v STRING) WITH (connector = 'files', format = 'json', path = '{tmp_path / "out"}');
+INSERT INTO out SELECT CAST(value AS STRING) AS v FROM src;
+""")
+    sluice(sluice_bin_dir, "run", sql, "--checkpoint", tmp_path / "ckpt", "--trigger", "available-now")
+    assert sorted(r["v"] for r in records(tmp_path / "out")) == ["a3", "a4", "a5", "b5"]
+    initial = (tmp_path / "ckpt" / "out" / "sources" / "0" / "0").read_text()  # <ckpt>/<query>/...
+    assert json.loads(initial[initial.index("{"):]) == {topic: {"0": 3, "1": 5}}
+
+    # A batch read between two global timestamps (startingTimestamp / endingTimestamp).
+    sql = tmp_path / "b.sql"
+    sql.write_text(f"""
+CREATE TABLE src () WITH (connector = 'kafka', bootstrap_servers = '{kafka.bootstrap}', subscribe = '{topic}',
+                          startingTimestamp = '{t + 1000}', endingTimestamp = '{t + 3000}');
+CREATE TABLE out (v STRING) WITH (connector = 'files', format = 'json', path = '{tmp_path / "bout"}');
+INSERT INTO out SELECT CAST(value AS STRING) AS v FROM src;
+""")
+    sluice(sluice_bin_dir, "batch", sql)
+    assert sorted(r["v"] for r in records(tmp_path / "bout")) == ["a1", "a2", "b1", "b2"]
+
+    # No record that recent: an error naming the partition (strategy error), or latest.
+    sql.write_text(f"""
+CREATE TABLE src () WITH (connector = 'kafka', bootstrap_servers = '{kafka.bootstrap}', subscribe = '{topic}',
+                          starting_timestamp = '{t + 60_000}');
+CREATE TABLE out (v STRING) WITH (connector = 'files', format = 'json', path = '{tmp_path / "eout"}');
+INSERT INTO out SELECT CAST(value AS STRING) AS v FROM src;
+""")
+    out = sluice(sluice_bin_dir, "run", sql, "--checkpoint", tmp_path / "c2", "--trigger", "available-now", ok=False)
+    assert out.returncode != 0 and f"no record of {topic}-0 has a timestamp at or after" in out.stderr
+    sql.write_text(sql.read_text().replace(f"starting_timestamp = '{t + 60_000}'",
+                                           f"starting_timestamp = '{t + 60_000}', "
+                                           "starting_offsets_by_timestamp_strategy = 'latest'")
+                   .replace("eout", "lout"))
+    # Partition 0 now has a record that recent and starts there; partition 1 starts at latest.
+    produce_at(kafka, topic, 0, [("late", t + 90_000)])
+    sluice(sluice_bin_dir, "run", sql, "--checkpoint", tmp_path / "c3", "--trigger", "available-now")
+    assert sorted(r["v"] for r in records(tmp_path / "lout")) == ["late"]

@@ -61,6 +61,57 @@ TEST(KafkaOptionsTest, RefusalsNameTheOption) {
               HasSubstr("must be positive"));
 }
 
+TEST(KafkaOptionsTest, TriggerLimitsAndTimestampsInEverySpelling) {
+  ASSERT_OK_AND_ASSIGN(auto o, source::kafka::ParseKafkaSourceOptions(
+                                   Opts({{"bootstrap_servers", "h:1"}, {"subscribe", "a"},
+                                         {"min_offsets_per_trigger", "50"}, {"maxTriggerDelay", "30s"},
+                                         {"starting_offsets_by_timestamp", R"({"a":{"0":1700000000000}})"},
+                                         {"startingOffsetsByTimestampStrategy", "LATEST"}}),
+                                   /*streaming=*/true));
+  EXPECT_EQ(*o.min_offsets_per_trigger, 50);
+  EXPECT_EQ(o.max_trigger_delay_ms, 30000);
+  ASSERT_EQ(o.starting.kind, OffsetSpec::Kind::kByTimestamp);
+  EXPECT_EQ(o.starting.json.at({"a", 0}), 1700000000000);
+  EXPECT_TRUE(o.starting.no_match_is_latest);
+
+  // startingTimestamp wins over startingOffsetsByTimestamp and startingOffsets, as in Spark.
+  ASSERT_OK_AND_ASSIGN(auto t, source::kafka::ParseKafkaSourceOptions(
+                                   Opts({{"kafka.bootstrap.servers", "h:1"}, {"subscribe", "a"},
+                                         {"startingOffsets", "earliest"}, {"startingTimestamp", "1700000000000"},
+                                         {"startingOffsetsByTimestamp", R"({"a":{"0":5}})"}}),
+                                   /*streaming=*/true));
+  EXPECT_EQ(t.starting.kind, OffsetSpec::Kind::kTimestamp);
+  EXPECT_EQ(t.starting.timestamp_ms, 1700000000000);
+  EXPECT_FALSE(t.starting.no_match_is_latest);  // Spark's default strategy: error
+  EXPECT_EQ(t.max_trigger_delay_ms, 15 * 60 * 1000);  // Spark's default, 15m
+
+  ASSERT_OK_AND_ASSIGN(auto b, source::kafka::ParseKafkaSourceOptions(
+                                   Opts({{"kafka.bootstrap.servers", "h:1"}, {"subscribe", "a"},
+                                         {"ending_timestamp", "1700000000000"}}),
+                                   /*streaming=*/false));
+  EXPECT_EQ(b.ending.kind, OffsetSpec::Kind::kTimestamp);
+  EXPECT_TRUE(b.ending.no_match_is_latest);
+
+  auto parse = [](plan::Options o, bool streaming = true) {
+    return source::kafka::ParseKafkaSourceOptions(o, streaming).status().message();
+  };
+  EXPECT_THAT(parse(Opts({{"kafka.bootstrap.servers", "h:1"}, {"subscribe", "a"}, {"minOffsetsPerTrigger", "10"},
+                          {"maxOffsetsPerTrigger", "5"}})),
+              HasSubstr("'minOffsetsPerTrigger' (10) is higher than 'maxOffsetsPerTrigger' (5)"));
+  EXPECT_THAT(parse(Opts({{"kafka.bootstrap.servers", "h:1"}, {"subscribe", "a"}, {"minOffsetsPerTrigger", "-1"}})),
+              HasSubstr("'minOffsetsPerTrigger' must be positive"));
+  EXPECT_THAT(parse(Opts({{"kafka.bootstrap.servers", "h:1"}, {"subscribe", "a"}, {"maxTriggerDelay", "soon"}})),
+              HasSubstr("maxTriggerDelay"));
+  EXPECT_THAT(parse(Opts({{"kafka.bootstrap.servers", "h:1"}, {"subscribe", "a"}, {"endingTimestamp", "5"}})),
+              HasSubstr("'endingTimestamp' and 'endingOffsetsByTimestamp' are for batch reads"));
+  EXPECT_THAT(parse(Opts({{"kafka.bootstrap.servers", "h:1"}, {"subscribe", "a"},
+                          {"startingOffsetsByTimestampStrategy", "skip"}})),
+              HasSubstr("'startingOffsetsByTimestampStrategy' must be error or latest, not 'skip'"));
+  EXPECT_THAT(parse(Opts({{"kafka.bootstrap.servers", "h:1"}, {"subscribe", "a"},
+                          {"startingOffsetsByTimestamp", R"({"a":{"0":-3}})"}})),
+              HasSubstr("a-0 the timestamp -3"));
+}
+
 TEST(KafkaOptionsTest, OffsetsRoundTripAsSparkJson) {
   source::kafka::PartitionOffsets offsets{{{"t", 0}, 12}, {{"t", 10}, 3}, {{"u", 1}, 0}};
   const auto j = source::kafka::OffsetsToJson(offsets);
