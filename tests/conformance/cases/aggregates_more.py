@@ -17,11 +17,11 @@ def agg(case_id, sql, mode="complete", files=FILES, **kw):
 MANY = [[{"k": "abc"[i % 3], "v": (i * 7919) % 180 + 1000 * (i % 2), "ts": None} for i in range(f, 360, 3)]
         for f in range(3)]
 
-# 1500 then 3000 distinct values: where Spark corrects the raw HyperLogLog estimate (D20).
+# 1500 then 3000 distinct values: where Spark corrects the raw HyperLogLog estimate (D13).
 THOUSANDS = [[{"k": "a", "v": i * 7919, "ts": None} for i in range(f, 3000, 2)] for f in range(2)]
-# 1..200 shuffled: with accuracy 10 Spark's quantile summary compresses (D21).
+# 1..200 shuffled: with accuracy 10 Spark's quantile summary compresses (D14).
 HUNDREDS = [[{"k": "a", "v": (i * 37) % 200 + 1, "ts": None} for i in range(f, 200, 2)] for f in range(2)]
-# Values whose hash-set order is not ascending in Spark (D22).
+# Values whose hash-set order is not ascending in Spark (D15).
 SPREAD = [[{"k": "a", "v": v, "ts": None} for v in (1000, 7, 65, 300)], [{"k": "a", "v": v, "ts": None} for v in (2, 99)]]
 
 CASES = [

@@ -45,7 +45,7 @@ CASES = [
     Case("qualify-row-number-dedupe-within-watermark", f"SELECT k, v, ts FROM src QUALIFY {ROW_NUMBER} = 1",
          [evs(("a", 1, 1), ("a", 3, 2)), evs(("b", 20, 3), ("a", 21, 4)), evs(("a", 40, 5))],
          watermark=("ts", "5 seconds"), spark_sql="SELECT k, v, ts FROM src", spark_dedup=("k",), dedup_within=True),
-    # The same SQL on both: Spark's streaming SQL refuses ROW_NUMBER (D24).
+    # The same SQL on both: Spark's streaming SQL refuses ROW_NUMBER (D16).
     Case("row-number-dedupe-refused-by-spark", f"SELECT k, v FROM (SELECT k, v, {ROW_NUMBER} AS rn FROM src) t "
          "WHERE rn = 1", REPEATS),
     Case("qualify-rank-refused", "SELECT k FROM src QUALIFY rank() OVER (PARTITION BY k ORDER BY ts) = 1", FILES,

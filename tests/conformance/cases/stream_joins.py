@@ -59,7 +59,7 @@ CASES = [
     ss("join-stream-left-outer-without-range-refused", "SELECT id, cid FROM src LEFT JOIN src2 ON id = cid",
        error="without a watermark in the join keys"),
     # The left input has no watermark: Spark starts (the right side's watermark and the range give a
-    # bound) but can never evict a left row, so it never emits one unmatched; sluice refuses (D28).
+    # bound) but can never evict a left row, so it never emits one unmatched; sluice refuses (D17).
     ss("join-stream-left-outer-unwatermarked-left", f"SELECT id, iv, cid, cv FROM src LEFT JOIN src2 ON {RANGE}",
        watermark=None),
     # Update mode: the same rows as append (Spark 4 runs it; Spark 3 refused it).
