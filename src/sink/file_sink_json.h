@@ -1,6 +1,6 @@
 // JSON lines encoder for the json file sink (Arrow C++ has a JSON reader but no writer), over
 // util/json_text.h, matching Spark's JSON generator: one object per
-// row in schema order, each line ending in '\n'; timestamps ISO-8601 (file_sink_value_format.h);
+// row in schema order, each line ending in '\n'; timestamps ISO-8601 (util/value_text.h);
 // doubles as Java prints them ("1.0", "1.0E10"), NaN/Infinity as quoted strings; binary as
 // base64; dates "yyyy-MM-dd"; lists as arrays; structs and maps as objects.
 #pragma once

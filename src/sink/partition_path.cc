@@ -7,7 +7,7 @@
 #include <cctype>
 #include <map>
 
-#include "sink/file_sink_value_format.h"
+#include "util/value_text.h"
 
 namespace sluice::sink {
 namespace {
@@ -132,7 +132,7 @@ Result<std::vector<PartitionSlice>> SplitByPartition(const arrow::Table& rows, c
       const auto& array = *combined->column(c)->chunk(0);
       std::string value;
       if (!array.IsNull(r)) {
-        ARROW_ASSIGN_OR_RAISE(value, FormatShowCell(array, r));
+        ARROW_ASSIGN_OR_RAISE(value, util::FormatShowCell(array, r));
       }
       if (!dir.empty()) dir += '/';
       dir += EscapePartitionPathName(combined->schema()->field(c)->name()) + "=" +
