@@ -33,7 +33,11 @@ struct Line {
   int64_t end;
 };
 
-bool ValidUtf8(const arrow::Buffer& data) { return arrow::util::ValidateUTF8(data.data(), data.size()); }
+// Arrow's validator reads a lookup table that InitializeUTF8 fills (once; cheap after).
+bool ValidUtf8(const arrow::Buffer& data) {
+  arrow::util::InitializeUTF8();
+  return arrow::util::ValidateUTF8(data.data(), data.size());
+}
 
 // `raw` with each ill-formed UTF-8 sequence (its maximal subpart, as Java's decoder counts it)
 // replaced by U+FFFD, so text taken from a damaged file is valid UTF-8 for every reader.

@@ -136,8 +136,9 @@ TEST(FileStream, ACorruptParquetFileWedgesTheStreamUnlessIgnoreCorruptFilesSkips
 TEST(FileStream, ADeletedOrDamagedOffsetsEntryIsNamedNotBlamedOnAnotherQuery) {
   TempDir dir;
   for (int f = 0; f < 2; ++f) WriteInputFile(dir.Sub("in"), "f" + std::to_string(f) + ".json", JsonRows(f * 3, 3));
+  std::shared_ptr<Session> s;  // outlives each started query (a session stops its queries when it goes)
   auto start = [&]() -> Result<StreamingQuery> {
-    auto s = Session::Make();
+    s = Session::Make();
     ARROW_ASSIGN_OR_RAISE(auto df, JsonStream(s, dir.Sub("in"), {{"maxFilesPerTrigger", "1"}}));
     return df.writeStream().format("parquet").option("path", dir.Sub("out"))
         .option("checkpointLocation", dir.Sub("ckpt")).trigger(AvailableNow()).start();

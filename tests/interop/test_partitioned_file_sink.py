@@ -73,7 +73,7 @@ INSERT INTO daily SELECT id, ts, to_date(ts) AS dt, country FROM events;
 
 def test_directories_are_hive_style_with_spark_escaping(output):
     dirs = sorted(str(p.relative_to(output)) for p in output.glob("dt=*/country=*"))
-    assert "dt=2024-05-01/country=__HIVE_DEFAULT_PARTITION__" in dirs
+    assert "dt=2024-05-02/country=__HIVE_DEFAULT_PARTITION__" in dirs  # i = 2: 2024-05-02 00:00
     assert "dt=2024-05-02/country=a%2Fb%3Ac" in dirs
     assert len(list((output / "_spark_metadata").glob("[0-9]*"))) == FILES
 
