@@ -197,3 +197,25 @@ INSERT INTO out SELECT CAST(value AS STRING) AS v FROM src;
     produce_at(kafka, topic, 0, [("late", t + 90_000)])
     sluice(sluice_bin_dir, "run", sql, "--checkpoint", tmp_path / "c3", "--trigger", "available-now")
     assert sorted(r["v"] for r in records(tmp_path / "lout")) == ["late"]
+
+
+def test_json_values_parsed_with_from_json_and_written_back_with_to_json(tmp_path, sluice_bin_dir, kafka):
+    topic = kafka.topic(partitions=1)
+    kafka.produce(topic, [json.dumps({"id": i, "name": f"n{i}"}) for i in range(5)] + ["not json"], partition=0)
+    sql = tmp_path / "j.sql"
+    sql.write_text(f"""
+CREATE TABLE src () WITH (connector = 'kafka', bootstrap_servers = '{kafka.bootstrap}', subscribe = '{topic}',
+                          starting_offsets = 'earliest');
+CREATE TABLE out (id BIGINT, name STRING, back STRING)
+  WITH (connector = 'files', format = 'json', path = '{tmp_path / "out"}');
+CREATE VIEW parsed AS SELECT from_json(CAST(value AS STRING), 'id BIGINT, name STRING') AS j FROM src;
+INSERT INTO out SELECT j.id AS id, upper(j.name) AS name, to_json(named_struct('id', j.id, 'n', j.name)) AS back
+                FROM parsed;
+""")
+    sluice(sluice_bin_dir, "batch", sql)
+    got = sorted(((r.get("id"), r.get("name"), r.get("back")) for r in records(tmp_path / "out")),
+                 key=lambda t: (t[0] is None, t[0] or 0))
+    # A value that is not JSON gives a struct of nulls (Spark's PERMISSIVE from_json); to_json of
+    # a struct of nulls is "{}".
+    assert got == [(i, f"N{i}", json.dumps({"id": i, "n": f"n{i}"}, separators=(",", ":"))) for i in range(5)] + \
+        [(None, None, "{}")]
