@@ -22,7 +22,7 @@ def test_broker_restart_mid_run(tmp_path, sluice_bin_dir, pipeline):
         assert start.returncode == 0, start.stderr
     kafka = Kafka((broker_dir / "bootstrap").read_text().strip())
     try:
-        n = 300
+        n = 1500  # 300 batches of 5: still running when the broker stops, even on an idle machine
         if pipeline == "kafka_to_kafka":
             src, dst = kafka.topic(), kafka.topic()
             kafka.produce(src, [f"v{i}" for i in range(n)])
@@ -36,7 +36,14 @@ def test_broker_restart_mid_run(tmp_path, sluice_bin_dir, pipeline):
             cmd = [str(sluice_bin_dir / "sluice"), "run", str(sql), "--checkpoint", str(tmp_path / "ckpt"),
                    "--trigger", "available-now"]
         query = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        time.sleep(2)
+        # Stop the broker as soon as the first batch has committed (not after a fixed sleep: how
+        # many batches fit in a second depends on the machine's load).
+        # (A SQL pipeline keeps each INSERT's checkpoint in a directory of its own under ckpt.)
+        def committed() -> bool:
+            return any(p.parent.name == "commits" for p in (tmp_path / "ckpt").rglob("0"))
+        deadline = time.monotonic() + 120
+        while not committed() and query.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
         assert query.poll() is None, "the query finished before the broker restart; give it more batches"
         subprocess.run([str(BROKER), "stop", str(broker_dir)], check=True, timeout=120)
         time.sleep(1)
