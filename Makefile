@@ -7,7 +7,7 @@ CTEST_ARGS ?=
 # Extra CMake settings for a new build directory, e.g. CMAKE_ARGS=-DSLUICE_WERROR=ON (as CI).
 CMAKE_ARGS ?=
 
-.PHONY: all setup build test conformance fuzz build-asan test-asan demo clean bench bench-quick bench-kafka
+.PHONY: all setup build test conformance fuzz fuzz-setup fuzz-build build-asan test-asan demo clean bench bench-quick bench-kafka
 
 all: build
 
@@ -30,12 +30,28 @@ conformance: build
 	SLUICE_BIN_DIR=$(abspath $(BUILD_DIR))/bin SLUICE_CONFORMANCE=full ./.venv/bin/python -m pytest -q \
 	  -p no:cacheprovider tests/conformance $(CONFORMANCE_ARGS)
 
-# Deterministic mutation fuzzing of the JSON/CSV readers, the checkpoint and sink-log parsers and
-# the SQL front end (tests/unit/fuzz_parsers_test.cc): FUZZ_ITERATIONS mutations per target
-# (`make test` runs 300). Run it in the ASan build too: BUILD_DIR=build-asan after make build-asan.
+# Fuzzing of the JSON/CSV readers, the checkpoint and sink-log parsers, the Iceberg manifest
+# reader and the SQL front end (tests/fuzz, docs/testing.md). First the deterministic mutation
+# runner (tests/unit/fuzz_parsers_test.cc): FUZZ_ITERATIONS mutations per target (`make test`
+# runs 300); run it in the ASan build too: BUILD_DIR=build-asan after make build-asan. Then each
+# libFuzzer target (clang, ASan+UBSan, FUZZ_BUILD_DIR) for FUZZ_SECONDS: findings are saved in
+# $(FUZZ_BUILD_DIR)/crashes/<target>/ and fail the target. `scripts/setup.sh fuzz` installs clang.
 FUZZ_ITERATIONS ?= 20000
-fuzz: build
+FUZZ_BUILD_DIR ?= build-fuzz
+FUZZ_SECONDS ?= 60
+fuzz: build fuzz-build
 	cd $(BUILD_DIR) && SLUICE_FUZZ_ITERATIONS=$(FUZZ_ITERATIONS) ctest --output-on-failure -R '^Fuzz\.'
+	FUZZ_SECONDS=$(FUZZ_SECONDS) ./scripts/fuzz $(FUZZ_BUILD_DIR)
+
+fuzz-setup:
+	@./scripts/setup.sh fuzz
+
+$(FUZZ_BUILD_DIR)/build.ninja: CMakeLists.txt cmake/Fuzz.cmake | fuzz-setup
+	cmake -S . -B $(FUZZ_BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
+	  -DSLUICE_LIBFUZZER=ON $(CMAKE_ARGS)
+
+fuzz-build: fuzz-setup $(FUZZ_BUILD_DIR)/build.ninja
+	cmake --build $(FUZZ_BUILD_DIR) -j $(JOBS)
 
 # The whole suite under AddressSanitizer + UndefinedBehaviorSanitizer, in its own build directory:
 # -O1 -g1 (quick to compile, line numbers in reports), no precompiled header (so every file
@@ -79,4 +95,4 @@ bench-kafka:
 	./bench/kafka_q0.py $(BENCH_ARGS)
 
 clean:
-	rm -rf $(BUILD_DIR) $(ASAN_BUILD_DIR)
+	rm -rf $(BUILD_DIR) $(ASAN_BUILD_DIR) $(FUZZ_BUILD_DIR)

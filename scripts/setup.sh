@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# One-time set-up shared by `make build`, `make demo` and `make test`.
+# One-time set-up shared by `make build`, `make demo` and `make test` (`make fuzz`: with argument fuzz).
 # Installs only what is missing: Debian packages via apt-get and a repo-local .venv
 # with the pinned Python packages of requirements.txt. Safe to run repeatedly.
 set -euo pipefail
@@ -9,6 +9,11 @@ DEB_PACKAGES=(cmake ninja-build g++ make pkg-config libgtest-dev libgmock-dev nl
               libpg-query-dev libavro-dev libsqlite3-dev libpq-dev libssl-dev librocksdb-dev openjdk-17-jre-headless
               postgresql  # server binaries: tests start a throwaway server for the Iceberg SQL catalog
               librdkafka-dev maven)  # the Kafka source/sink; maven fetches the test broker's jars
+# `scripts/setup.sh fuzz` (run by `make fuzz`) adds clang and its libFuzzer runtime for the
+# libFuzzer targets of tests/fuzz; `make build`/`make test` never install them.
+if [ "${1:-}" = fuzz ]; then
+  DEB_PACKAGES+=(clang libclang-rt-14-dev)
+fi
 
 missing=()
 for p in "${DEB_PACKAGES[@]}"; do

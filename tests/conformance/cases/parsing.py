@@ -50,6 +50,9 @@ CASES = [
     js("json-invalid-utf8", GOOD.encode() + NOT_UTF8),
     js("json-invalid-utf8-dropmalformed", GOOD.encode() + NOT_UTF8, options={"mode": "DROPMALFORMED"}),
     js("json-invalid-utf8-failfast", GOOD.encode() + NOT_UTF8, options={"mode": "FAILFAST"}, error="Malformed"),
+    # A line that is the JSON value null is a malformed record (Spark's parser rejects a null root).
+    js("json-null-record", "null\n" + GOOD + " null\n", schema=CORRUPT_SCHEMA),
+    js("json-null-record-dropmalformed", GOOD + "null\n", options={"mode": "DROPMALFORMED"}),
     csv("csv-invalid-utf8", b"1,10,a\xffb\n2,20,\xe2\x82\n3,30,c\n",
         sql="SELECT id, s, length(s) AS n FROM src"),
     csv("csv-by-position", "1,10,a\n2,,b\n3,30,\n"),

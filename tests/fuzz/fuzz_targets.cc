@@ -1,0 +1,155 @@
+#include "fuzz/fuzz_targets.h"
+
+#include <arrow/api.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "checkpoint/checkpoint.h"
+#include "checkpoint/file_sink_log.h"
+#include "checkpoint/metadata_log.h"
+#include "iceberg/manifest.h"
+#include "io/file_system.h"
+#include "source/file_readers.h"
+#include "sql/sql_script.h"
+
+namespace sluice::fuzz {
+namespace {
+
+// A read-only filesystem in which every path holds the same bytes: lets the parsers that read
+// through the filesystem seam (the metadata log, Iceberg manifests) see the fuzzer's input
+// without touching the disk. Writes and streams are refused.
+class OneFileSystem final : public io::FileSystem {
+ public:
+  explicit OneFileSystem(std::string content) : content_(std::move(content)) {}
+
+  Result<std::string> ReadFile(const std::string&) override { return content_; }
+  Result<std::vector<io::FileInfo>> List(const std::string& dir) override {
+    return std::vector<io::FileInfo>{Info(io::JoinPath(dir, "0"))};
+  }
+  Result<std::optional<io::FileInfo>> Stat(const std::string& path) override {
+    return std::optional<io::FileInfo>(Info(path));
+  }
+  Status MakeDirs(const std::string& dir) override { return ReadOnly(dir); }
+  Status Delete(const std::string& path) override { return ReadOnly(path); }
+  Status DeleteTree(const std::string& path) override { return ReadOnly(path); }
+  Status Rename(const std::string& from, const std::string&) override { return ReadOnly(from); }
+  Status WriteAtomic(const std::string& path, const std::string&, bool) override { return ReadOnly(path); }
+  Status CreateExclusive(const std::string& path, const std::string&) override { return ReadOnly(path); }
+  Result<std::shared_ptr<arrow::io::OutputStream>> OpenOutputStream(const std::string& path) override {
+    return ReadOnly(path);
+  }
+  Result<std::shared_ptr<arrow::io::RandomAccessFile>> OpenInputFile(const std::string& path) override {
+    return Status::NotImplemented("fuzz filesystem has no input streams: '", path, "'");
+  }
+
+ private:
+  io::FileInfo Info(const std::string& path) const {
+    io::FileInfo info;
+    info.path = path;
+    info.name = path.substr(path.rfind('/') + 1);
+    info.size = static_cast<int64_t>(content_.size());
+    return info;
+  }
+  static Status ReadOnly(const std::string& path) {
+    return Status::NotImplemented("fuzz filesystem is read-only: cannot write '", path, "'");
+  }
+  std::string content_;
+};
+
+bool HasControlByte(const std::string& message) {
+  for (char c : message) {
+    const auto u = static_cast<unsigned char>(c);
+    if ((u < 0x20 && c != '\n' && c != '\t') || u == 0x7f) return true;
+  }
+  return false;
+}
+
+// A checkpoint error must describe damaged bytes, never echo them.
+std::string Described(const Status& st, const char* parser) {
+  if (st.ok() || !HasControlByte(st.message())) return {};
+  return std::string(parser) + " echoed a raw control byte: " + st.ToString();
+}
+
+std::shared_ptr<arrow::Schema> RecordSchema() {
+  static const auto schema =
+      arrow::schema({arrow::field("id", arrow::int64()), arrow::field("name", arrow::utf8()),
+                     arrow::field("ts", arrow::timestamp(arrow::TimeUnit::MICRO, "UTC")),
+                     arrow::field("_corrupt_record", arrow::utf8())});
+  return schema;
+}
+
+// json and csv: every parse mode; a decoded table must be valid Arrow data (UTF-8 included).
+std::string RecordReader(std::string_view input, const char* format) {
+  const auto buffer = arrow::Buffer::FromString(std::string(input));
+  for (auto mode : {source::ParseMode::kPermissive, source::ParseMode::kDropMalformed, source::ParseMode::kFailFast}) {
+    source::FileFormatOptions options;
+    options.mode = mode;
+    options.format = format;
+    options.header = true;
+    auto r = std::string_view(format) == "json"
+                 ? source::ReadJsonLines(buffer, "/fuzz/a.json", RecordSchema(), options, false)
+                 : source::ReadCsv(buffer, "/fuzz/a.csv", RecordSchema(), options, false);
+    if (!r.ok()) continue;
+    if (auto st = r->table->ValidateFull(); !st.ok()) {
+      return std::string(format) + " reader (mode " + std::to_string(static_cast<int>(mode)) +
+             ") produced an invalid table: " + st.ToString();
+    }
+  }
+  return {};
+}
+
+std::string Json(std::string_view input) { return RecordReader(input, "json"); }
+std::string Csv(std::string_view input) { return RecordReader(input, "csv"); }
+
+// The checkpoint's offsets and commits entries, one line of the file sink log, and a metadata
+// log entry with its version line: each parser reads the same bytes.
+std::string Checkpoint(std::string_view input) {
+  const std::string text(input);
+  std::string bad = Described(checkpoint::OffsetSeq::Parse(text, "/ckpt/offsets/3").status(), "offsets");
+  if (bad.empty()) bad = Described(checkpoint::CommitEntry::Parse(text, "/ckpt/commits/3").status(), "commits");
+  if (bad.empty()) {
+    bad = Described(checkpoint::SinkFileStatus::FromJson(text, "/out/_spark_metadata/0").status(), "file sink log");
+  }
+  if (bad.empty()) {
+    checkpoint::MetadataLog log(std::make_shared<OneFileSystem>(text), "/ckpt/offsets");
+    bad = Described(log.Get(0).status(), "metadata log");
+  }
+  return bad;
+}
+
+// An Iceberg manifest list and a manifest (Avro container files), read as sluice reads them.
+std::string AvroManifest(std::string_view input) {
+  OneFileSystem fs{std::string(input)};
+  (void)iceberg::ReadManifestList(&fs, "file:///fuzz/metadata/snap-1.avro");
+  iceberg::ManifestFile manifest;
+  manifest.path = "file:///fuzz/metadata/m0.avro";
+  manifest.sequence_number = 1;
+  manifest.added_snapshot_id = 1;
+  (void)iceberg::ReadManifest(&fs, manifest);
+  return {};
+}
+
+std::string Sql(std::string_view input) {
+  (void)sql::ParseScript(sql::SqlText("fuzz.sql", std::string(input)));
+  return {};
+}
+
+}  // namespace
+
+const std::vector<Target>& Targets() {
+  static const std::vector<Target> targets = {
+      {"json", Json}, {"csv", Csv}, {"checkpoint", Checkpoint}, {"avro_manifest", AvroManifest}, {"sql", Sql}};
+  return targets;
+}
+
+const Target* FindTarget(std::string_view name) {
+  for (const auto& t : Targets()) {
+    if (name == t.name) return &t;
+  }
+  return nullptr;
+}
+
+}  // namespace sluice::fuzz
