@@ -112,8 +112,13 @@ Result<PlannedSelect> PlanSetOperation(const json& select, int begin, int end, c
   DataFrame both = l.frame.unionAll(r.frame);
   if (!both.ok()) return text.ErrorAt(right_location, both.status().message());
   if (op == "SETOP_UNION") {
-    // UNION (distinct) is UNION ALL then a dedupe on every column; on a stream, a streaming dedupe.
-    if (!all) both = both.dropDuplicates();
+    // UNION (distinct) is UNION ALL then a GROUP BY every column, as Spark plans it (and as SELECT
+    // DISTINCT): on a stream its output modes and watermark rules are an aggregation's.
+    if (!all) {
+      std::vector<Column> every;
+      for (const auto& f : both.schema()->fields()) every.push_back(col(f->name()));
+      both = both.groupBy(every).agg({});
+    }
     if (!both.ok()) return text.ErrorAt(right_location, both.status().message());
     return PlannedSelect{both, l.column_locations};
   }

@@ -15,11 +15,10 @@ REPEATS = [evs(("a", 1, 1), ("b", 2, 2), ("a", 3, 3)), evs(("a", 4, 4), ("c", 5,
 ROW_NUMBER = "ROW_NUMBER() OVER (PARTITION BY k ORDER BY ts)"
 
 CASES = [
-    # UNION (distinct) on a stream: UNION ALL then a streaming dedupe on every column, as Spark plans it.
+    # UNION (distinct) on a stream: UNION ALL then a GROUP BY every column, as Spark plans it (so append mode
+    # without a watermark is refused on both engines; update mode emits each batch's distinct rows).
     Case("union-distinct-stream", "SELECT k, v % 3 AS m FROM src UNION SELECT upper(k), v % 2 FROM src",
-         REPEATS + [evs(("a", 1, 6), ("e", 2, 7))]),
-    Case("union-distinct-aggregated", "SELECT k, count(*) AS n FROM (SELECT k FROM src UNION SELECT k FROM src "
-         "WHERE v > 2) u GROUP BY k", REPEATS, mode="complete"),
+         REPEATS + [evs(("a", 1, 6), ("e", 2, 7))], mode="update"),
     Case("intersect-streams-refused", "SELECT k FROM src INTERSECT SELECT k FROM src", FILES,
          error="INTERSECT on a stream is not supported"),
     Case("except-stream-on-the-right-refused", "SELECT k FROM src EXCEPT SELECT k FROM src", FILES,
