@@ -3,10 +3,13 @@
 
 #include <arrow/api.h>
 
+#include <chrono>
+
 #include "api/access.h"
 #include "api/option_text.h"
 #include "conf/sql_conf.h"
 #include "exec/plan_executor.h"
+#include "plan/current_time.h"
 #include "plan/generate.h"
 #include "plan/logical_plan.h"
 #include "sink/sink_registry.h"
@@ -208,7 +211,10 @@ Result<std::shared_ptr<arrow::Table>> DataFrame::collect() const {
     ARROW_ASSIGN_OR_RAISE(auto rows, source::ReadStatic(*scan->source, api::FileSystemOf(*session_)));
     inputs.push_back(std::move(rows));
   }
-  return exec::ExecutePlan(*impl_->plan, inputs);
+  // A batch query's current_timestamp() is the time it starts (Spark's ComputeCurrentTime).
+  const int64_t now_ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+  return exec::ExecutePlan(*plan::BindCurrentTime(impl_->plan, now_ms), inputs);
 }
 
 namespace api {

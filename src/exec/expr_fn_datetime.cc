@@ -224,6 +224,14 @@ Result<Datum> AddInterval(const Expr&, const std::vector<Datum>& args, const Cal
   });
 }
 
+// The runner binds current_timestamp()/current_date() to the batch's time before planning
+// (plan/current_time.h); reaching the kernel means a caller skipped that.
+Result<arrow::Datum> UnboundCurrentTime(const plan::Expr& call, const std::vector<arrow::Datum>&,
+                                        const plan::CallSignature&) {
+  return Status::Invalid(call.name, "() was not bound to the batch timestamp: run the plan through a query or "
+                         "ExecutePlan, which bind it (plan::BindCurrentTime)");
+}
+
 }  // namespace
 
 std::vector<FunctionKernelEntry> DateTimeKernels() {
@@ -242,7 +250,9 @@ std::vector<FunctionKernelEntry> DateTimeKernels() {
           {"make_date", MakeDate},
           {"to_utc_timestamp", ToUtcTimestamp},
           {"from_utc_timestamp", FromUtcTimestamp},
-          {"add_interval", AddInterval}};
+          {"add_interval", AddInterval},
+          {"current_timestamp", UnboundCurrentTime},
+          {"current_date", UnboundCurrentTime}};
 }
 
 }  // namespace sluice::exec::internal

@@ -151,6 +151,15 @@ Result<CallSignature> AddInterval(const Expr& call, const arrow::FieldVector& ar
   return sig;
 }
 
+// current_timestamp(), current_date(): never NULL; bound to the batch's time before the plan
+// runs (plan/current_time.h).
+Result<CallSignature> CurrentTimestamp(const Expr&, const arrow::FieldVector&) {
+  return CallSignature{{}, DefaultTimestampType(), false};
+}
+Result<CallSignature> CurrentDate(const Expr&, const arrow::FieldVector&) {
+  return CallSignature{{}, arrow::date32(), false};
+}
+
 }  // namespace
 
 std::vector<FunctionTyping> DateTimeFunctionTypings() {
@@ -171,6 +180,8 @@ std::vector<FunctionTyping> DateTimeFunctionTypings() {
       {"to_utc_timestamp", 2, 2, "to_utc_timestamp(ts, zone)", ShiftZone},
       {"from_utc_timestamp", 2, 2, "from_utc_timestamp(ts, zone)", ShiftZone},
       {"add_interval", 4, 4, "t + INTERVAL ...", AddInterval},
+      {"current_timestamp", 0, 0, "current_timestamp()", CurrentTimestamp},
+      {"current_date", 0, 0, "current_date()", CurrentDate},
   };
 }
 

@@ -39,6 +39,7 @@
 #include "sink/sink_registry.h"
 #include "exec/stateful_util.h"
 #include "exec/watermark_exec.h"
+#include "plan/current_time.h"
 #include "source/static_table_source.h"
 #include "state/operator_metadata.h"
 #include "state/state_store.h"
@@ -518,7 +519,15 @@ Result<MicroBatchExecution::Executed> MicroBatchExecution::Execute(int64_t batch
     ARROW_RETURN_NOT_OK(stores_->Begin(batch_id));
     ctx.stores = stores_.get();
   }
-  auto executed = exec::ExecutePhysicalPlan(*physical_, input.tables, &ctx);
+  // current_timestamp()/current_date() are the batch's recorded timestamp: a redo sees the value
+  // the first run saw. Such a plan is planned again per batch (same operators, same ids).
+  const exec::PhysicalPlan* physical = physical_.get();
+  std::unique_ptr<const exec::PhysicalPlan> bound;
+  if (plan::UsesCurrentTime(*config_.plan)) {
+    ARROW_ASSIGN_OR_RAISE(bound, exec::PlanPhysical(*plan::BindCurrentTime(config_.plan, seq.batch_timestamp_ms)));
+    physical = bound.get();
+  }
+  auto executed = exec::ExecutePhysicalPlan(*physical, input.tables, &ctx);
   if (!executed.ok()) {
     if (stores_) stores_->AbortAll();
     return executed.status();

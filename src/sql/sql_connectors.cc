@@ -177,8 +177,14 @@ SqlConnector KafkaConnector() {
       return Status::Invalid("table '", table.name, "' (connector 'kafka') has Kafka's fixed schema; declare it ",
                              "with an empty column list: CREATE TABLE ", table.name, " () WITH (...)");
     }
-    if (ctx.streaming) return ctx.session->readStream().format("kafka").options(EngineOptions(table)).load();
-    return ctx.session->read().format("kafka").options(EngineOptions(table)).load();
+    std::map<std::string, std::string> options = EngineOptions(table);
+    // Flink's 'topic' names the topic to read as well as to write; Spark's source calls it subscribe.
+    if (auto topic = options.find("topic"); topic != options.end() && !table.Find("subscribe")) {
+      options["subscribe"] = topic->second;
+      options.erase(topic);
+    }
+    if (ctx.streaming) return ctx.session->readStream().format("kafka").options(options).load();
+    return ctx.session->read().format("kafka").options(options).load();
   };
   c.write = [](const TableDecl& table) -> Result<SinkTarget> { return SinkTarget{"kafka", EngineOptions(table)}; };
   return c;

@@ -143,8 +143,13 @@ Result<ExprPtr> ExprTranslator::Translate(const json& node) {
       return text_.ErrorAt(location, "this word is reserved in this SQL grammar (it names the session's user or "
                                      "schema); to read a column of that name, quote it, e.g. \"user\"");
     }
-    return text_.ErrorAt(location, "current date/time functions are not supported: a streaming query must give the "
-                                   "same rows when a batch is re-run after a crash");
+    // CURRENT_TIMESTAMP / CURRENT_DATE (the keyword forms): the batch's time (plan/current_time.h).
+    if (op == "SVFOP_CURRENT_TIMESTAMP" || op == "SVFOP_LOCALTIMESTAMP") {
+      return Remember(Expr::Call("current_timestamp", {}), location);
+    }
+    if (op == "SVFOP_CURRENT_DATE") return Remember(Expr::Call("current_date", {}), location);
+    return text_.ErrorAt(location, "CURRENT_TIME and a precision on CURRENT_TIMESTAMP(n)/LOCALTIMESTAMP(n) are not "
+                                   "supported (Spark has no TIME type); write current_timestamp() or current_date()");
   }
   if (kind == "ParamRef") return text_.ErrorAt(location, "parameters ($n) are not supported");
   if (kind == "BooleanTest") {

@@ -240,6 +240,7 @@ const std::map<std::string, FunctionSpec>& Functions() {
     f.emplace("rlike", Plain("regexp_like", 2, 2, "rlike(str, regex)"));
     f.emplace("printf", Plain("format_string", 1, SIZE_MAX, "printf(format, arg1, ...)"));
     f.emplace("regexp", Plain("regexp_like", 2, 2, "regexp(str, regex)"));
+    f.emplace("now", Plain("current_timestamp", 0, 0, "now()"));
     f.emplace("position", FunctionSpec{2, 2, "position(substr IN str)", BuildPosition});
     // Generators (plan/generate.h): only as a whole select item.
     for (const char* fn : {"explode", "explode_outer", "posexplode", "posexplode_outer"}) f.emplace(fn, Unary(fn));

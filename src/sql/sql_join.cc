@@ -7,6 +7,7 @@
 #include "api/access.h"
 #include "sql/sql_expr.h"
 #include "sql/sql_parse.h"
+#include "sql/sql_relation.h"
 #include "sql/sql_select.h"
 #include "sql/sql_spark_spelling.h"
 
@@ -26,20 +27,21 @@ struct Side {
 
 Result<Side> PlanItem(const json& item, int begin, const Script& script, const SqlText& text, const ConnectorContext& ctx);
 
-Result<bool> IsStaticTable(const TableDecl& table) {
-  if (table.connector == "iceberg") return true;
-  const TableOption* o = table.Find("static");
-  if (!o) return false;
-  const std::string v = FoldCase(o->value);
-  if (v != "true" && v != "false") {
-    return Status::Invalid("option 'static' of table '", table.name, "' must be true or false, not '", o->value, "'");
-  }
-  return v == "true";
-}
 
 Result<Side> PlanTable(const json& body, const Script& script, const SqlText& text, const ConnectorContext& ctx) {
   const int location = LocationOf(body);
   const std::string name = text.IdentifierAt(location, StringField(body, "relname"));
+  const json& alias = Field(body, "alias");
+  const std::string alias_name =
+      alias.is_null() ? std::string() : StringField(Field(alias, "Alias"), "aliasname", StringField(alias, "aliasname"));
+  // A view or WITH name (which shadows a table of that name): its plan joins like a table, static
+  // when its tables are.
+  ARROW_ASSIGN_OR_RAISE(std::optional<DataFrame> view, PlanView(name, location, script, text, ctx));
+  if (view) {
+    Side side{*view, {name}, alias_name.empty() ? name : alias_name, location};
+    if (!alias_name.empty()) side.names.push_back(alias_name);
+    return side;
+  }
   const TableDecl* table = script.FindTable(name);
   if (!table) return text.ErrorAt(location, "unknown table '" + name + "'");
   auto is_static = IsStaticTable(*table);
@@ -49,9 +51,8 @@ Result<Side> PlanTable(const json& body, const Script& script, const SqlText& te
   ARROW_ASSIGN_OR_RAISE(DataFrame raw, ReadTable(*table, location, text, read_ctx));
   ARROW_ASSIGN_OR_RAISE(DataFrame marked, ApplyEventTime(*table, raw, text));
   Side side{marked, {table->name}, table->name, location};
-  const json& alias = Field(body, "alias");
   if (!alias.is_null()) {
-    side.rename_as = StringField(Field(alias, "Alias"), "aliasname", StringField(alias, "aliasname"));
+    side.rename_as = alias_name;
     side.names.push_back(side.rename_as);
   }
   return side;
@@ -141,10 +142,29 @@ Result<Side> PlanItem(const json& item, int begin, const Script& script, const S
   const json& body = Field(item, kind.c_str());
   if (kind == "RangeVar") return PlanTable(body, script, text, ctx);
   if (kind == "JoinExpr") return PlanJoin(body, begin, script, text, ctx);
+  if (kind == "RangeSubselect") {  // (SELECT ...) AS s
+    std::string alias;
+    const int location = FirstLocation(body, begin);
+    ARROW_ASSIGN_OR_RAISE(DataFrame frame, PlanSubquery(body, begin, static_cast<int>(text.text().size()), script,
+                                                        text, ctx, &alias));
+    if (alias.empty()) return text.ErrorAt(location, "a subquery joined in FROM needs an alias: (SELECT ...) AS s");
+    return Side{frame, {alias}, alias, location};
+  }
   return text.ErrorAt(FirstLocation(body, begin), "unsupported item in a join (" + kind + "): join declared tables");
 }
 
 }  // namespace
+
+Result<bool> IsStaticTable(const TableDecl& table) {
+  if (table.connector == "iceberg") return true;
+  const TableOption* o = table.Find("static");
+  if (!o) return false;
+  const std::string v = FoldCase(o->value);
+  if (v != "true" && v != "false") {
+    return Status::Invalid("option 'static' of table '", table.name, "' must be true or false, not '", o->value, "'");
+  }
+  return v == "true";
+}
 
 Result<JoinedFrom> PlanJoinedFrom(const json& join, int begin, const Script& script, const SqlText& text,
                                   const ConnectorContext& ctx) {

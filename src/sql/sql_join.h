@@ -1,5 +1,6 @@
 // FROM with joins: `s JOIN d ON ...`, LEFT/RIGHT/FULL [OUTER] JOIN, Spark's LEFT SEMI JOIN and
-// LEFT ANTI JOIN, JOIN ... USING (...), CROSS JOIN, over declared tables (nested joins too).
+// LEFT ANTI JOIN, JOIN ... USING (...), CROSS JOIN, over declared tables, views, WITH names and
+// aliased subqueries (nested joins too).
 // A table declared WITH (static = true), or an Iceberg table, is read with read() (the static
 // side of a stream-static join); the others as the query reads them (readStream() in `sluice
 // run`). Columns both sides have are renamed "<table or alias>.<column>" before the join, so
@@ -29,6 +30,10 @@ struct JoinedFrom {
 /// Plans the JoinExpr node body `join` of a FROM clause (statement starting at `begin`).
 Result<JoinedFrom> PlanJoinedFrom(const nlohmann::json& join, int begin, const Script& script, const SqlText& text,
                                   const ConnectorContext& ctx);
+
+/// True when `table` is read with read() even in a streaming query: WITH (static = true), or an
+/// Iceberg table. Errors name a `static` value that is not true or false.
+Result<bool> IsStaticTable(const TableDecl& table);
 
 /// True when column `name` of a joined schema is one the join renamed ("s.id"): a select item
 /// reading it is then named by the part after the dot.

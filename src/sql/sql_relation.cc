@@ -86,25 +86,62 @@ Result<PlannedSelect> PlanSetOperation(const json& select, int begin, int end, c
   // Errors point at the second query's select list.
   const int right_location = FirstLocation(Field(right, "targetList"), FirstLocation(right, begin));
   const bool all = Field(select, "all").is_boolean() && Field(select, "all").get<bool>();
-  if (op != "SETOP_UNION") {
-    return text.ErrorAt(right_location, std::string(op == "SETOP_INTERSECT" ? "INTERSECT" : "EXCEPT") +
-                                            " is not supported; UNION ALL is");
-  }
-  if (!all) {
-    return text.ErrorAt(right_location, "UNION (which removes duplicates) is not supported; write UNION ALL, and "
-                                        "SELECT DISTINCT over it in a subquery if duplicates must go");
+  const std::string name = std::string(op == "SETOP_UNION" ? "UNION" : op == "SETOP_INTERSECT" ? "INTERSECT" : "EXCEPT") +
+                           (all ? " ALL" : "");
+  if (op != "SETOP_UNION" && all) {
+    return text.ErrorAt(right_location, name + " is not supported; " + name.substr(0, name.size() - 4) +
+                                            " (which also removes duplicates) is");
   }
   if (!Field(select, "sortClause").is_null() || !Field(select, "limitCount").is_null() ||
       !Field(select, "limitOffset").is_null()) {
     return text.ErrorAt(FirstLocation(Field(select, "sortClause"), right_location),
-                        "ORDER BY or LIMIT after UNION ALL is not supported; wrap the union in a subquery: "
-                        "SELECT * FROM (... UNION ALL ...) ORDER BY ...");
+                        "ORDER BY or LIMIT after " + name + " is not supported; wrap it in a subquery: "
+                        "SELECT * FROM (... " + name + " ...) ORDER BY ...");
   }
   ARROW_ASSIGN_OR_RAISE(PlannedSelect l, PlanSelect(left, begin, end, script, text, ctx));
   ARROW_ASSIGN_OR_RAISE(PlannedSelect r, PlanSelect(right, right_location, end, script, text, ctx));
+  if (op != "SETOP_UNION" && (l.frame.isStreaming() || r.frame.isStreaming())) {
+    // Spark refuses INTERSECT of two streams and EXCEPT with a stream on the right; sluice refuses
+    // every stream here (docs/spark-compatibility.md).
+    const bool intersect = op == "SETOP_INTERSECT";
+    return text.ErrorAt(right_location, name + " on a stream is not supported (it would keep every row of both "
+                                        "inputs as state); against a static table write a LEFT " +
+                                        std::string(intersect ? "SEMI" : "ANTI") + " JOIN on the columns, or run the "
+                                        "query in sluice batch");
+  }
   DataFrame both = l.frame.unionAll(r.frame);
   if (!both.ok()) return text.ErrorAt(right_location, both.status().message());
-  return PlannedSelect{both, l.column_locations};
+  if (op == "SETOP_UNION") {
+    // UNION (distinct) is UNION ALL then a GROUP BY every column, as Spark plans it (and as SELECT
+    // DISTINCT): on a stream its output modes and watermark rules are an aggregation's.
+    if (!all) {
+      std::vector<Column> every;
+      for (const auto& f : both.schema()->fields()) every.push_back(col(f->name()));
+      both = both.groupBy(every).agg({});
+    }
+    if (!both.ok()) return text.ErrorAt(right_location, both.status().message());
+    return PlannedSelect{both, l.column_locations};
+  }
+  // INTERSECT / EXCEPT (distinct, batch): each distinct row with how many times each side has it;
+  // grouping treats NULLs as equal, as Spark's set operations do.
+  const std::string from_left = "__sluice_setop_left", from_right = "__sluice_setop_right";
+  std::vector<Column> keys, tagged_left, tagged_right;
+  for (const auto& f : l.frame.schema()->fields()) keys.push_back(col(f->name()));
+  tagged_left = keys;
+  tagged_left.push_back(lit(int64_t{1}).alias(from_left));
+  tagged_left.push_back(lit(int64_t{0}).alias(from_right));
+  for (const auto& f : r.frame.schema()->fields()) tagged_right.push_back(col(f->name()));
+  tagged_right.push_back(lit(int64_t{0}).alias(from_left));
+  tagged_right.push_back(lit(int64_t{1}).alias(from_right));
+  DataFrame counted = l.frame.select(tagged_left)
+                          .unionAll(r.frame.select(tagged_right))
+                          .groupBy(keys)
+                          .agg({sum(col(from_left)).alias(from_left), sum(col(from_right)).alias(from_right)});
+  const Column keep = op == "SETOP_INTERSECT" ? (col(from_left) > lit(int64_t{0})) && (col(from_right) > lit(int64_t{0}))
+                                              : (col(from_left) > lit(int64_t{0})) && (col(from_right) == lit(int64_t{0}));
+  DataFrame result = counted.filter(keep).select(keys);
+  if (!result.ok()) return text.ErrorAt(right_location, result.status().message());
+  return PlannedSelect{result, l.column_locations};
 }
 
 }  // namespace sluice::sql

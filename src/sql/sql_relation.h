@@ -27,8 +27,9 @@ Result<std::optional<DataFrame>> PlanView(const std::string& name, int use_locat
 Result<DataFrame> PlanSubquery(const nlohmann::json& subselect, int begin, int end, const Script& script,
                                const SqlText& text, const ConnectorContext& ctx, std::string* alias);
 
-/// A SelectStmt body whose op is not SETOP_NONE: UNION ALL is planned (DataFrame::unionAll);
-/// UNION (distinct), INTERSECT and EXCEPT are refused.
+/// A SelectStmt body whose op is not SETOP_NONE: UNION ALL is planned (DataFrame::unionAll),
+/// UNION as UNION ALL then a GROUP BY every column (streams too), INTERSECT and EXCEPT (batch
+/// only) as a count of each distinct row per side; INTERSECT ALL / EXCEPT ALL are refused.
 Result<PlannedSelect> PlanSetOperation(const nlohmann::json& select, int begin, int end, const Script& script,
                                        const SqlText& text, const ConnectorContext& ctx);
 

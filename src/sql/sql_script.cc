@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "sql/sql_flink_options.h"
 #include "sql/sql_parse.h"
 #include "sql/sql_spark_spelling.h"
 #include "sql/sql_types.h"
@@ -223,6 +224,7 @@ Result<TableDecl> ReadCreateTable(const json& create, const SqlText& text, int s
                                              "' has no connector: add WITH (connector = 'files', format = 'json', "
                                              "path = '...') or connector = 'console'");
   }
+  ARROW_RETURN_NOT_OK(MapFlinkOptions(&table, text));
   return table;
 }
 
@@ -338,6 +340,32 @@ std::string SnakeToCamel(const std::string& key) {
   return out;
 }
 
+namespace {
+
+// The byte offset of the table name in `DESC [TABLE] name` starting at `start`.
+int NameAfterDesc(const SqlText& text, int start) {
+  int at = text.SkipBlanks(start + 4);
+  const std::string& sql = text.text();
+  if (sql.size() >= static_cast<size_t>(at) + 6 && FoldCase(sql.substr(static_cast<size_t>(at), 5)) == "table" &&
+      std::isspace(static_cast<unsigned char>(sql[static_cast<size_t>(at) + 5]))) {
+    at = text.SkipBlanks(at + 5);
+  }
+  return at;
+}
+
+// The parse tree of `TABLE name` (SELECT * FROM name) with the name at `location`.
+json DescribedTable(const std::string& name, int location) {
+  json star = {{"ColumnRef", {{"fields", json::array({{{"A_Star", json::object()}}})}, {"location", location}}}};
+  json target = {{"ResTarget", {{"val", star}, {"location", location}}}};
+  json range = {{"RangeVar", {{"relname", name}, {"inh", true}, {"relpersistence", "p"}, {"location", location}}}};
+  return {{"targetList", json::array({target})},
+          {"fromClause", json::array({range})},
+          {"limitOption", "LIMIT_OPTION_DEFAULT"},
+          {"op", "SETOP_NONE"}};
+}
+
+}  // namespace
+
 Result<Script> ParseScript(const SqlText& text) {
   ARROW_ASSIGN_OR_RAISE(json stmts, ParseStatements(text));
   Script script;
@@ -382,6 +410,13 @@ Result<Script> ParseScript(const SqlText& text) {
       q.end = end;
       q.select = body;
       q.describe = IsDescribeAt(text.text(), start);
+      script.queries.push_back(std::move(q));
+    } else if (kind == "VariableShowStmt" && IsDescribeAt(text.text(), start)) {
+      QueryStmt q;  // DESC [TABLE] t, parsed as SHOW t: the SELECT * FROM t that `TABLE t` parses to
+      q.location = start;
+      q.end = end;
+      q.select = DescribedTable(StringField(body, "name"), NameAfterDesc(text, start));
+      q.describe = true;
       script.queries.push_back(std::move(q));
     } else {
       std::string what = kind.size() > 4 && kind.compare(kind.size() - 4, 4, "Stmt") == 0 ? kind.substr(0, kind.size() - 4) : kind;

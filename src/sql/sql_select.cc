@@ -7,6 +7,7 @@
 
 #include "api/access.h"
 #include "plan/expr_resolve.h"
+#include "plan/generate.h"
 #include "plan/logical_plan.h"
 #include "sql/sql_aggregate.h"
 #include "sql/sql_dedupe.h"
@@ -181,6 +182,35 @@ Result<FromTable> ResolveFrom(const json& select, int begin, int end, const Scri
   return out;
 }
 
+// `gen(x) AS (a[, b])` (read as the items `gen(x), ω(a, b)`, see kGeneratorAliasList): names the
+// previous item's generated columns: the element column by an alias, posexplode's position by a
+// rename after the projection (`*renames`).
+Status ApplyGeneratorAliases(const json& alias_list, int location, const SqlText& text, std::vector<SelectItem>* items,
+                             std::vector<std::pair<std::string, std::string>>* renames) {
+  const plan::Expr* generator = items->empty() ? nullptr : items->back().expr.get();
+  if (generator && generator->kind == plan::Expr::Kind::kAlias) generator = nullptr;
+  if (!generator || generator->kind != plan::Expr::Kind::kCall || !plan::IsGeneratorFunction(generator->name)) {
+    return text.ErrorAt(location, "AS (a, b) names the columns of a generator (explode, posexplode, ...); write "
+                                  "AS name for other expressions");
+  }
+  std::vector<std::string> names;
+  for (const auto& arg : Field(alias_list, "args")) {
+    const json& ref = Field(arg, "ColumnRef");
+    const auto fields = ref.is_null() ? std::vector<std::string>{} : StringList(Field(ref, "fields"));
+    if (fields.size() != 1) return text.ErrorAt(location, "AS (...) after " + generator->name + " takes column names");
+    names.push_back(text.IdentifierAt(LocationOf(ref), fields[0]));
+  }
+  const size_t want = generator->name.rfind("posexplode", 0) == 0 ? 2 : 1;
+  if (names.size() != want) {
+    return text.ErrorAt(location, generator->name + " produces " + std::to_string(want) + " column(s) (" +
+                                      (want == 2 ? "pos, col" : "col") + ") but AS (...) names " +
+                                      std::to_string(names.size()));
+  }
+  if (want == 2) renames->emplace_back("pos", names[0]);
+  items->back().expr = plan::Expr::Alias(items->back().expr, names.back());
+  return Status::OK();
+}
+
 }  // namespace
 
 // The source options event_time and watermark: withWatermark(event_time, watermark) on the scan.
@@ -339,7 +369,12 @@ Result<PlannedSelect> PlanSelect(const json& select, int begin, int end, const S
       return std::make_pair(joined.frame, joined.frame);
     }
     if (from.frame) return std::make_pair(*from.frame, *from.frame);
-    ARROW_ASSIGN_OR_RAISE(DataFrame scan, ReadTable(*from.table, from.location, text, ctx));
+    // A static table stays static in a streaming query (e.g. a view over it joined to a stream).
+    ConnectorContext read_ctx = ctx;
+    auto is_static = IsStaticTable(*from.table);
+    if (!is_static.ok()) return LocateTableError(*from.table, is_static.status(), from.location, text);
+    if (*is_static) read_ctx.streaming = false;
+    ARROW_ASSIGN_OR_RAISE(DataFrame scan, ReadTable(*from.table, from.location, text, read_ctx));
     ARROW_ASSIGN_OR_RAISE(DataFrame marked, ApplyEventTime(*from.table, scan, text));
     return std::make_pair(scan, marked);
   };
@@ -366,9 +401,15 @@ Result<PlannedSelect> PlanSelect(const json& select, int begin, int end, const S
   ExprTranslator translator(text, df.schema(), from.names, mode);
   const json& targets = Field(select, "targetList");
   std::vector<SelectItem> items;
+  std::vector<std::pair<std::string, std::string>> generator_renames;  // posexplode AS (p, v): pos -> p
   for (size_t i = 0; i < targets.size(); ++i) {
     const json& target = Field(targets[i], "ResTarget");
     const int location = LocationOf(target);
+    if (const json& alias_list = Field(Field(target, "val"), "FuncCall");
+        !alias_list.is_null() && StringList(Field(alias_list, "funcname")) == std::vector<std::string>{kGeneratorAliasList}) {
+      ARROW_RETURN_NOT_OK(ApplyGeneratorAliases(alias_list, location, text, &items, &generator_renames));
+      continue;
+    }
     ARROW_ASSIGN_OR_RAISE(ExprPtr e, translator.Translate(Field(target, "val")));
     const std::string alias = StringField(target, "name");
     if (!alias.empty()) {
@@ -397,6 +438,7 @@ Result<PlannedSelect> PlanSelect(const json& select, int begin, int end, const S
     columns.push_back(api::MakeColumn(item.expr));
   }
   DataFrame projected = df.select(columns);
+  for (const auto& [from_name, to_name] : generator_renames) projected = projected.withColumnRenamed(from_name, to_name);
   if (!projected.ok()) {
     // Find the select item at fault and point inside it.
     for (const auto& item : items) {

@@ -12,6 +12,8 @@ const char* const kSparkArrayFunction = "arr\xCF\x89";
 
 const char* const kSparkPartitionStrategy = "s";
 
+const char* const kGeneratorAliasList = "\xCF\x89";
+
 namespace {
 
 bool IsWordChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || (c & 0x80); }
@@ -97,6 +99,57 @@ std::string RewriteSparkOperators(const std::string& sql) {
       out.replace(i, span, "PARTITION BY" + std::string(span - 13, ' ') + kSparkPartitionStrategy);
       return;
     }
+    // Spark's nested types ARRAY<...>, STRUCT<...>, MAP<...> (the word directly followed by '<'):
+    // one placeholder type name of underscores; TypeFromSql reads the type from the user's text.
+    for (const char* word : {"array", "struct", "map"}) {
+      const size_t n = std::strlen(word);
+      if (!WordAt(sql, i, word) || i + n >= sql.size() || sql[i + n] != '<') continue;
+      int depth = 0;
+      size_t end = i + n;
+      for (; end < sql.size(); ++end) {
+        depth += sql[end] == '<' ? 1 : sql[end] == '>' ? -1 : 0;
+        if (depth == 0 || sql[end] == ';' || sql[end] == '\'' || sql[end] == '"') break;
+      }
+      if (end < sql.size() && depth == 0 && sql[end] == '>') out.replace(i, end + 1 - i, std::string(end + 1 - i, '_'));
+      return;
+    }
+    // Spark's current_timestamp() / current_date(): the grammar knows only the keywords.
+    for (const char* word : {"current_timestamp", "current_date"}) {
+      const size_t open = SkipSpaces(sql, i + std::strlen(word));
+      if (WordAt(sql, i, word) && open < sql.size() && sql[open] == '(') {
+        const size_t close = SkipSpaces(sql, open + 1);
+        if (close < sql.size() && sql[close] == ')') {
+          out[open] = ' ';
+          out[close] = ' ';
+        }
+        return;
+      }
+    }
+    // A generator's alias list, `posexplode(a) AS (p, v)`: the space before AS becomes a comma and
+    // AS the private function name, so the grammar reads one more select item `ω(p, v)`.
+    if (WordAt(sql, i, "as") && i > 0 && std::isspace(static_cast<unsigned char>(sql[i - 1])) &&
+        SkipSpaces(sql, i + 2) < sql.size() && sql[SkipSpaces(sql, i + 2)] == '(') {
+      size_t close = i;
+      while (close > 0 && std::isspace(static_cast<unsigned char>(sql[close - 1]))) --close;
+      if (close == 0 || sql[close - 1] != ')') return;
+      int depth = 0;
+      size_t open = close - 1;
+      for (;; --open) {  // the generator call's opening parenthesis
+        depth += sql[open] == ')' ? 1 : sql[open] == '(' ? -1 : 0;
+        if (depth == 0 || open == 0) break;
+      }
+      size_t word = open;
+      while (word > 0 && IsWordChar(sql[word - 1])) --word;
+      const std::string name = sql.substr(word, open - word);
+      for (const char* generator : {"explode", "explode_outer", "posexplode", "posexplode_outer"}) {
+        if (depth == 0 && WordAt(sql, word, generator) && name.size() == std::strlen(generator)) {
+          out[i - 1] = ',';
+          out.replace(i, 2, kGeneratorAliasList);
+          return;
+        }
+      }
+      return;
+    }
     if (WordAt(sql, i, "try_cast") && SkipSpaces(sql, i + 8) < sql.size() && sql[SkipSpaces(sql, i + 8)] == '(') {
       out.replace(i, 8, "    cast");
       return;
@@ -157,6 +210,17 @@ std::string RewriteSparkClauses(const std::string& sql) {
       if (WordAt(sql, table, "table")) out.replace(table, 5, "     ");
       return;
     }
+    // DESC [TABLE] t (the grammar's TABLE is one byte longer than DESC): SHOW t, read back as
+    // DESCRIBE by IsDescribeAt.
+    if (WordAt(sql, i, "desc")) {
+      size_t before = i;
+      while (before > 0 && std::isspace(static_cast<unsigned char>(sql[before - 1]))) --before;
+      if (before > 0 && sql[before - 1] != ';') return;  // ORDER BY x DESC
+      out.replace(i, 4, "SHOW");
+      const size_t table = SkipSpaces(sql, i + 4);
+      if (WordAt(sql, table, "table")) out.replace(table, 5, "     ");
+      return;
+    }
     if (!WordAt(sql, i, "group")) return;
     const size_t by = SkipSpaces(sql, i + 5);
     if (!WordAt(sql, by, "by")) return;
@@ -183,7 +247,9 @@ bool IsQualifyClause(const std::string& sql, int begin, int pos) {
   return qualify;
 }
 
-bool IsDescribeAt(const std::string& sql, int at) { return at >= 0 && WordAt(sql, static_cast<size_t>(at), "describe"); }
+bool IsDescribeAt(const std::string& sql, int at) {
+  return at >= 0 && (WordAt(sql, static_cast<size_t>(at), "describe") || WordAt(sql, static_cast<size_t>(at), "desc"));
+}
 
 bool IsGroupByAllAt(const std::string& sql, int at) { return at >= 0 && WordAt(sql, static_cast<size_t>(at), "all"); }
 

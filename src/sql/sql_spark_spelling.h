@@ -32,6 +32,8 @@ extern const char* const kSparkArrayFunction;
 
 /// `sql` with Spark's operators the PostgreSQL grammar lacks rewritten (same length): `array(`
 /// becomes kSparkArrayFunction,
+/// `current_timestamp()` / `current_date()` lose their empty parentheses (the keywords), a
+/// generator's `AS (a, b)` becomes `, kGeneratorAliasList(a, b)`,
 /// `try_cast(` becomes `    cast(` (the translator sees "try_" before the CAST in the user's
 /// text), `x RLIKE p` / `x REGEXP p` become `x ~ p`, `NOT RLIKE` / `NOT REGEXP` become `!~`,
 /// Spark's unquoted `INTERVAL 1 HOUR` becomes `INTERVAL'1'HOUR`, and CREATE TABLE's
@@ -44,8 +46,9 @@ std::string RewriteSparkOperators(const std::string& sql);
 /// again), and `GROUP BY ALL` that ends the clause becomes `GROUP BY () ` (an empty grouping
 /// set; IsGroupByAllAt recognises it).
 std::string RewriteSparkClauses(const std::string& sql);
-/// Also `DESCRIBE [TABLE] t` at the start of a statement becomes `TABLE t` (IsDescribeAt).
-/// True when the statement starting at byte `at` of the user's text is DESCRIBE.
+/// Also `DESCRIBE [TABLE] t` at the start of a statement becomes `TABLE t`, and `DESC [TABLE] t`
+/// becomes `SHOW t` (IsDescribeAt; the script reads that SHOW as `TABLE t`).
+/// True when the statement starting at byte `at` of the user's text is DESCRIBE or DESC.
 bool IsDescribeAt(const std::string& sql, int at);
 /// True when the last HAVING or QUALIFY keyword in the user's text in [begin, pos) is QUALIFY.
 bool IsQualifyClause(const std::string& sql, int begin, int pos);
@@ -66,6 +69,10 @@ struct FlinkWatermark {
 };
 /// Every WATERMARK FOR clause of the user's text, in order.
 std::vector<FlinkWatermark> FindFlinkWatermarks(const std::string& sql);
+
+/// The function name a generator's alias list `AS (a, b)` is rewritten to (RewriteSparkOperators):
+/// `posexplode(x) AS (p, v)` reads as the two select items `posexplode(x), ω(p, v)`.
+extern const char* const kGeneratorAliasList;
 
 /// The partition strategy `PARTITIONED BY` is read as; any other strategy was typed as
 /// PostgreSQL's `PARTITION BY RANGE|LIST|HASH (...)`.

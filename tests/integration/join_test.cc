@@ -194,6 +194,11 @@ TEST(SqlJoin, StreamStaticSqlEqualsTheBatchJob) {
       "SELECT * FROM clicks LEFT SEMI JOIN uids ON clicks.uid = uids.uid",
       "SELECT * FROM clicks c LEFT ANTI JOIN uids u ON c.uid = u.uid",
       "SELECT uid, v, name FROM clicks JOIN uids USING (uid) WHERE v < 2",
+      // A WITH name, a view and a subquery as join sides: static when they read only static tables.
+      "WITH named AS (SELECT uid, upper(name) AS big FROM uids WHERE name <> 'bo') "
+      "SELECT c.uid, v, big FROM clicks c JOIN named n ON c.uid = n.uid",
+      "SELECT s.uid, doubled, name FROM shown s LEFT JOIN uids ON s.uid = uids.uid",
+      "SELECT c.uid, v, len FROM clicks c JOIN (SELECT uid AS id, length(name) AS len FROM uids) l ON c.uid = l.id",
   };
   for (size_t i = 0; i < selects.size(); ++i) {
     auto text = [&](const std::string& out) {
@@ -202,6 +207,7 @@ TEST(SqlJoin, StreamStaticSqlEqualsTheBatchJob) {
              "CREATE TABLE uids (uid TEXT, name TEXT) WITH (connector = 'files', format = 'json', path = '" +
              dir.Sub("uids") + "', static = true);\n"
              "CREATE TABLE out () WITH (connector = 'files', format = 'parquet', path = '" + out + "');\n"
+             "CREATE VIEW shown AS SELECT uid, v * 2 AS doubled FROM clicks;\n"
              "INSERT INTO out " + selects[i] + ";\n";
     };
     const std::string n = std::to_string(i);

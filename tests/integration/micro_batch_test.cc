@@ -6,6 +6,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <set>
 
 #include "api/access.h"
 #include "integration/test_util.h"
@@ -129,6 +131,70 @@ TEST(MicroBatch, ForeachBatchSeesTheSameBatchIdAndRowsOnRedo) {
   ASSERT_OK(q2.awaitTermination());
   std::vector<std::pair<int64_t, int64_t>> expected = {{0, 3}, {0, 3}, {1, 1}};
   EXPECT_EQ(calls, expected);
+}
+
+// current_timestamp() is the batch's recorded batchTimestampMs: one value for every row of a
+// batch, and a redo reads it back from offsets/N (here rewritten between the runs, so the
+// redo can only see 1700000000000 if it took the value from the log, not from the clock).
+TEST(MicroBatch, CurrentTimestampIsTheRecordedBatchTimestampOnRedo) {
+  TempDir dir;
+  io::FaultSpec spec;
+  spec.point = "after_sink_commit";
+  spec.action = io::FaultSpec::Action::kFail;
+  auto session = api::MakeSession(std::make_shared<io::FaultInjectingFileSystem>(io::LocalFileSystem(), spec));
+  MemoryStream input(session, "id BIGINT, name STRING");
+  ASSERT_OK(input.addJson(Rows(0, 3)).status());
+  struct Seen {
+    int64_t batch_id;
+    std::set<int64_t> micros;
+    std::set<int32_t> days;
+  };
+  std::vector<Seen> seen;
+  auto run = [&] {
+    return input.toDF()
+        .select({col("id"), api::MakeColumn(plan::Expr::Call("current_timestamp", {})).alias("now"),
+                 api::MakeColumn(plan::Expr::Call("current_date", {})).alias("today")})
+        .writeStream()
+        .foreachBatch([&](const std::shared_ptr<arrow::Table>& t, int64_t id) {
+          Seen s{id, {}, {}};
+          auto now = std::static_pointer_cast<arrow::TimestampArray>(t->GetColumnByName("now")->chunk(0));
+          auto today = std::static_pointer_cast<arrow::Date32Array>(t->GetColumnByName("today")->chunk(0));
+          for (int64_t i = 0; i < now->length(); ++i) {
+            s.micros.insert(now->Value(i));
+            s.days.insert(today->Value(i));
+          }
+          seen.push_back(s);
+          return Status::OK();
+        })
+        .option("checkpointLocation", dir.Sub("ckpt"))
+        .trigger(AvailableNow())
+        .start();
+  };
+  ASSERT_OK_AND_ASSIGN(auto q, run());
+  EXPECT_FALSE(q.awaitTermination().ok());
+  ASSERT_EQ(seen.size(), 1u);
+  ASSERT_EQ(seen[0].micros.size(), 1u);  // one value per batch
+  // The first run used the timestamp it wrote ahead in offsets/0.
+  std::string log;
+  {
+    std::ifstream in(dir.Sub("ckpt/offsets/0"));
+    log.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  const std::string recorded = "\"batchTimestampMs\":" + std::to_string(*seen[0].micros.begin() / 1000);
+  ASSERT_THAT(log, HasSubstr(recorded));
+  log.replace(log.find(recorded), recorded.size(), "\"batchTimestampMs\":1700000000000");
+  { std::ofstream(dir.Sub("ckpt/offsets/0"), std::ios::trunc) << log; }
+
+  ASSERT_OK(input.addJson(Rows(3, 2)).status());
+  ASSERT_OK_AND_ASSIGN(auto q2, run());
+  ASSERT_OK(q2.awaitTermination());
+  ASSERT_EQ(seen.size(), 3u);
+  EXPECT_EQ(seen[1].batch_id, 0);
+  EXPECT_EQ(seen[1].micros, std::set<int64_t>{1700000000000000});
+  EXPECT_EQ(seen[1].days, std::set<int32_t>{19675});  // 2023-11-14, the UTC date of that instant
+  EXPECT_EQ(seen[2].batch_id, 1);
+  ASSERT_EQ(seen[2].micros.size(), 1u);
+  EXPECT_GE(*seen[2].micros.begin(), *seen[0].micros.begin());  // batch 1 takes a new time
 }
 
 // As Spark allows: a changed filter or projection continues from the checkpoint (only new rows);

@@ -119,6 +119,42 @@ TEST(SqlBatch, InlineSqlWithoutFromPrintsOneRow) {
   EXPECT_NE(out.find("|2  |A     |"), std::string::npos) << out;
 }
 
+// UNION (distinct), INTERSECT and EXCEPT in `sluice batch`: distinct rows, NULL equal to NULL.
+TEST(SqlBatch, SetOperationsGiveDistinctRowsWithNullsEqual) {
+  TempDir dir;
+  WriteInputFile(dir.Sub("in"), "e.json", JsonRows(0, 10));
+  const std::string table = "CREATE TABLE e (id BIGINT, name TEXT) WITH (connector = 'files', format = 'json', "
+                            "path = '" + dir.Sub("in") + "'); ";
+  auto run = [&](const std::string& select) {
+    int rc = 0;
+    const std::string out = Capture(dir, "batch --print -e \"" + table + select + "\"", &rc);
+    EXPECT_EQ(rc, 0) << select << "\n" << out;
+    return out;
+  };
+  // id % 3 is {0, 1, 2}; id % 5 over ids 6..9 is {1, 2, 3, 4}; id % 4 is {0, 1, 2, 3}.
+  const std::string intersect =
+      run("SELECT * FROM (SELECT id % 3 AS m FROM e INTERSECT SELECT id % 5 FROM e WHERE id > 5) s ORDER BY m");
+  EXPECT_NE(intersect.find("(2 rows)"), std::string::npos) << intersect;
+  EXPECT_NE(intersect.find("|1  |\n|2  |"), std::string::npos) << intersect;
+  const std::string except = run("SELECT id % 3 AS m FROM e EXCEPT SELECT id % 5 FROM e WHERE id > 5");
+  EXPECT_NE(except.find("(1 rows)"), std::string::npos) << except;
+  EXPECT_NE(except.find("|0  |"), std::string::npos) << except;
+  const std::string unioned = run("SELECT * FROM (SELECT id % 3 AS m FROM e UNION SELECT id % 4 FROM e) u ORDER BY m");
+  EXPECT_NE(unioned.find("(4 rows)"), std::string::npos) << unioned;
+  EXPECT_NE(unioned.find("|0  |\n|1  |\n|2  |\n|3  |"), std::string::npos) << unioned;
+  // Left {NULL, 0, 1}, right {NULL, 5}: only NULL is in both, and EXCEPT keeps 0 and 1.
+  const std::string nulls = run("SELECT CASE WHEN id < 2 THEN NULL ELSE id % 2 END AS m FROM e INTERSECT "
+                                "SELECT CASE WHEN id > 8 THEN NULL ELSE 5 END FROM e");
+  EXPECT_NE(nulls.find("(1 rows)"), std::string::npos) << nulls;
+  const std::string kept = run("SELECT CASE WHEN id < 2 THEN NULL ELSE id % 2 END AS m FROM e EXCEPT "
+                               "SELECT CASE WHEN id > 8 THEN NULL ELSE 5 END FROM e");
+  EXPECT_NE(kept.find("(2 rows)"), std::string::npos) << kept;
+  // Spark's generator alias list names posexplode's two columns.
+  const std::string exploded = run("SELECT id, posexplode(split(name, 'n')) AS (i, part) FROM e WHERE id = 3");
+  EXPECT_NE(exploded.find("(2 rows)"), std::string::npos) << exploded;
+  EXPECT_NE(exploded.find("|id |i  |part|"), std::string::npos) << exploded;
+}
+
 TEST(SqlBatch, PrintLimitShowsTheFirstRowsAndTheTotal) {
   TempDir dir;
   WriteInputFile(dir.Sub("in"), "e.json", JsonRows(0, 10));
@@ -134,6 +170,21 @@ TEST(SqlBatch, PrintLimitShowsTheFirstRowsAndTheTotal) {
                                              "path = '" + dir.Sub("in") + "'); DESCRIBE TABLE p\"", &rc);
   ASSERT_EQ(rc, 0) << described;
   EXPECT_NE(described.find("-- as DDL: (id BIGINT, name STRING, price DOUBLE)"), std::string::npos) << described;
+  // Spark's short spellings: DESC t and DESC TABLE t describe the same table.
+  for (const std::string stmt : {"DESC p", "desc  TABLE p"}) {
+    const std::string short_form = Capture(dir, "batch -e \"CREATE TABLE p () WITH (connector = 'files', format = "
+                                                "'json', path = '" + dir.Sub("in") + "'); " + stmt + "\"", &rc);
+    ASSERT_EQ(rc, 0) << stmt << ": " << short_form;
+    EXPECT_NE(short_form.find("-- as DDL: (id BIGINT, name STRING, price DOUBLE)"), std::string::npos) << short_form;
+  }
+  const std::string unknown = Capture(dir, "batch -e \"DESC TABLE nope\"", &rc);
+  EXPECT_NE(rc, 0);
+  EXPECT_NE(unknown.find(":1:12: unknown table 'nope'"), std::string::npos) << unknown;
+  // current_timestamp() in a batch query: one instant, the date of which is current_date().
+  const std::string now = Capture(dir, "batch --print -e \"SELECT current_date() = to_date(now()) AS same, "
+                                       "CURRENT_TIMESTAMP = current_timestamp() AS one\"", &rc);
+  ASSERT_EQ(rc, 0) << now;
+  EXPECT_NE(now.find("|true|true|"), std::string::npos) << now;
   Capture(dir, "batch --print", &rc);
   EXPECT_NE(rc, 0) << "neither a file nor -e must be refused";
 }

@@ -110,9 +110,10 @@ TEST_F(SqlErrorTest, UnsupportedConstructsArePointedAt) {
   Expect({"constant subquery in FROM", "SELECT * FROM (SELECT 1) AS t;", "p.sql:3:23",
           {"a streaming query needs FROM <table>", "runs in sluice batch"}});
   Expect({"window function", "SELECT sum(price) OVER () FROM events;", "p.sql:3:8", {"window functions"}});
-  Expect({"union", "SELECT id FROM events UNION SELECT id FROM events;", "p.sql:3:36", {"UNION"}});
+  Expect({"intersect all", "SELECT id FROM events INTERSECT ALL SELECT id FROM events;", "p.sql:3:44",
+          {"INTERSECT ALL is not supported", "INTERSECT (which also removes duplicates) is"}});
   Expect({"no FROM", "SELECT 1;", "p.sql:3:1", {"needs FROM"}});
-  Expect({"now()", "SELECT id, CURRENT_TIMESTAMP FROM events;", "p.sql:3:12", {"current date/time"}});
+  Expect({"current_time", "SELECT id, CURRENT_TIME FROM events;", "p.sql:3:12", {"CURRENT_TIME", "current_timestamp()"}});
   Expect({"two queries into one sink",
           "CREATE TABLE o () WITH (connector = 'console');\nINSERT INTO o SELECT id FROM events;\n"
           "INSERT INTO o SELECT name FROM events;",
@@ -123,15 +124,18 @@ TEST_F(SqlErrorTest, UnsupportedConstructsArePointedAt) {
 }
 
 TEST_F(SqlErrorTest, StructureAndDedupeErrorsArePointedAt) {
-  Expect({"union distinct", "SELECT id FROM events UNION SELECT id FROM events;", "p.sql:3:36",
-          {"UNION (which removes duplicates) is not supported; write UNION ALL"}});
-  Expect({"intersect", "SELECT id FROM events INTERSECT SELECT id FROM events;", "p.sql:3:40", {"INTERSECT"}});
+  Expect({"intersect", "SELECT id FROM events INTERSECT SELECT id FROM events;", "p.sql:3:40",
+          {"INTERSECT on a stream is not supported", "LEFT SEMI JOIN", "sluice batch"}});
+  Expect({"except", "SELECT id FROM events EXCEPT SELECT id FROM events;", "p.sql:3:37",
+          {"EXCEPT on a stream is not supported", "LEFT ANTI JOIN"}});
+  Expect({"union distinct order by", "SELECT id FROM events UNION SELECT id FROM events ORDER BY id;", "p.sql:3:60",
+          {"ORDER BY or LIMIT after UNION is not supported"}});
   Expect({"union column count", "SELECT id, name FROM events UNION ALL SELECT id FROM events;", "p.sql:3:46",
           {"the first input has 2 columns", "the second has 1"}});
   Expect({"union column type", "SELECT id, name FROM events UNION ALL SELECT id, price FROM events;", "p.sql:3:46",
           {"column 2 is 'name' string in the first input but 'price' double in the second", "CAST"}});
   Expect({"union order by", "SELECT id FROM events UNION ALL SELECT id FROM events ORDER BY id;", "p.sql:3:64",
-          {"wrap the union in a subquery"}});
+          {"wrap it in a subquery"}});
   Expect({"unknown view", "CREATE VIEW v AS SELECT id FROM events;\nSELECT * FROM w;", "p.sql:4:15",
           {"unknown table 'w'", "Declared tables: events; views: v"}});
   Expect({"view reads a later view", "CREATE VIEW a AS SELECT id FROM b;\nCREATE VIEW b AS SELECT id FROM events;\n"
@@ -158,6 +162,9 @@ TEST_F(SqlErrorTest, StructureAndDedupeErrorsArePointedAt) {
   Expect({"group by all with star", "SELECT *, count(*) FROM events GROUP BY ALL;", "p.sql:3:8",
           {"GROUP BY ALL with SELECT * is not supported"}});
   Expect({"describe in a stream", "DESCRIBE events;", "p.sql:3:1", {"DESCRIBE runs in sluice batch"}});
+  Expect({"desc in a stream", "DESC events;", "p.sql:3:1", {"DESCRIBE runs in sluice batch"}});
+  Expect({"generator alias list too short", "SELECT id, posexplode(split(name, ',')) AS (p) FROM events;", "p.sql:3:41",
+          {"posexplode produces 2 column(s) (pos, col) but AS (...) names 1"}});
   Expect({"user as a column", "SELECT id, user FROM events;", "p.sql:3:12", {"quote it, e.g. \"user\""}});
   Expect({"reserved word", "CREATE TABLE u (user TEXT) WITH (connector = 'console');", "p.sql:3:17",
           {"syntax error", "'user' is a reserved word", "quote it (\"user\")"}});

@@ -181,6 +181,79 @@ TEST(SqlScript, FlinkOptionKeysAndWatermarkAreRead) {
   EXPECT_EQ(t.Find("watermark")->value, "5 second");
 }
 
+TEST(SqlScript, FlinkKafkaAndFormatOptionsBecomeTheEngineOptions) {
+  Script script = MustParse(
+      "CREATE TABLE k () WITH ('connector' = 'kafka', 'topic' = 'clicks', 'properties.bootstrap.servers' = 'b:9092',\n"
+      "  'scan.startup.mode' = 'earliest-offset', 'sink.delivery-guarantee' = 'at-least-once');\n"
+      "CREATE TABLE c (id BIGINT) WITH ('connector' = 'filesystem', 'format' = 'csv', 'path' = '/in',\n"
+      "  'csv.field-delimiter' = ';', 'csv.ignore-parse-errors' = 'true', 'csv.quote-character' = '''');\n");
+  ASSERT_EQ(script.tables.size(), 2u);
+  const TableDecl& k = script.tables[0];
+  auto value = [](const TableDecl& t, const std::string& key) {
+    const TableOption* o = t.Find(key);
+    return o ? o->value : std::string("<missing>");
+  };
+  EXPECT_EQ(value(k, "topic"), "clicks");
+  EXPECT_EQ(value(k, "kafka.bootstrap.servers"), "b:9092");
+  EXPECT_EQ(value(k, "startingOffsets"), "earliest");
+  EXPECT_EQ(value(k, "delivery.guarantee"), "at-least-once");
+  EXPECT_EQ(k.Find("scan.startup.mode"), nullptr);
+  const TableDecl& c = script.tables[1];
+  EXPECT_EQ(value(c, "sep"), ";");
+  EXPECT_EQ(value(c, "mode"), "DROPMALFORMED");
+  EXPECT_EQ(value(c, "quote"), "'");
+  ASSERT_NE(c.Find("sep"), nullptr);
+  EXPECT_EQ(c.Find("sep")->written_key, "csv.field-delimiter");  // messages name what the file says
+}
+
+TEST(SqlScript, FlinkOptionsWithoutASluiceFeatureAreRefusedAtTheOption) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"CREATE TABLE k () WITH ('connector' = 'kafka', 'scan.startup.mode' = 'group-offsets');",
+       "'scan.startup.mode' = 'group-offsets' is not available"},
+      {"CREATE TABLE k () WITH ('connector' = 'kafka', 'scan.startup.mode' = 'timestamp');",
+       "needs 'scan.startup.timestamp-millis'"},
+      {"CREATE TABLE f (id BIGINT) WITH ('connector' = 'filesystem', 'format' = 'json', 'path' = '/in', "
+       "'source.monitor-interval' = '10s');",
+       "the trigger decides"},
+      {"CREATE TABLE c (id BIGINT) WITH (connector = 'files', format = 'csv', path = '/in', sep = ',', "
+       "'csv.field-delimiter' = ';');",
+       "option 'csv.field-delimiter' sets 'sep', which 'sep' already sets"}};
+  for (const auto& [sql, message] : cases) {
+    auto script = ParseScript(SqlText("p.sql", sql));
+    ASSERT_FALSE(script.ok()) << sql;
+    EXPECT_THAT(script.status().message(), HasSubstr(message)) << sql;
+    EXPECT_THAT(script.status().message(), HasSubstr("p.sql:1:")) << sql;
+  }
+}
+
+TEST(SqlScript, NestedColumnTypesInSparkSpelling) {
+  Script script = MustParse(
+      "CREATE TABLE t (id BIGINT, tags ARRAY<STRING>, addr STRUCT<city: STRING, zip INT>,\n"
+      "  m MAP<STRING, BIGINT>, deep array<struct<`a b`: DECIMAL(10, 2), ts: TIMESTAMP>>)\n"
+      "  WITH (connector = 'files', format = 'json', path = '/in');\n");
+  ASSERT_EQ(script.tables.size(), 1u);
+  const auto& schema = *script.tables[0].schema;
+  ASSERT_EQ(schema.num_fields(), 5);
+  EXPECT_TRUE(schema.field(1)->type()->Equals(arrow::list(arrow::field("element", arrow::utf8()))));
+  EXPECT_TRUE(schema.field(2)->type()->Equals(
+      arrow::struct_({arrow::field("city", arrow::utf8()), arrow::field("zip", arrow::int32())})));
+  EXPECT_TRUE(schema.field(3)->type()->Equals(arrow::map(arrow::utf8(), arrow::int64())));
+  EXPECT_TRUE(schema.field(4)->type()->Equals(arrow::list(arrow::field(
+      "element", arrow::struct_({arrow::field("a b", arrow::decimal128(10, 2)),
+                                 arrow::field("ts", arrow::timestamp(arrow::TimeUnit::MICRO, "UTC"))})))));
+  EXPECT_EQ(schema.field(4)->name(), "deep");
+}
+
+TEST(SqlScript, NestedTypeMistakesArePointedAt) {
+  for (const auto& [sql, message] : std::vector<std::pair<std::string, std::string>>{
+           {"CREATE TABLE t (a ARRAY<STRNG>) WITH (connector = 'console');", "p.sql:1:25"},
+           {"CREATE TABLE t (a STRUCT<x INT y INT>) WITH (connector = 'console');", "expected '>'"}}) {
+    auto script = ParseScript(SqlText("p.sql", sql));
+    ASSERT_FALSE(script.ok()) << sql;
+    EXPECT_THAT(script.status().message(), HasSubstr(message)) << sql;
+  }
+}
+
 TEST(SqlScript, EverySpellingOfADashedEngineOptionIsOneOption) {
   SqlText text("p.sql",
                "CREATE TABLE ice () WITH (connector = 'iceberg', table = 'db.t', target_file_size_bytes = 1024,\n"

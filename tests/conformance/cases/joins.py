@@ -19,6 +19,15 @@ def j(case_id, sql, batches=CLICKS, dims=USERS, **kw):
 
 
 CASES = [
+    # A WITH name or a subquery as either side of a stream-static join (planned where it is used).
+    j("join-static-cte-static-side", "WITH d AS (SELECT k, upper(name) AS uname FROM dim WHERE name <> 'bobby') "
+      "SELECT src.k, v, uname FROM src JOIN d ON src.k = d.k"),
+    j("join-static-cte-stream-side", "WITH s AS (SELECT k, v * 2 AS v2 FROM src WHERE v > 1) "
+      "SELECT s.k, v2, name FROM s LEFT JOIN dim ON s.k = dim.k"),
+    j("join-static-subquery-side", "SELECT src.k, v, n FROM src JOIN (SELECT k AS dk, length(name) AS n FROM dim) c "
+      "ON src.k = c.dk"),
+    # A stream EXCEPT a static table fails on both engines.
+    j("except-stream-static", "SELECT k FROM src EXCEPT SELECT k FROM dim", error="EXCEPT on a stream is not supported"),
     j("join-static-inner", "SELECT src.k, v, name FROM src JOIN dim ON src.k = dim.k", smoke=True),
     j("join-static-left-outer", "SELECT src.k, v, name FROM src LEFT JOIN dim ON src.k = dim.k", smoke=True),
     j("join-static-left-semi", "SELECT * FROM src LEFT SEMI JOIN dim ON src.k = dim.k"),

@@ -19,7 +19,7 @@ KNOWN = {
     'window-struct-column': ('D7', "columns: sluice (('window_start', 'timestamp'), ('window_end', 'timestamp'), ('n', 'bigint')) spark (('window', 'struct<start:timestamp,end:timestamp>'), ('n', 'bigint')); batch 2: sluice-only [('t1970-01-01 00:00:00', 't1970-01-01 00:00:10', 1)] spark-only [(('t1970-01-01 00:00:00', 't1970-01-01 00:00:10'), 1)]"),
     'agg-complete-distinct-order-by': ('D10', 'refused by spark'),
     'append-limit': ('D11', 'refused by sluice'),
-    'nested-posexplode-aliases': ('D19', 'refused by sluice'),
+    'nested-lateral-view': ('D19', 'refused by sluice'),
     'json-get-json-object-wildcard': ('D18', "batch 0: sluice-only [(1, None)] spark-only [(1, '[10,20]')]"),
     'join-static-select-star-names': ('D12', "columns: sluice (('src.k', 'string'), ('v', 'bigint'), ('dim.k', 'string'), ('name', 'string')) spark (('k', 'string'), ('v', 'bigint'), ('k', 'string'), ('name', 'string'))"),
     'row-number-dedupe-refused-by-spark': ('D16', 'refused by spark'),

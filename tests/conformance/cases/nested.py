@@ -40,6 +40,12 @@ CASES = [
     Case("nested-posexplode", "SELECT posexplode(split(s, ',')), id FROM src", ROWS_N, schema=SCHEMA_N),
     Case("nested-posexplode-aliases", "SELECT id, posexplode(split(s, ',')) AS (p, w) FROM src", ROWS_N,
          schema=SCHEMA_N),
+    Case("nested-alias-list-not-a-generator", "SELECT upper(s) AS (u) FROM src", ROWS_N, schema=SCHEMA_N,
+         error="syntax error"),
+    Case("nested-explode-alias-list-one", "SELECT id, explode(split(s, ',')) AS (w) FROM src", ROWS_N,
+         schema=SCHEMA_N),
+    Case("nested-lateral-view", "SELECT id, w FROM src LATERAL VIEW explode(split(s, ',')) t AS w", ROWS_N,
+         schema=SCHEMA_N),
     Case("nested-explode-array", "SELECT id, explode(array(id, id * 10)) FROM src WHERE id < 3", ROWS_N,
          schema=SCHEMA_N),
     # JSON
@@ -51,4 +57,19 @@ CASES = [
           "get_json_object(j, '$.o') AS c, get_json_object(j, '$.b.c[0]') AS d, get_json_object(j, '$.missing') AS e",
           smoke=True),
     ncase("json-get-json-object-wildcard", "get_json_object(j, '$.arr[*]') AS a", where="id = 1"),
+]
+
+# Nested column types declared in CREATE TABLE (Spark's DDL spelling), read from JSON files.
+SCHEMA_NESTED = "id BIGINT, tags ARRAY<STRING>, addr STRUCT<city: STRING, zip: INT>, pts ARRAY<STRUCT<x: BIGINT>>"
+ROWS_NESTED = [
+    [{"id": 1, "tags": ["a", "b"], "addr": {"city": "Oslo", "zip": 150}, "pts": [{"x": 1}, {"x": 2}]},
+     {"id": 2, "tags": [], "addr": None, "pts": None}],
+    [{"id": 3, "tags": None, "addr": {"city": None, "zip": 7}, "pts": [{"x": None}]}],
+]
+CASES += [
+    Case("nested-declared-array-struct-columns", "SELECT id, tags, addr, pts FROM src", ROWS_NESTED,
+         schema=SCHEMA_NESTED),
+    Case("nested-declared-columns-used", "SELECT id, size(tags) AS n, addr.city AS city, addr.zip + 1 AS z, "
+         "element_at(tags, 1) AS first_tag FROM src", ROWS_NESTED, schema=SCHEMA_NESTED, conf=ANSI_OFF),
+    Case("nested-declared-explode", "SELECT id, explode(tags) AS tag FROM src", ROWS_NESTED, schema=SCHEMA_NESTED),
 ]

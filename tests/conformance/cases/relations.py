@@ -15,6 +15,14 @@ REPEATS = [evs(("a", 1, 1), ("b", 2, 2), ("a", 3, 3)), evs(("a", 4, 4), ("c", 5,
 ROW_NUMBER = "ROW_NUMBER() OVER (PARTITION BY k ORDER BY ts)"
 
 CASES = [
+    # UNION (distinct) on a stream: UNION ALL then a GROUP BY every column, as Spark plans it (so append mode
+    # without a watermark is refused on both engines; update mode emits each batch's distinct rows).
+    Case("union-distinct-stream", "SELECT k, v % 3 AS m FROM src UNION SELECT upper(k), v % 2 FROM src",
+         REPEATS + [evs(("a", 1, 6), ("e", 2, 7))], mode="update"),
+    Case("intersect-streams-refused", "SELECT k FROM src INTERSECT SELECT k FROM src", FILES,
+         error="INTERSECT on a stream is not supported"),
+    Case("except-stream-on-the-right-refused", "SELECT k FROM src EXCEPT SELECT k FROM src", FILES,
+         error="EXCEPT on a stream is not supported"),
     Case("union-all-self", "SELECT k, v FROM src WHERE v < 4 UNION ALL SELECT upper(k), v * 10 FROM src WHERE v >= 4",
          FILES, smoke=True),
     Case("union-all-names-from-first", "SELECT k AS key, v FROM src UNION ALL SELECT 'x' AS other, v + 1 AS w FROM src",

@@ -41,6 +41,9 @@ def ss(case_id, sql, **kw):
 
 
 CASES = [
+    # Both sides of a stream-stream join as WITH names (the watermarks pass through the projections).
+    ss("join-stream-ctes", "WITH i AS (SELECT id, iv, its FROM src WHERE iv < 7), c AS (SELECT cid, cv * 2 AS cv2, "
+       f"cts FROM src2) SELECT id, iv, cid, cv2 FROM i JOIN c ON {RANGE}"),
     ss("join-stream-inner-range", f"SELECT id, iv, cid, cv FROM src JOIN src2 ON {RANGE}", smoke=True),
     ss("join-stream-left-outer-range", f"SELECT id, iv, cid, cv FROM src LEFT JOIN src2 ON {RANGE}", smoke=True),
     ss("join-stream-right-outer-range", f"SELECT id, iv, cid, cv FROM src RIGHT JOIN src2 ON {RANGE}"),

@@ -48,4 +48,11 @@ CASES = [
           batches=[[{"id": 1, "ts": "1900-03-01 00:00:01"}, {"id": 2, "ts": "1969-12-31 23:59:59"}]]),
     tcase("time-leap-day", "dayofmonth(ts) AS d, month(ts) AS m, dayofweek(ts) AS w",
           batches=[[{"id": 1, "ts": "2000-02-29 00:00:00"}, {"id": 2, "ts": "2100-03-01 00:00:00"}]]),
+    # current_timestamp()/current_date() are the batch time on both engines (Spark's now() is not, D28): the values differ
+    # between runs, their relations do not (one value per batch, the date of that instant, after ts).
+    tcase("time-current-timestamp-per-batch",
+          "CURRENT_TIMESTAMP = current_timestamp() AS same_kw, "
+          "current_date() = to_date(current_timestamp()) AS same_day, CURRENT_DATE = current_date() AS same_date, "
+          "current_timestamp() > TIMESTAMP '2024-01-01 00:00:00' AS after_2024, "
+          "current_timestamp() IS NULL AS is_null"),
 ]
