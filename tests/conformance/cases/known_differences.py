@@ -24,4 +24,6 @@ KNOWN = {
     'join-static-select-star-names': ('D12', "columns: sluice (('src.k', 'string'), ('v', 'bigint'), ('dim.k', 'string'), ('name', 'string')) spark (('k', 'string'), ('v', 'bigint'), ('k', 'string'), ('name', 'string'))"),
     'row-number-dedupe-refused-by-spark': ('D16', 'refused by spark'),
     'join-stream-left-outer-unwatermarked-left': ('D17', 'refused by sluice'),
+    'join-static-null-safe-equality': ('D34', 'refused by sluice'),
+    'join-stream-null-safe-equality': ('D34', 'refused by sluice'),
 }
