@@ -26,4 +26,7 @@ KNOWN = {
     'join-stream-left-outer-unwatermarked-left': ('D17', 'refused by sluice'),
     'join-static-null-safe-equality': ('D34', 'refused by sluice'),
     'join-stream-null-safe-equality': ('D34', 'refused by sluice'),
+    'join-stream-null-key-full-outer': ('D35', {
+        'one': 'batch 0: sluice-only [] spark-only [(None, 2, None, 20), (None, 3, None, 20)]; batch 2: sluice-only [(None, 2, None, None), (None, 3, None, None), (None, None, None, 20)] spark-only []',
+        'restart': 'batch 0: sluice-only [] spark-only [(None, 2, None, 20), (None, 3, None, 20)]; batch 3: sluice-only [(None, 2, None, None), (None, 3, None, None), (None, None, None, 20)] spark-only []'}),
 }

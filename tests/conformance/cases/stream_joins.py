@@ -79,6 +79,7 @@ CASES = [
     ss_null("join-stream-null-key-left-outer", f"SELECT id, iv, cid, cv FROM src LEFT JOIN src2 ON {RANGE}",
             smoke=True),
     ss_null("join-stream-null-key-right-outer", f"SELECT id, iv, cid, cv FROM src RIGHT JOIN src2 ON {RANGE}"),
+    # Spark's full outer join pairs the NULL keys (D35).
     ss_null("join-stream-null-key-full-outer", f"SELECT id, iv, cid, cv FROM src FULL JOIN src2 ON {RANGE}"),
     ss_null("join-stream-null-key-left-semi", f"SELECT id, iv FROM src LEFT SEMI JOIN src2 ON {RANGE}"),
     # Spark's null-safe equality would pair the NULL keys; sluice refuses it by name (D34).
