@@ -52,7 +52,7 @@ def test_two_streams_joined_on_a_key_and_an_event_time_range(spark, write_json, 
     imps = spark.readStream.schema("id STRING, its TIMESTAMP").json(str(tmp_path / "imp")).withWatermark("its", "10 seconds")
     clicks = spark.readStream.schema("cid STRING, cts TIMESTAMP").json(str(tmp_path / "clk")) \
         .withWatermark("cts", "10 seconds")
-    joined = imps.join(clicks, F.expr("id = cid AND cts BETWEEN its AND its + INTERVAL 20 SECONDS"), "inner")
+    joined = imps.join(clicks, F.expr("id = cid AND cts BETWEEN its AND its + INTERVAL '20' SECOND"), "inner")
     seen = []
     q = (joined.writeStream.foreachBatch(lambda df, _: seen.extend((r.id, r.cid) for r in df.collect()))
          .option("checkpointLocation", str(tmp_path / "ck")).trigger(availableNow=True).start())
