@@ -73,6 +73,7 @@ test-asan: build-asan
 	  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/sanitizers/lsan.supp:print_suppressions=0 \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  SLUICE_KAFKA_KILLS=$${SLUICE_KAFKA_KILLS:-10} \
+	  SLUICE_JOIN_KILLS=$${SLUICE_JOIN_KILLS:-2} \
 	  ctest --output-on-failure -j $(JOBS) -E '$(ASAN_CTEST_EXCLUDE)' $(CTEST_ARGS)
 
 demo: build

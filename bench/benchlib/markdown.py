@@ -56,6 +56,10 @@ def _workload(doc: dict, wid: str, w: dict) -> list[str]:
             lines.append(f"| {engine} | {status.upper()} | | | | | | | |")
             errors.append(f"- **{engine}** {status}: "
                           f"{(res.get('error') or res.get('reason') or '').strip()[-1500:]}")
+    if any("state_rows_max" in r for r in w["engines"].values()):
+        lines += ["", "Largest state of any batch (rows, bytes as each engine reports it): " + ", ".join(
+            f"{e} {_num(r['state_rows_max'])} rows / {_mb(r.get('state_bytes_max'))}"
+            for e, r in w["engines"].items() if r.get("status") == "ok")]
     if metric == "batch_ms_p50":
         lines += ["", "p99 per batch (ms): " + ", ".join(
             f"{e} {_num(_stat_cells(r, 'batch_ms_p99')[0])}" for e, r in w["engines"].items()

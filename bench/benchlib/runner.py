@@ -12,7 +12,7 @@ from . import workloads as wl
 from .context import Context, failed
 
 ENGINES = ("sluice", "spark", "flink", "duckdb", "arrow_json")
-WORKLOADS = ("P1", "P2", "P3", "P4")
+WORKLOADS = ("P1", "P2", "P3", "P4", "P5")
 
 
 @dataclasses.dataclass
@@ -99,6 +99,22 @@ def run(plan: Plan, ctx: Context, data_root: Path) -> dict:
         throughput(wl.P1, "P1", event_time=False)
     if "P2" in plan.workloads:
         throughput([wl.P2], "P2", event_time=True)
+
+    if "P5" in plan.workloads:
+        persons, auctions = Path(stream["dir"]) / "person", Path(stream["dir"]) / "auction"
+        for q in wl.P5:
+            streamed = stream["auction"]["rows"] + (0 if q.persons_static else stream["person"]["rows"])
+            engines = {}
+            if "sluice" in use:
+                _log(f"{q.id}: sluice")
+                engines["sluice"] = _guard("sluice", sluice_engine.join_throughput, ctx, q, persons, auctions,
+                                          streamed)
+            if "spark" in use:
+                _log(f"{q.id}: spark")
+                engines["spark"] = _guard("spark", spark_engine.join_throughput, ctx, q, persons, auctions,
+                                         streamed)
+            doc["workloads"][q.id] = {"title": q.title, "metric": "rows_per_s",
+                                      "data": "nexmark persons and auctions", "engines": engines}
 
     if "P3" in plan.workloads:
         small = nexmark.generate_small_batches(data_root, plan.p3_batches + 5, 100, plan.seed)

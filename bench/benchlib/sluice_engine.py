@@ -118,3 +118,50 @@ def keyed_state_command(ctx: Context, query: wl.Query, input_dir: Path, d: Path)
     cmd = _run_cmd(ctx, d / "pipeline.sql", d / "ckpt", "processing-time", d / "progress.jsonl",
                    "update")
     return text, cmd, d / "ckpt" / "out" / "commits"
+
+
+def _join_tables(query: wl.JoinQuery, persons: Path, auctions: Path, files_per_trigger: int) -> str:
+    def table(name, columns, path, static):
+        options = ["connector = 'files'", "format = 'json'", f"path = '{path}'"]
+        if static:
+            options.append("static = true")
+        else:
+            options += [f"max_files_per_trigger = {files_per_trigger}", "event_time = 'date_time'",
+                        f"watermark = '{wl.JOIN_WATERMARK}'"]
+        return (f"CREATE TABLE {name} ({wl.table_schema(columns, 'sluice')})\n"
+                f"  WITH ({', '.join(options)});\n")
+    return (table("persons", wl.PERSON_COLUMNS, persons, query.persons_static)
+            + table("auctions", wl.AUCTION_COLUMNS, auctions, False))
+
+
+def state_size(progress: list[dict]) -> dict:
+    """The largest state of any batch: rows and bytes summed over the stateful operators."""
+    rows = [sum(op.get("numRowsTotal", 0) for op in p.get("stateOperators", [])) for p in progress]
+    size = [sum(op.get("memoryUsedBytes", 0) for op in p.get("stateOperators", [])) for p in progress]
+    return {"state_rows_max": max(rows, default=0), "state_bytes_max": max(size, default=0)}
+
+
+def join_throughput(ctx: Context, query: wl.JoinQuery, persons: Path, auctions: Path, input_rows: int) -> dict:
+    """P5: availableNow over the persons and auctions into Parquet, ctx.reps times. rows_per_s is
+    over `input_rows` (the streamed tables' rows), the same count for every engine."""
+    seconds, rss, rows_in, rows_out, state, text, cmd = [], [], None, None, {}, None, []
+    for rep in range(ctx.reps):
+        d = ctx.fresh_dir(query.id, "sluice", f"rep{rep}")
+        text = (_join_tables(query, persons, auctions, ctx.files_per_trigger)
+                + f"CREATE TABLE out () WITH ({parquet_sink(d / 'out')});\n"
+                + f"INSERT INTO out {query.select};\n")
+        (d / "pipeline.sql").write_text(text)
+        cmd = _run_cmd(ctx, d / "pipeline.sql", d / "ckpt", "available-now", d / "progress.jsonl", None)
+        run = run_process(cmd, cwd=d, timeout_s=ctx.timeout_s, log_dir=d)
+        if not run.ok:
+            return failed(run.error_text(), pipeline=text, command=" ".join(cmd))
+        progress = _progress(d / "progress.jsonl")
+        rows_in = sum(p["numInputRows"] for p in progress)
+        rows_out = parquet_rows(d / "out")
+        state = state_size(progress)
+        seconds.append(run.wall_s)
+        rss.append(run.peak_rss_bytes)
+    return {"status": "ok", "seconds": summary(seconds), "rows_per_s": summary([input_rows / s for s in seconds]),
+            "process_wall_s": summary(seconds), "peak_rss_bytes": max(rss), "rows_in": rows_in,
+            "rows_out": rows_out, **state, "settings": {"note": SETTINGS_NOTE}, "pipeline": text,
+            "command": " ".join(cmd)}

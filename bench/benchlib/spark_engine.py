@@ -104,3 +104,28 @@ def keyed_state_command(ctx: Context, query: wl.Query, input_dir: Path, d: Path)
     cmd = [str(ctx.python), str(ctx.job_script("spark_job.py")),
            str(write_spec(d / "spec.json", spec))]
     return query.text("spark"), cmd, d / "ckpt" / "commits", d / "started"
+
+
+def join_throughput(ctx: Context, query: wl.JoinQuery, persons: Path, auctions: Path, input_rows: int) -> dict:
+    """P5: one Spark process for the query's repetitions. rows_per_s is over `input_rows` (Spark's
+    numInputRows counts rows after the filters it pushes into the JSON reader)."""
+    d = ctx.fresh_dir(query.id, "spark")
+    spec = _spec(ctx, "join", auctions, select=query.select,
+                 persons=str(persons), auctions=str(auctions), persons_static=query.persons_static,
+                 persons_schema=wl.table_schema(wl.PERSON_COLUMNS, "spark"),
+                 auctions_schema=wl.table_schema(wl.AUCTION_COLUMNS, "spark"),
+                 watermark=wl.JOIN_WATERMARK, files_per_trigger=ctx.files_per_trigger,
+                 out_dir=str(d / "out"), ckpt_dir=str(d / "ckpt"))
+    run = _run(ctx, d, spec)
+    result = run.job_result()
+    if not run.ok or result is None:
+        return failed(run.error_text())
+    runs = result["runs"]
+    seconds = [r["seconds"] for r in runs]
+    return {"status": "ok", "seconds": summary(seconds),
+            "rows_per_s": summary([input_rows / r["seconds"] for r in runs]),
+            "process_wall_s": summary([run.wall_s]), "peak_rss_bytes": run.peak_rss_bytes,
+            "rows_in": runs[-1]["rows_in"], "rows_out": parquet_rows(runs[-1]["out_dir"]),
+            "state_rows_max": runs[-1]["state_rows_max"], "state_bytes_max": runs[-1]["state_bytes_max"],
+            "settings": dict(CONF_NOTES, maxFilesPerTrigger=ctx.files_per_trigger, watermark=wl.JOIN_WATERMARK),
+            "query": query.select, "versions": result["versions"]}

@@ -9,6 +9,8 @@ SPEC["kind"]:
                  not counted) and the input rows from the query's progress.
   small_batches  one 100-row file per batch (maxFilesPerTrigger=1) under trigger(processingTime);
                  every batch's durationMs.triggerExecution.
+  join           P5: persons and auctions joined (spec["select"]) into Parquet, availableNow; the
+                 time, the input rows and the largest state (rows, bytes) of any batch.
   keyed_state    runs the stateful query with the default trigger until it is killed (the harness
                  kills it with SIGKILL); writes the epoch time just before start() to
                  SPEC["started_marker"].
@@ -108,12 +110,42 @@ def keyed_state(spark, spec):
     return {}
 
 
+def state_size(progress):
+    rows = [sum(op.get("numRowsTotal", 0) for op in p.get("stateOperators", [])) for p in progress]
+    size = [sum(op.get("memoryUsedBytes", 0) for op in p.get("stateOperators", [])) for p in progress]
+    return {"state_rows_max": max(rows, default=0), "state_bytes_max": max(size, default=0)}
+
+
+def join(spark, spec):
+    """P5: persons (static, or a watermarked stream) and auctions (a watermarked stream)."""
+    runs = []
+    for rep in range(spec["reps"]):
+        out, ckpt = f"{spec['out_dir']}/rep{rep}", f"{spec['ckpt_dir']}/rep{rep}"
+        t0 = time.perf_counter()
+        if spec["persons_static"]:
+            spark.read.schema(spec["persons_schema"]).json(spec["persons"]).createOrReplaceTempView("persons")
+        else:
+            (spark.readStream.schema(spec["persons_schema"]).option("maxFilesPerTrigger", spec["files_per_trigger"])
+             .json(spec["persons"]).withWatermark("date_time", spec["watermark"]).createOrReplaceTempView("persons"))
+        (spark.readStream.schema(spec["auctions_schema"]).option("maxFilesPerTrigger", spec["files_per_trigger"])
+         .json(spec["auctions"]).withWatermark("date_time", spec["watermark"]).createOrReplaceTempView("auctions"))
+        query = (spark.sql(spec["select"]).writeStream.format("parquet").option("path", out)
+                 .option("checkpointLocation", ckpt).trigger(availableNow=True).start())
+        query.awaitTermination()
+        seconds = time.perf_counter() - t0
+        if query.exception() is not None:
+            raise RuntimeError(str(query.exception()))
+        runs.append({"seconds": seconds, "rows_in": input_rows(query), "out_dir": out,
+                     **state_size(query.recentProgress)})
+    return {"runs": runs}
+
+
 def main():
     spec = json.load(open(sys.argv[1]))
     spark = session(spec)
     result = {"kind": spec["kind"]}
     result.update({"throughput": throughput, "small_batches": small_batches,
-                   "keyed_state": keyed_state}[spec["kind"]](spark, spec))
+                   "keyed_state": keyed_state, "join": join}[spec["kind"]](spark, spec))
     result["versions"] = {"spark": spark.version}
     print(RESULT_PREFIX + json.dumps(result), flush=True)
     spark.stop()

@@ -81,3 +81,40 @@ P3 = Query("P3_small_batch",
 P4 = Query("P4_restart",
            "Restart after kill -9 with keyed state: count(*) GROUP BY bidder, update mode",
            "SELECT bidder, count(*) AS bids FROM bids GROUP BY bidder", flink_sink=None)
+
+# P5: joins over Nexmark's persons and auctions (the same generated stream as P1/P2).
+PERSON_COLUMNS = dict(id="BIGINT", name="TEXT", email_address="TEXT", credit_card="TEXT",
+                      city="TEXT", state="TEXT", date_time="TIMESTAMP", extra="TEXT")
+AUCTION_COLUMNS = dict(id="BIGINT", item_name="TEXT", description="TEXT", initial_bid="BIGINT",
+                       reserve="BIGINT", date_time="TIMESTAMP", expires="TIMESTAMP",
+                       seller="BIGINT", category="BIGINT", extra="TEXT")
+
+
+def table_schema(columns: dict, engine: str) -> str:
+    text = {"sluice": "TEXT", "spark": "STRING"}[engine]
+    return ", ".join(f"{c} {text if t == 'TEXT' else t}" for c, t in columns.items())
+
+
+@dataclasses.dataclass(frozen=True)
+class JoinQuery:
+    id: str
+    title: str
+    select: str          # the same text on sluice and Spark
+    persons_static: bool  # q3: persons are a static (dimension) table; q8: both are streams
+
+
+JOIN_WATERMARK = "10 seconds"
+P5 = [
+    JoinQuery("P5_q3",
+              "Nexmark q3: local item suggestion, auctions (stream) joined with persons (static)",
+              "SELECT p.name, p.city, p.state, a.id FROM auctions a JOIN persons p ON a.seller = p.id "
+              "WHERE a.category = 10 AND p.state IN ('or', 'id', 'ca')",
+              persons_static=True),
+    JoinQuery("P5_q8",
+              "Nexmark q8: new persons who open an auction within 10 s of registering "
+              "(stream-stream, watermark 10 s on both)",
+              "SELECT p.id, p.name, a.id AS auction, a.date_time FROM persons p JOIN auctions a "
+              "ON p.id = a.seller AND a.date_time BETWEEN p.date_time "
+              "AND p.date_time + INTERVAL '10' SECOND",
+              persons_static=False),
+]

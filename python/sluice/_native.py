@@ -1,4 +1,13 @@
 """Loads the compiled extension and hands it the exception classes it raises."""
+# OpenSSL first, in its own link-map group. The extension needs pyarrow's libparquet (which
+# carries a private OpenSSL and exports its OPENSSL_* symbols) and, through libpq and
+# librdkafka, the system libcrypto. Loaded in one dlopen group, libcrypto's own calls bind to
+# the first definition in that group's search order, libparquet's copy, and the next module to
+# use libcrypto (hashlib, which pandas imports) crashed in OPENSSL_LH_doall_arg. With libcrypto
+# already loaded by Python's _ssl/_hashlib, its symbols resolve in its own group first.
+import hashlib  # noqa: F401  (loads libcrypto)
+import ssl  # noqa: F401  (loads libssl)
+
 from sluice import errors
 
 try:

@@ -11,7 +11,8 @@
 // A left semi join emits a left row once: at once if the right state matches it (it is then
 // not stored), else when the first right row matching it arrives. A conjunct of the condition
 // reading one side only is applied to that side's rows before the join (a row failing it is
-// not stored and, on a kept side, is emitted null-extended at once).
+// not stored and, on a kept side, is emitted null-extended at once). A row with a NULL join key
+// matches nothing; it is stored only on a kept side.
 //
 // State (one store per partition, partition = hash of the encoded join key), keys:
 //   <side> 0x00 <key>            -> fixed64 number of rows buffered under the key
@@ -435,6 +436,9 @@ class StreamingSymmetricHashJoinExec : public StatefulOperator {
         now.push_back(r);
         continue;
       }
+      // A NULL key never matches: such a row is buffered only on a kept side, to be emitted
+      // null-extended at eviction as Spark does (Spark's inferred IsNotNull drops it elsewhere).
+      if (null_key[ri] && !KeepsUnmatched(side)) continue;
       const int p = state::PartitionOf(encoded[ri], P);
       ARROW_ASSIGN_OR_RAISE(auto* store, ctx->stores->Get(operator_id(), p));
       const std::string count_key = CountKey(side, encoded[ri]);

@@ -107,6 +107,10 @@ void BindColumn(nb::module_& m) {
   m.def("window", nb::overload_cast<const Column&, const std::string&>(&window));
   m.def("sliding_window", nb::overload_cast<const Column&, const std::string&, const std::string&>(&window));
   m.def("session_window", &session_window);
+  m.def("call", [](const std::string& name, const std::vector<Column>& args) {
+    return Unwrap(CallSqlFunction(name, args));
+  }, "The SQL function `name` over columns, as in a SQL pipeline (functions.py's wrappers).");
+  m.def("sql_function_names", &SqlFunctionNames);
   m.def("expr", [](const std::string& sql) { return Unwrap(ParseColumnExpression(sql, nullptr)); },
         "A column from a SQL expression (Spark's expr()): \"price * 2 AS doubled\".");
 }

@@ -57,6 +57,14 @@ void BindFrame(nb::module_& m) {
              return CheckedFrame(df.dropDuplicatesWithinWatermark(cols));
            })
       .def("union_all", [](const DataFrame& df, const DataFrame& other) { return CheckedFrame(df.unionAll(other)); })
+      .def("join_using",
+           [](const DataFrame& df, const DataFrame& other, const std::vector<std::string>& on, const std::string& how) {
+             return CheckedFrame(df.join(other, on, how));
+           })
+      .def("join_on",
+           [](const DataFrame& df, const DataFrame& other, const Column& condition, const std::string& how) {
+             return CheckedFrame(df.join(other, condition, how));
+           })
       .def("explain", &DataFrame::explain)
       .def("collect",
            [](const DataFrame& df) {

@@ -4,6 +4,7 @@
 
 #include "api/access.h"
 #include "sql/sql_expr.h"
+#include "sql/sql_functions.h"
 #include "sql/sql_parse.h"
 #include "sql/sql_text.h"
 
@@ -32,5 +33,22 @@ Result<Column> ParseColumnExpression(const std::string& sql, const std::shared_p
   }
   return column;
 }
+
+Result<Column> CallSqlFunction(const std::string& name, const std::vector<Column>& args) {
+  sql::SqlFunctionCall call;
+  call.name = name;
+  std::string shown = name + "(";
+  for (size_t i = 0; i < args.size(); ++i) {
+    call.args.push_back(api::ExprOf(args[i]));
+    call.arg_locations.push_back(0);
+    shown += (i ? ", " : "") + args[i].toString();
+  }
+  call.location = 0;
+  sql::SqlText text("<" + name + ">", shown + ")");
+  ARROW_ASSIGN_OR_RAISE(auto e, sql::BuildFunctionCall(call, text));
+  return api::MakeColumn(e);
+}
+
+std::vector<std::string> SqlFunctionNames() { return sql::SqlFunctionNames(); }
 
 }  // namespace sluice::python

@@ -333,6 +333,11 @@ Result<ExprPtr> ExprTranslator::TranslateAExpr(const json& body) {
       ExprPtr like = Remember(Expr::Call("regexp_like", {left, right}), location);
       return op == "~" ? like : Remember(Expr::Call("not", {like}), location);
     }
+    if (op == "<=>") {  // Spark's null-safe equality (IS NOT DISTINCT FROM)
+      return text_.ErrorAt(location, "the null-safe equality '<=>' is not supported (and in a join ON a NULL key "
+                                     "never matches); compare with '=' after replacing NULLs, e.g. "
+                                     "coalesce(a, '') = coalesce(b, '')");
+    }
     auto fn = BinaryOperator(op);
     if (!fn) return text_.ErrorAt(location, "unsupported operator '" + op + "'");
     return Remember(Expr::Call(*fn, {left, right}), location);
@@ -367,7 +372,8 @@ Result<ExprPtr> ExprTranslator::TranslateAExpr(const json& body) {
     return op == "!~~*" ? Remember(Expr::Call("not", {like}), location) : like;
   }
   if (kind == "AEXPR_DISTINCT" || kind == "AEXPR_NOT_DISTINCT") {
-    return text_.ErrorAt(location, "IS [NOT] DISTINCT FROM is not supported");
+    return text_.ErrorAt(location, "IS [NOT] DISTINCT FROM (Spark's '<=>') is not supported; compare with '=' "
+                                   "after replacing NULLs, e.g. coalesce(a, '') = coalesce(b, '')");
   }
   if (kind == "AEXPR_NULLIF") {
     ARROW_ASSIGN_OR_RAISE(ExprPtr left, Translate(lexpr));

@@ -313,7 +313,8 @@ TEST(StaticJoinCrash, SigkillAtRandomMomentsWhileTheDimensionChanges) {
   std::string command = JoinJobCommand(dir, "");
   command.replace(command.find(" --max-files-per-trigger 2"), 26, " --max-files-per-trigger 1");
   int finished = 0;
-  for (int i = 0; i < 8 && !finished; ++i) {
+  const int kills = KillsFromEnv("SLUICE_JOIN_KILLS", 8);
+  for (int i = 0; i < kills && !finished; ++i) {
     finished = RunCommand("timeout -s KILL 0." + std::to_string(1 + i) + " " + command) == 0;
     if (i == 0) WriteInputFile(dir.Sub("dim"), "d1.json", kDimAdded);
   }
@@ -366,9 +367,14 @@ TEST(StaticJoinCrash, SigkillAtRandomMomentsWhileTheDimensionChanges) {
   EXPECT_EQ(names.size(), copies.size()) << "an event is missing or was invented";
 }
 
-INSTANTIATE_TEST_SUITE_P(KillPoints, StaticJoinCrashTest,
-                         ::testing::Values("after_offsets_write", "before_sink", "after_sink_commit",
-                                           "before_commit_log"));
+// Every protocol point by default; SLUICE_JOIN_KILLS=N keeps the first N (the sanitizer run).
+std::vector<std::string> StaticJoinKillPoints() {
+  std::vector<std::string> points = {"after_offsets_write", "after_sink_commit", "before_sink", "before_commit_log"};
+  points.resize(static_cast<size_t>(KillsFromEnv("SLUICE_JOIN_KILLS", static_cast<int>(points.size()))));
+  return points;
+}
+
+INSTANTIATE_TEST_SUITE_P(KillPoints, StaticJoinCrashTest, ::testing::ValuesIn(StaticJoinKillPoints()));
 
 }  // namespace
 }  // namespace sluice::testing

@@ -119,9 +119,12 @@ std::vector<KillCase> KillMatrix() {
   for (const std::string q : {"tumbling", "session", "dedup_within"}) {
     for (const auto& p : points) out.push_back({q, p, "rocksdb"});
   }
-  // A stream-stream full outer join: both sides' state, outer rows from eviction.
-  for (const auto& p : points) out.push_back({"stream_join", p, "file"});
-  out.push_back({"stream_join", "after_commit_log", "file"});
+  // A stream-stream full outer join: both sides' state, outer rows from eviction. Every protocol
+  // point by default; SLUICE_JOIN_KILLS=N keeps the first N of this order (the sanitizer run).
+  const std::vector<std::string> join_points = {"after_offsets_write", "after_sink_commit", "during_state_commit",
+                                                "before_commit_log",   "after_state_commit", "after_commit_log"};
+  const int join_kills = KillsFromEnv("SLUICE_JOIN_KILLS", static_cast<int>(join_points.size()));
+  for (int i = 0; i < join_kills; ++i) out.push_back({"stream_join", join_points[static_cast<size_t>(i)], "file"});
   return out;
 }
 

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -39,6 +40,12 @@ int RunCommand(const std::string& command_line) {
 }
 
 std::string ToolPath(const std::string& name) { return std::string(SLUICE_BIN_DIR) + "/" + name; }
+
+int KillsFromEnv(const char* name, int default_count) {
+  const char* v = std::getenv(name);
+  const int n = v ? std::atoi(v) : 0;
+  return n > 0 ? std::min(n, default_count) : default_count;
+}
 
 std::vector<int64_t> SortedInts(const std::shared_ptr<arrow::Table>& table, const std::string& column) {
   std::vector<int64_t> out;

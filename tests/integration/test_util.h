@@ -31,5 +31,8 @@ std::vector<int64_t> SortedInts(const std::shared_ptr<arrow::Table>& table, cons
 std::vector<int64_t> Range(int64_t first, int64_t last);
 /// Rows a file sink directory holds, read by sluice's batch reader (committed files only).
 std::shared_ptr<arrow::Table> ReadSinkDir(const std::string& dir, const std::string& format = "parquet");
+/// A kill count for a crash test: the environment variable `name` when it holds a positive
+/// integer (the sanitizer run sets fewer), else `default_count`; never more than `default_count`.
+int KillsFromEnv(const char* name, int default_count);
 
 }  // namespace sluice::testing

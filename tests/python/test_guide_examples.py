@@ -19,6 +19,7 @@ EXPECTED = {
     'managing_queries': "same id after restart is the contract; id is a UUID: True\nrunId differs from id: True\nname: ids\nlastProgress numInputRows: 10\nrecentProgress batches: [0]\nactive queries: ['ids']\nget(id) finds it: ids\nisActive after stop: False exception: None\nawaitAnyTermination: True\nonce: 10 rows\n",
     'session_window': 'u1 12:00 12:08 2\nu1 12:20 12:25 1\nu2 12:01 12:06 1\n',
     'watermark': "after 12:08: []\nwindow 12:00-12:10: [('cat', 2), ('dog', 1)]\n",
+    'word_count': "first run: [('apache', 1), ('spark', 2), ('streaming', 1)]\nafter restart: [('apache', 1), ('sluice', 1), ('spark', 3), ('streaming', 2)]\n",
     'windowed_counts': '11:55 12:05 cat 1\n11:55 12:05 dog 1\n12:00 12:10 cat 1\n12:00 12:10 dog 2\n12:00 12:10 owl 1\n12:05 12:15 cat 1\n12:05 12:15 dog 1\n12:05 12:15 owl 1\n12:10 12:20 cat 1\n',
 }
 

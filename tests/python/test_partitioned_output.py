@@ -47,7 +47,6 @@ def test_partition_by_unknown_column_is_refused_before_start(spark, tmp_path):
 
 
 def test_to_pandas_of_a_batch_frame(spark):
-    pytest.importorskip("pandas")  # not in requirements.txt: toPandas needs the user's pandas
     df = spark.createDataFrame([(1, "a", 10), (2, "b", 20), (3, "a", 30)], ["id", "k", "v"])
     pdf = df.where("v > 10").toPandas()
     assert list(pdf.columns) == ["id", "k", "v"]

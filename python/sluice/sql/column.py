@@ -3,7 +3,7 @@ import datetime
 import decimal
 
 from sluice._native import native
-from sluice.errors import PySparkTypeError, PySparkValueError
+from sluice.errors import PySparkTypeError, PySparkValueError, not_supported
 from sluice.sql.types import DataType
 
 
@@ -106,6 +106,10 @@ class Column:
         if len(values) == 1 and isinstance(values[0], (list, tuple, set)):
             values = tuple(values[0])
         return Column(self._c.isin([_lit(v)._c for v in values]))
+
+    def eqNullSafe(self, other):
+        raise not_supported("eqNullSafe (null-safe equality, SQL's '<=>'; in a join a NULL key never matches: "
+                            "compare coalesced columns instead)")
 
     def like(self, pattern):
         return Column(self._c.like(pattern))

@@ -2,7 +2,7 @@
 import pyarrow as pa
 
 from sluice._native import native
-from sluice.errors import AnalysisException, PySparkTypeError, not_supported
+from sluice.errors import AnalysisException, PySparkTypeError, PySparkValueError, not_supported
 from sluice.sql.column import Column, _to_col
 from sluice.sql.types import Row, from_arrow_schema
 
@@ -174,7 +174,28 @@ class DataFrame:
         return self
 
     def join(self, other, on=None, how=None):
-        raise not_supported("DataFrame.join")
+        """PySpark's join: `on` a column name, a list of names (each output once), a Column
+        condition or a list of Columns (ANDed); `how` any of PySpark's spellings. Stream-static
+        and stream-stream joins follow Spark's rules (docs/joins.md)."""
+        how_key = (how or "inner").lower().replace("_", "")
+        if how_key == "cross" or on is None:
+            raise not_supported("a join without a condition (cross join)")
+        if how_key not in _JOIN_TYPES:
+            raise PySparkValueError(f"join: unknown join type '{how}'; use one of inner, left, right, full, "
+                                    "left_semi, left_anti (or PySpark's other spellings of them)")
+        how_name = _JOIN_TYPES[how_key]
+        if isinstance(on, str):
+            on = [on]
+        if isinstance(on, (list, tuple)) and on and all(isinstance(c, str) for c in on):
+            return self._wrap(self._df.join_using(other._df, list(on), how_name))
+        if isinstance(on, (list, tuple)) and on and all(isinstance(c, Column) for c in on):
+            condition = on[0]
+            for c in on[1:]:
+                condition = condition & c
+            on = condition
+        if isinstance(on, Column):
+            return self._wrap(self._df.join_on(other._df, on._c, how_name))
+        raise PySparkTypeError("join: `on` must be a column name, a list of names, a Column or a list of Columns")
 
     def createOrReplaceTempView(self, name):
         """Registers this frame (streaming or batch) as `name` for spark.sql and spark.table."""
@@ -288,3 +309,9 @@ class GroupedData:
 
     def max(self, *cols):
         return self._simple("max", cols)
+
+
+# PySpark's join type spellings (lower case, without "_") -> the engine's.
+_JOIN_TYPES = {"inner": "inner", "left": "left", "leftouter": "left", "right": "right", "rightouter": "right",
+               "full": "full", "fullouter": "full", "outer": "full", "semi": "left_semi", "leftsemi": "left_semi",
+               "anti": "left_anti", "leftanti": "left_anti"}

@@ -105,7 +105,8 @@ class DataStreamReader(_Reader):
         return DataFrame(native_df, self._session)
 
     def table(self, tableName):
-        raise not_supported("readStream.table (streaming reads of Iceberg tables)")
+        raise not_supported(f"readStream.table('{tableName}'): sluice has no streaming Iceberg source; "
+                            f"read the table in batch with spark.read.table('{tableName}')")
 
 
 class DataFrameReader(_Reader):

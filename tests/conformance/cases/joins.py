@@ -44,4 +44,6 @@ CASES = [
     j("join-static-full-outer-refused", "SELECT * FROM src FULL JOIN dim ON src.k = dim.k", error="full_outer join"),
     j("join-static-left-outer-stream-on-the-right-refused", "SELECT * FROM dim LEFT JOIN src ON src.k = dim.k",
       error="streaming DataFrame/Dataset on the right"),
+    # Spark's null-safe equality pairs src's NULL key with dim's; sluice refuses it by name (D34).
+    j("join-static-null-safe-equality", "SELECT src.k, v, name FROM src JOIN dim ON src.k <=> dim.k"),
 ]

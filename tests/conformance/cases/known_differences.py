@@ -24,4 +24,9 @@ KNOWN = {
     'join-static-select-star-names': ('D12', "columns: sluice (('src.k', 'string'), ('v', 'bigint'), ('dim.k', 'string'), ('name', 'string')) spark (('k', 'string'), ('v', 'bigint'), ('k', 'string'), ('name', 'string'))"),
     'row-number-dedupe-refused-by-spark': ('D16', 'refused by spark'),
     'join-stream-left-outer-unwatermarked-left': ('D17', 'refused by sluice'),
+    'join-static-null-safe-equality': ('D34', 'refused by sluice'),
+    'join-stream-null-safe-equality': ('D34', 'refused by sluice'),
+    'join-stream-null-key-full-outer': ('D35', {
+        'one': 'batch 0: sluice-only [] spark-only [(None, 2, None, 20), (None, 3, None, 20)]; batch 2: sluice-only [(None, 2, None, None), (None, 3, None, None), (None, None, None, 20)] spark-only []',
+        'restart': 'batch 0: sluice-only [] spark-only [(None, 2, None, 20), (None, 3, None, 20)]; batch 3: sluice-only [(None, 2, None, None), (None, 3, None, None), (None, None, None, 20)] spark-only []'}),
 }

@@ -40,6 +40,17 @@ def ss(case_id, sql, **kw):
                 src2_batches=kw.pop("src2_batches", CLICKS), src2_watermark=("cts", "10 seconds"), **kw)
 
 
+# NULL join keys (Spark: a NULL key equals nothing, not even another NULL): a and c match, the
+# NULL-keyed impression and click never do; the outer joins emit them with NULLs on the other
+# side once the watermark (190 s after file 1) passes them.
+NULL_IMPS = [imps(("a", 1, 100), (None, 2, 100), (None, 3, 101)), imps(("c", 4, 200))]
+NULL_CLICKS = [clicks(("a", 10, 105), (None, 20, 105)), clicks(("c", 30, 201), (None, 40, 202))]
+
+
+def ss_null(case_id, sql, **kw):
+    return ss(case_id, sql, batches=NULL_IMPS, src2_batches=NULL_CLICKS, **kw)
+
+
 CASES = [
     # Both sides of a stream-stream join as WITH names (the watermarks pass through the projections).
     ss("join-stream-ctes", "WITH i AS (SELECT id, iv, its FROM src WHERE iv < 7), c AS (SELECT cid, cv * 2 AS cv2, "
@@ -67,4 +78,14 @@ CASES = [
        watermark=None),
     # Update mode: the same rows as append (Spark 4 runs it; Spark 3 refused it).
     ss("join-stream-inner-update-mode", f"SELECT id, cid FROM src JOIN src2 ON {RANGE}", mode="update"),
+    ss_null("join-stream-null-key-inner", f"SELECT id, iv, cid, cv FROM src JOIN src2 ON {RANGE}"),
+    ss_null("join-stream-null-key-left-outer", f"SELECT id, iv, cid, cv FROM src LEFT JOIN src2 ON {RANGE}",
+            smoke=True),
+    ss_null("join-stream-null-key-right-outer", f"SELECT id, iv, cid, cv FROM src RIGHT JOIN src2 ON {RANGE}"),
+    # Spark's full outer join pairs the NULL keys (D35).
+    ss_null("join-stream-null-key-full-outer", f"SELECT id, iv, cid, cv FROM src FULL JOIN src2 ON {RANGE}"),
+    ss_null("join-stream-null-key-left-semi", f"SELECT id, iv FROM src LEFT SEMI JOIN src2 ON {RANGE}"),
+    # Spark's null-safe equality would pair the NULL keys; sluice refuses it by name (D34).
+    ss_null("join-stream-null-safe-equality",
+            "SELECT id, iv, cid, cv FROM src JOIN src2 ON id <=> cid AND cts BETWEEN its AND its + INTERVAL '20' SECOND"),
 ]
