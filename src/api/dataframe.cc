@@ -256,6 +256,12 @@ Status DataFrameWriter::save(const std::string& path) {
   sink::SinkSpec spec;
   spec.format = kind->name;
   for (const auto& [k, v] : options_) spec.options.Set(k, v);
+  if (kind->prepare) {  // e.g. Iceberg: the table's catalog settings from the session conf
+    if (!kind->file_format) spec.options.Set("path", path);
+    auto session = df_.session();
+    auto conf = [&session](const std::string& key) { return session->conf(key); };
+    ARROW_RETURN_NOT_OK(kind->prepare(&spec, conf, *rows->schema(), api::FileSystemOf(*session)));
+  }
   return kind->write_batch(api::FileSystemOf(*df_.session()), spec, mode_, path, rows);
 }
 

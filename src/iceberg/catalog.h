@@ -48,9 +48,11 @@ class Catalog {
 
   /// The table's current metadata; nullopt when the table does not exist.
   virtual Result<std::optional<LoadedTable>> Load(const TableIdent& ident) = 0;
-  /// Creates the table (unpartitioned, format-version 2). AlreadyExists when it exists.
+  /// Creates the table (format-version 2, partitioned by `spec`, unpartitioned when it has no
+  /// fields). AlreadyExists when it exists.
   virtual Result<LoadedTable> Create(const TableIdent& ident, const Schema& schema,
-                                     const std::map<std::string, std::string>& properties) = 0;
+                                     const std::map<std::string, std::string>& properties,
+                                     const PartitionSpec& spec = PartitionSpec{}) = 0;
   /// Writes `updated` as a new metadata file and makes it current if the table's current
   /// metadata is still `base`; CommitConflict otherwise (then the new file is left unreferenced).
   /// Fault points: "iceberg_after_metadata_file" (file written, not yet current) and

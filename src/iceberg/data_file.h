@@ -3,6 +3,7 @@
 #pragma once
 
 #include <arrow/type_fwd.h>
+#include <nlohmann/json.hpp>
 
 #include <cstdint>
 #include <map>
@@ -27,6 +28,9 @@ struct DataFile {
   std::map<int, std::string> lower_bounds;  // single-value binary serialization
   std::map<int, std::string> upper_bounds;
   std::vector<int64_t> split_offsets;
+  /// The partition tuple (partition field name -> value, Avro value model; partition_spec.h).
+  /// Empty for an unpartitioned table.
+  nlohmann::json partition = nlohmann::json::object();
 };
 
 /// Iceberg's single-value binary serialization (spec Appendix D) of a non-null scalar whose

@@ -69,11 +69,12 @@ Result<std::optional<LoadedTable>> HadoopCatalog::Load(const TableIdent& ident) 
 }
 
 Result<LoadedTable> HadoopCatalog::Create(const TableIdent& ident, const Schema& schema,
-                                          const std::map<std::string, std::string>& properties) {
+                                          const std::map<std::string, std::string>& properties,
+                                          const PartitionSpec& spec) {
   const std::string dir = TableDir(ident);
   const std::string meta_dir = io::JoinPath(dir, "metadata");
   ARROW_RETURN_NOT_OK(fs_->MakeDirs(meta_dir));
-  TableMetadata metadata = NewTableMetadata(io::PathToUri(dir), schema, properties, NowMs());
+  TableMetadata metadata = NewTableMetadata(io::PathToUri(dir), schema, properties, NowMs(), spec);
   const std::string path = io::JoinPath(meta_dir, VersionFile(1));
   Status st = fs_->WriteAtomic(path, metadata.ToJsonText(), /*overwrite=*/false);
   if (st.IsAlreadyExists()) {

@@ -17,7 +17,8 @@ class HadoopCatalog final : public Catalog {
   const std::string& name() const override { return name_; }
   Result<std::optional<LoadedTable>> Load(const TableIdent& ident) override;
   Result<LoadedTable> Create(const TableIdent& ident, const Schema& schema,
-                             const std::map<std::string, std::string>& properties) override;
+                             const std::map<std::string, std::string>& properties,
+                             const PartitionSpec& spec = PartitionSpec{}) override;
   Result<LoadedTable> Commit(const TableIdent& ident, const LoadedTable& base, TableMetadata updated) override;
   Result<std::vector<std::string>> ListTables(const std::vector<std::string>& ns) override;
 

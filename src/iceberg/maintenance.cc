@@ -4,6 +4,7 @@
 #include <arrow/api.h>
 #include <arrow/util/byte_size.h>
 
+#include <map>
 #include <set>
 
 #include "iceberg/table_ops.h"
@@ -59,36 +60,60 @@ Result<CompactResult> CompactTable(Catalog* catalog, io::FileSystem* fs, const T
   if (target_file_size <= 0) return Status::Invalid("target file size must be positive");
   ARROW_ASSIGN_OR_RAISE(auto table, LoadExisting(catalog, ident));
   const Schema schema = *table.metadata.CurrentSchema();
+  ARROW_ASSIGN_OR_RAISE(const PartitionSpec spec, table.metadata.DefaultPartitionSpec());
   ARROW_ASSIGN_OR_RAISE(auto live, LiveEntries(fs, table.metadata));
   CompactResult result;
-  std::set<std::string> small;
-  std::vector<std::shared_ptr<arrow::Table>> parts;
+  // Small files grouped by partition tuple: a compacted file never mixes partitions.
+  std::map<std::string, std::vector<const ManifestEntry*>> groups;
   for (const auto& e : live) {
     if (e.file.file_size * 4 >= target_file_size * 3) continue;
-    small.insert(e.file.path);
-    ARROW_ASSIGN_OR_RAISE(auto part, ReadDataFile(fs, e.file, schema));
-    parts.push_back(std::move(part));
+    groups[e.file.partition.dump()].push_back(&e);
   }
-  if (small.size() < 2) return result;
-  ARROW_ASSIGN_OR_RAISE(auto rows, arrow::ConcatenateTables(parts));
-  result.rows = rows->num_rows();
-  // Parquet compresses; estimate rows per file from the small files' on-disk bytes per row.
-  int64_t disk_bytes = 0;
-  for (const auto& e : live) {
-    if (small.count(e.file.path)) disk_bytes += e.file.file_size;
-  }
-  const int64_t per_row = std::max<int64_t>(1, disk_bytes / std::max<int64_t>(1, result.rows));
-  const int64_t rows_per_file = std::max<int64_t>(1, target_file_size / per_row);
   SnapshotChange change;
   change.kind = SnapshotChange::Kind::kReplace;
-  change.removed = small;
   const std::string op = io::RandomUuid();
-  ARROW_RETURN_NOT_OK(fs->MakeDirs(TablePath(table.metadata, "data")));
-  for (int64_t offset = 0, n = 0; offset < result.rows; offset += rows_per_file, ++n) {
-    std::string path = TablePath(table.metadata, "data/compact-" + op + "-" + std::to_string(n) + ".parquet");
-    ARROW_ASSIGN_OR_RAISE(auto file, WriteDataFile(fs, path, *rows->Slice(offset, rows_per_file), schema));
-    change.added.push_back(std::move(file));
+  int64_t n = 0;
+  auto write_group = [&](const std::vector<const ManifestEntry*>& group) -> Status {
+    std::vector<std::shared_ptr<arrow::Table>> parts;
+    int64_t disk_bytes = 0;
+    for (const auto* e : group) {
+      ARROW_ASSIGN_OR_RAISE(auto part, ReadDataFile(fs, e->file, schema));
+      parts.push_back(std::move(part));
+      disk_bytes += e->file.file_size;
+    }
+    ARROW_ASSIGN_OR_RAISE(auto rows, arrow::ConcatenateTables(parts));
+    // The group's rows share one tuple: the split gives its directory and tuple back.
+    ARROW_ASSIGN_OR_RAISE(auto split, SplitByPartitionSpec(*rows, spec, schema));
+    if (split.size() != 1) {
+      return Status::Invalid("The files of one partition of Iceberg table ", table.metadata.location,
+                             " hold rows of ", split.size(), " partitions (", group.front()->file.path,
+                             ", ...): their manifest entries disagree with their rows");
+    }
+    const std::string dir = split[0].dir.empty() ? "data" : "data/" + split[0].dir;
+    ARROW_RETURN_NOT_OK(fs->MakeDirs(TablePath(table.metadata, dir)));
+    // Parquet compresses; estimate rows per file from the small files' on-disk bytes per row.
+    const int64_t per_row = std::max<int64_t>(1, disk_bytes / std::max<int64_t>(1, rows->num_rows()));
+    const int64_t rows_per_file = std::max<int64_t>(1, target_file_size / per_row);
+    for (int64_t offset = 0; offset < rows->num_rows(); offset += rows_per_file, ++n) {
+      std::string path = TablePath(table.metadata, dir + "/compact-" + op + "-" + std::to_string(n) + ".parquet");
+      ARROW_ASSIGN_OR_RAISE(auto file, WriteDataFile(fs, path, *split[0].rows->Slice(offset, rows_per_file), schema));
+      file.partition = split[0].partition;
+      change.added.push_back(std::move(file));
+    }
+    for (const auto* e : group) change.removed.insert(e->file.path);
+    result.rows += rows->num_rows();
+    return Status::OK();
+  };
+  for (const auto& [tuple, group] : groups) {
+    if (group.size() < 2) continue;
+    Status st = write_group(group);
+    if (!st.ok()) {
+      for (const auto& f : change.added) (void)fs->Delete(io::UriToPath(f.path));
+      return st;
+    }
   }
+  const std::set<std::string> small = change.removed;
+  if (small.empty()) return result;
   auto outcome = CommitWithRetry(catalog, fs, ident, [&](const LoadedTable& base) -> Result<std::optional<SnapshotChange>> {
     // Same rows: the table still holds what the current snapshot's streaming marker says, so
     // carry it, letting snapshot expiry drop the pre-compaction snapshots.

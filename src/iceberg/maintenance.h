@@ -19,7 +19,9 @@ struct CompactResult {
 };
 
 /// Rewrites every live data file smaller than 3/4 of `target_file_size` into files of about
-/// `target_file_size` bytes, as one `replace` snapshot (same rows, fewer files). The current
+/// `target_file_size` bytes, as one `replace` snapshot (same rows, fewer files). In a partitioned
+/// table the small files of each partition are rewritten together (a partition with a single
+/// small file is left as it is); a new file never mixes partitions. The current
 /// snapshot's streaming marker (spark.sql.streaming.queryId/epochId) is carried over.
 Result<CompactResult> CompactTable(Catalog* catalog, io::FileSystem* fs, const TableIdent& ident,
                                    int64_t target_file_size);

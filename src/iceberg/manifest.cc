@@ -27,13 +27,13 @@ json ListOf(const std::string& items, int element_id) {
   return {{"type", "array"}, {"items", items}, {"element-id", element_id}};
 }
 
-std::string BuildEntrySchema() {
+std::string BuildEntrySchema(const json& partition_type) {
   json data_file = {
       {"type", "record"},
       {"name", "r2"},
       {"fields",
        json::array({F("content", 134, "int"), F("file_path", 100, "string"), F("file_format", 101, "string"),
-                    F("partition", 102, {{"type", "record"}, {"name", "r102"}, {"fields", json::array()}}),
+                    F("partition", 102, partition_type),
                     F("record_count", 103, "long"), F("file_size_in_bytes", 104, "long"),
                     IntMap("column_sizes", 108, 117, 118, "long"), IntMap("value_counts", 109, 119, 120, "long"),
                     IntMap("null_value_counts", 110, 121, 122, "long"),
@@ -103,7 +103,7 @@ json EntryToJson(const ManifestEntry& e) {
   json data_file = {{"content", 0},
                     {"file_path", f.path},
                     {"file_format", f.format},
-                    {"partition", json::object()},
+                    {"partition", f.partition.is_object() ? f.partition : json::object()},
                     {"record_count", f.record_count},
                     {"file_size_in_bytes", f.file_size},
                     {"column_sizes", MapToJson(f.column_sizes, ident)},
@@ -143,6 +143,7 @@ Result<ManifestEntry> EntryFromJson(const json& j) {
   f.nan_value_counts = MapFromJson<int64_t>(d.value("nan_value_counts", json()), to_long);
   f.lower_bounds = MapFromJson<std::string>(d.value("lower_bounds", json()), FromBytes);
   f.upper_bounds = MapFromJson<std::string>(d.value("upper_bounds", json()), FromBytes);
+  if (d.contains("partition") && d["partition"].is_object()) f.partition = d["partition"];
   if (d.contains("split_offsets") && d["split_offsets"].is_array()) {
     f.split_offsets = d["split_offsets"].get<std::vector<int64_t>>();
   }
@@ -176,10 +177,7 @@ int64_t Count(const json& j, const std::string& name, const std::string& old_nam
 
 }  // namespace
 
-const std::string& ManifestEntryAvroSchema() {
-  static const std::string s = BuildEntrySchema();
-  return s;
-}
+std::string ManifestEntryAvroSchema(const json& partition_type) { return BuildEntrySchema(partition_type); }
 
 const std::string& ManifestFileAvroSchema() {
   static const std::string s = BuildListSchema();
@@ -187,9 +185,11 @@ const std::string& ManifestFileAvroSchema() {
 }
 
 Result<ManifestFile> WriteManifest(io::FileSystem* fs, const std::string& path, const Schema& schema,
-                                   const std::vector<ManifestEntry>& entries, int64_t snapshot_id,
-                                   int64_t sequence_number) {
+                                   const PartitionSpec& spec, const std::vector<ManifestEntry>& entries,
+                                   int64_t snapshot_id, int64_t sequence_number) {
   ManifestFile m;
+  m.partition_spec_id = spec.spec_id;
+  std::vector<json> tuples;
   m.path = io::PathToUri(path);
   m.sequence_number = sequence_number;
   m.added_snapshot_id = snapshot_id;
@@ -197,6 +197,7 @@ Result<ManifestFile> WriteManifest(io::FileSystem* fs, const std::string& path, 
   std::vector<json> records;
   for (const auto& e : entries) {
     records.push_back(EntryToJson(e));
+    tuples.push_back(e.file.partition);
     const int64_t rows = e.file.record_count;
     switch (e.status) {
       case EntryStatus::kAdded: ++m.added_files_count; m.added_rows_count += rows; break;
@@ -209,11 +210,13 @@ Result<ManifestFile> WriteManifest(io::FileSystem* fs, const std::string& path, 
   }
   const std::map<std::string, std::string> header = {{"schema", schema.ToJson().dump()},
                                                      {"schema-id", std::to_string(schema.schema_id)},
-                                                     {"partition-spec", "[]"},
-                                                     {"partition-spec-id", "0"},
+                                                     {"partition-spec", spec.FieldsJson().dump()},
+                                                     {"partition-spec-id", std::to_string(spec.spec_id)},
                                                      {"format-version", "2"},
                                                      {"content", "data"}};
-  ARROW_ASSIGN_OR_RAISE(auto bytes, avro::WriteContainer(ManifestEntryAvroSchema(), header, records));
+  ARROW_ASSIGN_OR_RAISE(m.partitions, PartitionSummaries(spec, schema, tuples));
+  ARROW_ASSIGN_OR_RAISE(auto partition_type, PartitionAvroType(spec, schema));
+  ARROW_ASSIGN_OR_RAISE(auto bytes, avro::WriteContainer(ManifestEntryAvroSchema(partition_type), header, records));
   ARROW_RETURN_NOT_OK(fs->WriteAtomic(path, bytes, /*overwrite=*/false));
   m.length = static_cast<int64_t>(bytes.size());
   return m;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "iceberg/data_file.h"
+#include "iceberg/partition_spec.h"
 #include "iceberg/schema.h"
 #include "io/file_system.h"
 
@@ -41,11 +42,13 @@ struct ManifestFile {
 };
 
 /// Writes a data manifest (status, snapshot id and sequence numbers as given in `entries`) to
-/// local path `path`, create-only. Returns its list entry with counts and exact length;
-/// `sequence_number`/`added_snapshot_id` set from the arguments (the snapshot adding it).
+/// local path `path`, create-only, its entries' partition tuples laid out by `spec` (header
+/// keys partition-spec / partition-spec-id). Returns its list entry with counts, exact length
+/// and partition field summaries; `sequence_number`/`added_snapshot_id` set from the
+/// arguments (the snapshot adding it).
 Result<ManifestFile> WriteManifest(io::FileSystem* fs, const std::string& path, const Schema& schema,
-                                   const std::vector<ManifestEntry>& entries, int64_t snapshot_id,
-                                   int64_t sequence_number);
+                                   const PartitionSpec& spec, const std::vector<ManifestEntry>& entries,
+                                   int64_t snapshot_id, int64_t sequence_number);
 
 /// Reads a manifest's entries with inherited snapshot ids and sequence numbers filled in.
 Result<std::vector<ManifestEntry>> ReadManifest(io::FileSystem* fs, const ManifestFile& manifest);
@@ -57,8 +60,9 @@ Status WriteManifestList(io::FileSystem* fs, const std::string& path, int64_t sn
 
 Result<std::vector<ManifestFile>> ReadManifestList(io::FileSystem* fs, const std::string& uri);
 
-/// The Avro schemas (JSON text) of manifest entries and manifest list entries.
-const std::string& ManifestEntryAvroSchema();
+/// The Avro schemas (JSON text) of manifest entries (with `partition_type`, the r102 record of
+/// PartitionAvroType) and manifest list entries.
+std::string ManifestEntryAvroSchema(const nlohmann::json& partition_type);
 const std::string& ManifestFileAvroSchema();
 
 }  // namespace sluice::iceberg

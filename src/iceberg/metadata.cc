@@ -82,6 +82,17 @@ bool TableMetadata::Partitioned() const {
   return false;
 }
 
+Result<PartitionSpec> TableMetadata::DefaultPartitionSpec() const {
+  int spec_id = other.value("default-spec-id", 0);
+  for (const auto& spec : other.value("partition-specs", json::array())) {
+    if (spec.value("spec-id", 0) == spec_id) {
+      return util::GuardJson("Partition spec " + std::to_string(spec_id) + " of the Iceberg table at " + location,
+                             [&] { return PartitionSpec::FromJson(spec); });
+    }
+  }
+  return PartitionSpec{};
+}
+
 json TableMetadata::ToJson() const {
   json j = other;
   j["format-version"] = 2;
@@ -161,7 +172,8 @@ Result<TableMetadata> TableMetadata::Parse(const std::string& text, const std::s
 }
 
 TableMetadata NewTableMetadata(const std::string& location, const Schema& schema,
-                               std::map<std::string, std::string> properties, int64_t now_ms) {
+                               std::map<std::string, std::string> properties, int64_t now_ms,
+                               const PartitionSpec& spec) {
   TableMetadata m;
   m.table_uuid = io::RandomUuid();
   m.location = location;
@@ -172,9 +184,11 @@ TableMetadata NewTableMetadata(const std::string& location, const Schema& schema
   m.last_column_id = schema.HighestFieldId();
   properties.emplace("write.format.default", "parquet");
   m.properties = std::move(properties);
-  m.other = {{"partition-specs", json::array({{{"spec-id", 0}, {"fields", json::array()}}})},
+  PartitionSpec initial = spec;
+  initial.spec_id = 0;
+  m.other = {{"partition-specs", json::array({initial.ToJson()})},
              {"default-spec-id", 0},
-             {"last-partition-id", 999},
+             {"last-partition-id", initial.LastFieldId()},
              {"sort-orders", json::array({{{"order-id", 0}, {"fields", json::array()}}})},
              {"default-sort-order-id", 0},
              {"refs", json::object()}};

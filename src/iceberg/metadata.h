@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "iceberg/partition_spec.h"
 #include "iceberg/schema.h"
 
 namespace sluice::iceberg {
@@ -45,8 +46,11 @@ struct TableMetadata {
   const Schema* CurrentSchema() const;
   const Snapshot* CurrentSnapshot() const;
   const Snapshot* FindSnapshot(int64_t id) const;
-  /// True when the default partition spec has fields (sluice writes unpartitioned tables only).
+  /// True when the default partition spec has fields.
   bool Partitioned() const;
+  /// The default partition spec (default-spec-id in partition-specs); unpartitioned when the
+  /// metadata has none. Errors name a transform sluice cannot write.
+  Result<PartitionSpec> DefaultPartitionSpec() const;
 
   nlohmann::json ToJson() const;
   std::string ToJsonText() const;
@@ -55,9 +59,11 @@ struct TableMetadata {
   static Result<TableMetadata> Parse(const std::string& text, const std::string& what);
 };
 
-/// Metadata of a new, empty, unpartitioned table at `location` (URI).
+/// Metadata of a new, empty table at `location` (URI), partitioned by `spec` (spec-id 0, bound
+/// to `schema`; unpartitioned when it has no fields).
 TableMetadata NewTableMetadata(const std::string& location, const Schema& schema,
-                               std::map<std::string, std::string> properties, int64_t now_ms);
+                               std::map<std::string, std::string> properties, int64_t now_ms,
+                               const PartitionSpec& spec = PartitionSpec{});
 
 /// Adds `snapshot` as the new current snapshot (main branch), records `previous_metadata_file`
 /// in the metadata log, bumps last-sequence-number and last-updated-ms.

@@ -85,11 +85,9 @@ const Snapshot* FindInAncestry(const TableMetadata& metadata, const std::functio
 
 Result<TableMetadata> ApplySnapshotChange(io::FileSystem* fs, const TableMetadata& base,
                                           const std::string& base_metadata_file, const SnapshotChange& change) {
-  if (base.Partitioned()) {
-    return Status::NotImplemented("Iceberg table at ", base.location,
-                                  " is partitioned; sluice writes unpartitioned tables only");
-  }
+  ARROW_ASSIGN_OR_RAISE(const PartitionSpec spec, base.DefaultPartitionSpec());
   const Schema* schema = base.CurrentSchema();
+  std::set<std::string> changed_partitions;  // tuples of added and deleted files
   const int64_t seq = base.last_sequence_number + 1;
   const int64_t id = NewSnapshotId(base);
   const Snapshot* parent = base.CurrentSnapshot();
@@ -111,10 +109,11 @@ Result<TableMetadata> ApplySnapshotChange(io::FileSystem* fs, const TableMetadat
       e.file = f;
       entries.push_back(std::move(e));
       ++added.files;
+      changed_partitions.insert(f.partition.dump());
       added.records += f.record_count;
       added.size += f.file_size;
     }
-    ARROW_ASSIGN_OR_RAISE(auto m, WriteManifest(fs, next_manifest_path(), *schema, entries, id, seq));
+    ARROW_ASSIGN_OR_RAISE(auto m, WriteManifest(fs, next_manifest_path(), *schema, spec, entries, id, seq));
     manifests.push_back(std::move(m));
   }
 
@@ -143,6 +142,12 @@ Result<TableMetadata> ApplySnapshotChange(io::FileSystem* fs, const TableMetadat
       manifests.push_back(pm);
       continue;
     }
+    if (pm.partition_spec_id != spec.spec_id) {
+      return Status::NotImplemented("Iceberg table at ", base.location, ": manifest ", pm.path,
+                                    " was written with partition spec ", pm.partition_spec_id,
+                                    ", the table's default spec is ", spec.spec_id,
+                                    "; sluice cannot rewrite files of an older partition spec");
+    }
     std::vector<ManifestEntry> rewritten;
     for (const auto& e : entries) {
       if (e.status == EntryStatus::kDeleted) continue;  // deletions of an older snapshot
@@ -151,6 +156,7 @@ Result<TableMetadata> ApplySnapshotChange(io::FileSystem* fs, const TableMetadat
         r.status = EntryStatus::kDeleted;
         r.snapshot_id = id;
         ++deleted.files;
+        changed_partitions.insert(e.file.partition.dump());
         deleted.records += e.file.record_count;
         deleted.size += e.file.file_size;
       } else {
@@ -158,7 +164,7 @@ Result<TableMetadata> ApplySnapshotChange(io::FileSystem* fs, const TableMetadat
       }
       rewritten.push_back(std::move(r));
     }
-    ARROW_ASSIGN_OR_RAISE(auto m, WriteManifest(fs, next_manifest_path(), *schema, rewritten, id, seq));
+    ARROW_ASSIGN_OR_RAISE(auto m, WriteManifest(fs, next_manifest_path(), *schema, spec, rewritten, id, seq));
     manifests.push_back(std::move(m));
   }
   if (change.kind == SnapshotChange::Kind::kReplace && deleted.files != static_cast<int64_t>(change.removed.size())) {
@@ -194,7 +200,7 @@ Result<TableMetadata> ApplySnapshotChange(io::FileSystem* fs, const TableMetadat
     s["deleted-records"] = std::to_string(deleted.records);
     s["removed-files-size"] = std::to_string(deleted.size);
   }
-  s["changed-partition-count"] = (added.files + deleted.files) > 0 ? "1" : "0";
+  s["changed-partition-count"] = std::to_string(changed_partitions.size());
   s["total-data-files"] = std::to_string(total.files);
   s["total-records"] = std::to_string(total.records);
   s["total-files-size"] = std::to_string(total.size);

@@ -92,14 +92,15 @@ Result<bool> SqlCatalog::EnsureNamespace(const TableIdent& ident) {
 }
 
 Result<LoadedTable> SqlCatalog::Create(const TableIdent& ident, const Schema& schema,
-                                       const std::map<std::string, std::string>& properties) {
+                                       const std::map<std::string, std::string>& properties,
+                                       const PartitionSpec& spec) {
   if (warehouse_.empty()) {
     return Status::Invalid("Cannot create Iceberg table ", name_, ".", ident.ToString(),
                            ": the sql catalog has no warehouse (set sluice.sql.catalog.", name_, ".warehouse)");
   }
   if (ident.ns.empty()) return Status::Invalid("Iceberg table name '", ident.name, "' needs a namespace");
   ARROW_ASSIGN_OR_RAISE(bool new_namespace, EnsureNamespace(ident));
-  auto created = CreateInNamespace(ident, schema, properties);
+  auto created = CreateInNamespace(ident, schema, properties, spec);
   if (!created.ok() && new_namespace && !created.status().IsAlreadyExists()) {
     // A failed create leaves no namespace row behind (unless a table got into it meanwhile).
     (void)conn_->Exec("DELETE FROM iceberg_namespace_properties WHERE catalog_name = ? AND namespace = ? AND "
@@ -111,9 +112,10 @@ Result<LoadedTable> SqlCatalog::Create(const TableIdent& ident, const Schema& sc
 }
 
 Result<LoadedTable> SqlCatalog::CreateInNamespace(const TableIdent& ident, const Schema& schema,
-                                                  const std::map<std::string, std::string>& properties) {
+                                                  const std::map<std::string, std::string>& properties,
+                                                  const PartitionSpec& spec) {
   const std::string dir = io::JoinPath(warehouse_, ident.NamespaceString() + ".db/" + ident.name);
-  TableMetadata metadata = NewTableMetadata(io::PathToUri(dir), schema, properties, NowMs());
+  TableMetadata metadata = NewTableMetadata(io::PathToUri(dir), schema, properties, NowMs(), spec);
   const std::string path = io::JoinPath(dir, "metadata/" + MetadataFileName(0));
   ARROW_RETURN_NOT_OK(fs_->MakeDirs(io::JoinPath(dir, "metadata")));
   ARROW_RETURN_NOT_OK(fs_->WriteAtomic(path, metadata.ToJsonText(), /*overwrite=*/false));

@@ -18,7 +18,8 @@ class SqlCatalog final : public Catalog {
   const std::string& name() const override { return name_; }
   Result<std::optional<LoadedTable>> Load(const TableIdent& ident) override;
   Result<LoadedTable> Create(const TableIdent& ident, const Schema& schema,
-                             const std::map<std::string, std::string>& properties) override;
+                             const std::map<std::string, std::string>& properties,
+                             const PartitionSpec& spec = PartitionSpec{}) override;
   Result<LoadedTable> Commit(const TableIdent& ident, const LoadedTable& base, TableMetadata updated) override;
   Result<std::vector<std::string>> ListTables(const std::vector<std::string>& ns) override;
 
@@ -31,7 +32,7 @@ class SqlCatalog final : public Catalog {
   Result<bool> EnsureNamespace(const TableIdent& ident);
   /// Creates the table's metadata file and row (Create without the namespace bookkeeping).
   Result<LoadedTable> CreateInNamespace(const TableIdent& ident, const Schema& schema,
-                                        const std::map<std::string, std::string>& properties);
+                                        const std::map<std::string, std::string>& properties, const PartitionSpec& spec);
   Result<std::optional<std::string>> CurrentLocation(const TableIdent& ident);
 
   std::string name_;

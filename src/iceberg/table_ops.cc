@@ -94,13 +94,35 @@ Result<LoadedTable> LoadExisting(Catalog* catalog, const TableIdent& ident) {
   return std::move(*loaded);
 }
 
-Result<LoadedTable> LoadOrCreate(Catalog* catalog, const TableIdent& ident, const arrow::Schema& schema) {
+Result<LoadedTable> LoadOrCreate(Catalog* catalog, const TableIdent& ident, const arrow::Schema& schema,
+                                 const std::vector<PartitionTerm>& partition_by) {
   ARROW_ASSIGN_OR_RAISE(auto loaded, catalog->Load(ident));
   if (loaded) return std::move(*loaded);
   ARROW_ASSIGN_OR_RAISE(auto table_schema, SchemaFromArrow(schema));
-  auto created = catalog->Create(ident, table_schema, {});
+  auto spec = BindPartitionSpec(partition_by, table_schema);
+  if (!spec.ok()) {
+    return spec.status().WithMessage("Cannot create Iceberg table ", catalog->name(), ".", ident.ToString(), ": ",
+                                     spec.status().message());
+  }
+  auto created = catalog->Create(ident, table_schema, {}, *spec);
   if (created.ok() || !created.status().IsAlreadyExists()) return created;
   return LoadExisting(catalog, ident);
+}
+
+Status CheckPartitioning(const TableMetadata& metadata, const std::vector<PartitionTerm>& partition_by,
+                         const std::string& table_name) {
+  if (partition_by.empty()) return Status::OK();
+  ARROW_ASSIGN_OR_RAISE(auto table_spec, metadata.DefaultPartitionSpec());
+  const Schema& schema = *metadata.CurrentSchema();
+  std::string requested;
+  for (const auto& t : partition_by) requested += (requested.empty() ? "" : ", ") + t.ToString();
+  auto wanted = BindPartitionSpec(partition_by, schema);
+  if (wanted.ok() && wanted->SameTerms(table_spec)) return Status::OK();
+  return Status::Invalid("Iceberg table ", table_name, " is partitioned by ", table_spec.Describe(schema),
+                         ", but the query asks for PARTITIONED BY / partitionBy (", requested, ")",
+                         wanted.ok() ? std::string() : " (" + wanted.status().message() + ")",
+                         ": write with the table's partitioning (or leave it out: an existing table keeps its spec), "
+                         "or write to a new table");
 }
 
 Result<std::shared_ptr<arrow::Table>> ReadCurrentSnapshot(io::FileSystem* fs, const TableMetadata& metadata) {

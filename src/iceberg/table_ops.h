@@ -30,9 +30,17 @@ struct CommitOutcome {
 Result<CommitOutcome> CommitWithRetry(Catalog* catalog, io::FileSystem* fs, const TableIdent& ident,
                                       const PrepareChange& prepare, int max_attempts = 25);
 
-/// Loads the table, creating it from `schema` when missing (a concurrent creator wins
-/// cleanly: its table is loaded).
-Result<LoadedTable> LoadOrCreate(Catalog* catalog, const TableIdent& ident, const arrow::Schema& schema);
+/// Loads the table, creating it from `schema` and partitioned by `partition_by` when missing (a
+/// concurrent creator wins cleanly: its table is loaded). An existing table keeps its spec (see
+/// CheckPartitioning).
+Result<LoadedTable> LoadOrCreate(Catalog* catalog, const TableIdent& ident, const arrow::Schema& schema,
+                                 const std::vector<PartitionTerm>& partition_by = {});
+
+/// Checks a writer's requested partitioning against an existing table's default spec: no terms
+/// accepts any spec (the table's is used); otherwise the terms must bind to the same spec.
+/// Invalid naming `table_name`, both specs and what to do.
+Status CheckPartitioning(const TableMetadata& metadata, const std::vector<PartitionTerm>& partition_by,
+                         const std::string& table_name);
 
 /// Schema evolution (opt-in, e.g. the sink's mergeSchema): adds the query's columns the current
 /// schema lacks as optional columns of a new current schema (new field ids after last-column-id),

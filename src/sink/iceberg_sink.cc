@@ -28,7 +28,7 @@ namespace {
 const std::vector<std::string> kOptions = {"table",         "path",          "catalog",
                                            "catalog.type",  "catalog.warehouse", "catalog.uri",
                                            "target-file-size-bytes", "mergeSchema", "merge-schema",
-                                           "merge_schema",  "allowOtherQueries"};
+                                           "merge_schema",  "allowOtherQueries", "partitionBy"};
 constexpr int64_t kDefaultTargetFileSize = 512LL * 1024 * 1024;  // Iceberg's write.target-file-size-bytes
 
 std::map<std::string, std::string> OptionMap(const plan::Options& options) {
@@ -49,6 +49,16 @@ Result<int64_t> TargetFileSize(const std::map<std::string, std::string>& options
                            "number of bytes");
   }
   return static_cast<int64_t>(v);
+}
+
+// partitionBy ("days(ts), bucket(16, id), country"; iceberg/partition_spec.h): the spec of a
+// table the sink creates; an existing table must have the same one.
+Result<std::vector<iceberg::PartitionTerm>> PartitionTerms(const std::map<std::string, std::string>& options) {
+  auto it = options.find("partitionby");
+  if (it == options.end()) return std::vector<iceberg::PartitionTerm>{};
+  auto terms = iceberg::ParsePartitionTerms(it->second);
+  if (!terms.ok()) return terms.status().WithMessage("Option partitionBy: ", terms.status().message());
+  return terms;
 }
 
 // mergeSchema (Iceberg's Spark writer: merge-schema / mergeSchema): add the query's new columns
@@ -189,6 +199,7 @@ Status WriteRecord(io::FileSystem* fs, const std::string& checkpoint_dir, const 
 // committed (nullopt without a schema: the first batch creates it).
 Result<std::optional<iceberg::LoadedTable>> CheckTableAgainstCheckpoint(iceberg::Catalog* catalog, io::FileSystem* fs,
                                                          const iceberg::TableRef& ref, const arrow::Schema* schema,
+                                                         const std::vector<iceberg::PartitionTerm>& partition_by,
                                                          const SinkContext& ctx) {
   const std::string name = ref.ToString();
   ARROW_ASSIGN_OR_RAISE(auto record, ReadRecord(fs, ctx.checkpoint_dir));
@@ -207,7 +218,7 @@ Result<std::optional<iceberg::LoadedTable>> CheckTableAgainstCheckpoint(iceberg:
                              "new, empty table and the rows of those batches would be missing from it.", restore);
     }
     if (!schema) return std::optional<iceberg::LoadedTable>{};
-    ARROW_ASSIGN_OR_RAISE(auto created, iceberg::LoadOrCreate(catalog, ref.ident, *schema));
+    ARROW_ASSIGN_OR_RAISE(auto created, iceberg::LoadOrCreate(catalog, ref.ident, *schema, partition_by));
     existing = std::move(created);
   } else if (record && record->table_uuid != existing->metadata.table_uuid) {
     if (record->batch_id >= 0) {
@@ -240,7 +251,7 @@ class IcebergSink final : public Sink {
  public:
   IcebergSink(std::shared_ptr<io::FileSystem> fs, std::shared_ptr<iceberg::Catalog> catalog, iceberg::TableRef ref,
               std::string query_id, std::string checkpoint_dir, bool complete, int64_t target_file_size,
-              bool merge_schema, std::string table_uuid)
+              bool merge_schema, std::string table_uuid, std::vector<iceberg::PartitionTerm> partition_by)
       : fs_(std::move(fs)),
         catalog_(std::move(catalog)),
         ref_(std::move(ref)),
@@ -249,22 +260,26 @@ class IcebergSink final : public Sink {
         complete_(complete),
         target_file_size_(target_file_size),
         merge_schema_(merge_schema),
-        table_uuid_(std::move(table_uuid)) {}
+        table_uuid_(std::move(table_uuid)),
+        partition_by_(std::move(partition_by)) {}
 
   std::string Description() const override { return "IcebergSink[" + ref_.ToString() + "]"; }
   bool idempotent() const override { return !query_id_.empty(); }
 
   Status AddBatch(int64_t batch_id, const std::shared_ptr<arrow::Table>& rows) override {
-    ARROW_ASSIGN_OR_RAISE(auto table, iceberg::LoadOrCreate(catalog_.get(), ref_.ident, *rows->schema()));
+    ARROW_ASSIGN_OR_RAISE(auto table,
+                          iceberg::LoadOrCreate(catalog_.get(), ref_.ident, *rows->schema(), partition_by_));
     if (Committed(table.metadata, batch_id)) return Status::OK();  // a redone batch
+    ARROW_RETURN_NOT_OK(iceberg::CheckPartitioning(table.metadata, partition_by_, ref_.ToString()));
     if (!complete_ && rows->num_rows() == 0) return Status::OK();
     if (merge_schema_ && !iceberg::ColumnsNotInTable(*rows->schema(), *table.metadata.CurrentSchema()).empty()) {
       // Normally done when the query starts; again here if the table was replaced since.
       ARROW_ASSIGN_OR_RAISE(table, EvolveOrCheck(catalog_.get(), ref_, std::move(table), *rows->schema(), true));
     }
     const iceberg::Schema schema = *table.metadata.CurrentSchema();
+    ARROW_ASSIGN_OR_RAISE(const iceberg::PartitionSpec spec, table.metadata.DefaultPartitionSpec());
     ARROW_ASSIGN_OR_RAISE(auto conformed, iceberg::ConformToSchema(*rows, schema, ref_.ToString()));
-    ARROW_ASSIGN_OR_RAISE(auto files, WriteDataFiles(table.metadata, schema, *conformed, batch_id));
+    ARROW_ASSIGN_OR_RAISE(auto files, WriteDataFiles(table.metadata, schema, spec, *conformed, batch_id));
     auto cleanup = [&]() {
       for (const auto& f : files) (void)fs_->Delete(io::UriToPath(f.path));
     };
@@ -280,6 +295,11 @@ class IcebergSink final : public Sink {
           if (!base.metadata.CurrentSchema()->SameColumns(schema)) {
             return Status::Invalid("The schema of Iceberg table ", ref_.ToString(),
                                    " changed while batch ", batch_id, " was being written");
+          }
+          ARROW_ASSIGN_OR_RAISE(auto base_spec, base.metadata.DefaultPartitionSpec());
+          if (base_spec.spec_id != spec.spec_id || !base_spec.SameTerms(spec)) {
+            return Status::Invalid("The partition spec of Iceberg table ", ref_.ToString(), " changed while batch ",
+                                   batch_id, " was being written (now ", base_spec.Describe(schema), ")");
           }
           // Before an append: the new snapshot keeps every live file of this one. (Complete
           // mode's overwrite drops them, and reads only the manifests.)
@@ -325,11 +345,34 @@ class IcebergSink final : public Sink {
     return last && batch_id <= *last;
   }
 
-  // Splits rows into files of about target_file_size_ bytes (estimated from the in-memory
-  // size, which over-estimates the compressed Parquet size: files come out smaller).
+  // Splits rows by partition tuple (one directory per tuple, data/<field>=<value>/...), then
+  // each part into files of about target_file_size_ bytes (estimated from the in-memory size,
+  // which over-estimates the compressed Parquet size: files come out smaller).
   Result<std::vector<iceberg::DataFile>> WriteDataFiles(const iceberg::TableMetadata& metadata,
-                                                        const iceberg::Schema& schema, const arrow::Table& rows,
+                                                        const iceberg::Schema& schema,
+                                                        const iceberg::PartitionSpec& spec, const arrow::Table& rows,
                                                         int64_t batch_id) {
+    ARROW_ASSIGN_OR_RAISE(auto parts, iceberg::SplitByPartitionSpec(rows, spec, schema));
+    const std::string op = io::RandomUuid();
+    std::vector<iceberg::DataFile> files;
+    int file_no = 0;
+    for (const auto& part : parts) {
+      auto written = WritePartFiles(metadata, schema, part, batch_id, op, &file_no);
+      if (!written.ok()) {
+        for (const auto& f : files) (void)fs_->Delete(io::UriToPath(f.path));
+        return written.status();
+      }
+      for (auto& f : *written) files.push_back(std::move(f));
+    }
+    return files;
+  }
+
+  // The files of one partition's rows.
+  Result<std::vector<iceberg::DataFile>> WritePartFiles(const iceberg::TableMetadata& metadata,
+                                                        const iceberg::Schema& schema,
+                                                        const iceberg::PartitionedRows& part, int64_t batch_id,
+                                                        const std::string& op, int* file_no) {
+    const arrow::Table& rows = *part.rows;
     const int64_t n = rows.num_rows();
     std::vector<iceberg::DataFile> files;
     if (n == 0) return files;
@@ -339,19 +382,18 @@ class IcebergSink final : public Sink {
     }
     const int64_t bytes_per_row = std::max<int64_t>(1, bytes / n);
     const int64_t rows_per_file = std::max<int64_t>(1, target_file_size_ / bytes_per_row);
-    const std::string dir = iceberg::TablePath(metadata, "data");
+    const std::string dir = iceberg::TablePath(metadata, part.dir.empty() ? "data" : "data/" + part.dir);
     ARROW_RETURN_NOT_OK(fs_->MakeDirs(dir));
-    const std::string op = io::RandomUuid();
-    int file_no = 0;
     for (int64_t offset = 0; offset < n; offset += rows_per_file) {
       char name[128];
       std::snprintf(name, sizeof(name), "00000-%lld-%s-%05d.parquet", static_cast<long long>(batch_id), op.c_str(),
-                    ++file_no);
+                    ++*file_no);
       auto file = iceberg::WriteDataFile(fs_.get(), io::JoinPath(dir, name), *rows.Slice(offset, rows_per_file), schema);
       if (!file.ok()) {
         for (const auto& f : files) (void)fs_->Delete(io::UriToPath(f.path));
         return file.status();
       }
+      file->partition = part.partition;
       files.push_back(std::move(*file));
     }
     return files;
@@ -367,6 +409,7 @@ class IcebergSink final : public Sink {
   bool merge_schema_;
   std::string table_uuid_;  // of the table checked at start (or created by the first batch)
   iceberg::ManifestFilesCache manifest_files_;  // manifests checked before earlier commits
+  std::vector<iceberg::PartitionTerm> partition_by_;  // option partitionBy (a new table's spec)
 };
 
 }  // namespace
@@ -381,6 +424,7 @@ Status ValidateIcebergSinkSpec(const SinkSpec& spec) {
   ARROW_RETURN_NOT_OK(TargetFileSize(options).status());
   ARROW_RETURN_NOT_OK(MergeSchema(options).status());
   ARROW_RETURN_NOT_OK(AllowOtherQueries(options).status());
+  ARROW_RETURN_NOT_OK(PartitionTerms(options).status());
   return iceberg::TableRefFromOptions(options).status();
 }
 
@@ -397,8 +441,49 @@ Status PrepareIcebergSinkSpec(SinkSpec* spec, const std::function<std::string(co
   // A missing table is created when the query opens its checkpoint (MakeIcebergSink), after
   // checking that the checkpoint committed nothing to a table of that name.
   ARROW_ASSIGN_OR_RAISE(auto table, catalog->Load(ref.ident));
-  if (!table) return Status::OK();
+  if (!table) {
+    // The spec binds to the query's columns: refuse a bad term before the query starts.
+    ARROW_ASSIGN_OR_RAISE(auto terms, PartitionTerms(OptionMap(spec->options)));
+    ARROW_ASSIGN_OR_RAISE(auto schema, iceberg::SchemaFromArrow(query_schema));
+    auto bound = iceberg::BindPartitionSpec(terms, schema);
+    if (!bound.ok()) {
+      return bound.status().WithMessage("Cannot create Iceberg table ", ref.ToString(), ": ", bound.status().message());
+    }
+    return Status::OK();
+  }
+  ARROW_ASSIGN_OR_RAISE(auto terms, PartitionTerms(OptionMap(spec->options)));
+  ARROW_RETURN_NOT_OK(iceberg::CheckPartitioning(table->metadata, terms, ref.ToString()));
   return EvolveOrCheck(catalog.get(), ref, std::move(*table), query_schema, merge_schema).status();
+}
+
+Status WriteIcebergTableOnce(const std::shared_ptr<io::FileSystem>& fs, const SinkSpec& spec, const std::string& mode,
+                             const std::string& table, const std::shared_ptr<arrow::Table>& rows) {
+  SinkSpec s = spec;
+  if (!s.options.Get("table")) s.options.Set("table", table);
+  std::string m;
+  for (char c : mode) m += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (m == "errorifexists" || m == "default" || m.empty()) m = "error";
+  if (m != "append" && m != "overwrite" && m != "error" && m != "ignore") {
+    return Status::Invalid("Unknown save mode '", mode, "' for Iceberg table ", table,
+                           ": use append, overwrite, error (errorifexists) or ignore");
+  }
+  s.output_mode = m == "overwrite" ? plan::OutputMode::kComplete : plan::OutputMode::kAppend;
+  auto options = OptionMap(s.options);
+  ARROW_ASSIGN_OR_RAISE(auto ref, iceberg::TableRefFromOptions(options));
+  auto file_system = fs ? fs : io::LocalFileSystem();
+  if (m == "error" || m == "ignore") {
+    ARROW_ASSIGN_OR_RAISE(auto catalog, iceberg::MakeCatalog(ref.catalog, ref.catalog_props, file_system));
+    ARROW_ASSIGN_OR_RAISE(auto existing, catalog->Load(ref.ident));
+    if (existing && m == "ignore") return Status::OK();
+    if (existing) {
+      return Status::Invalid("Iceberg table ", ref.ToString(), " already exists (save mode error); use "
+                             "mode(\"append\") to add the rows or mode(\"overwrite\") to replace them");
+    }
+  }
+  SinkContext ctx;
+  ctx.fs = file_system;
+  ARROW_ASSIGN_OR_RAISE(auto sink, MakeIcebergSink(s, ctx));
+  return sink->AddBatch(0, rows);  // creates a missing table first, even for zero rows
 }
 
 std::string IcebergSinkTableName(const SinkSpec& spec) {
@@ -415,6 +500,7 @@ Result<std::unique_ptr<Sink>> MakeIcebergSink(const SinkSpec& spec, const SinkCo
   auto fs = ctx.fs ? ctx.fs : io::LocalFileSystem();
   ARROW_ASSIGN_OR_RAISE(auto catalog, iceberg::MakeCatalog(ref.catalog, ref.catalog_props, fs));
   ARROW_ASSIGN_OR_RAISE(bool allow_others, AllowOtherQueries(options));
+  ARROW_ASSIGN_OR_RAISE(auto partition_by, PartitionTerms(options));
   if (!ctx.query_id.empty() && !allow_others) {
     ARROW_ASSIGN_OR_RAISE(auto table, catalog->Load(ref.ident));
     if (table) ARROW_RETURN_NOT_OK(CheckTableOwner(table->metadata, ref.ToString(), ctx.query_id, ctx.checkpoint_dir));
@@ -422,12 +508,17 @@ Result<std::unique_ptr<Sink>> MakeIcebergSink(const SinkSpec& spec, const SinkCo
   std::string table_uuid;
   if (!ctx.query_id.empty() && !ctx.checkpoint_dir.empty()) {
     ARROW_ASSIGN_OR_RAISE(auto table,
-                          CheckTableAgainstCheckpoint(catalog.get(), fs.get(), ref, ctx.query_schema.get(), ctx));
-    if (table) table_uuid = table->metadata.table_uuid;
+                          CheckTableAgainstCheckpoint(catalog.get(), fs.get(), ref, ctx.query_schema.get(),
+                                                      partition_by, ctx));
+    if (table) {
+      table_uuid = table->metadata.table_uuid;
+      ARROW_RETURN_NOT_OK(iceberg::CheckPartitioning(table->metadata, partition_by, ref.ToString()));
+    }
   }
   return std::unique_ptr<Sink>(new IcebergSink(fs, std::move(catalog), std::move(ref), ctx.query_id,
                                                ctx.checkpoint_dir, spec.output_mode == plan::OutputMode::kComplete,
-                                               target, merge_schema, std::move(table_uuid)));
+                                               target, merge_schema, std::move(table_uuid),
+                                               std::move(partition_by)));
 }
 
 }  // namespace sluice::sink

@@ -36,4 +36,11 @@ Status ValidateIcebergSinkSpec(const SinkSpec& spec);
 /// naming that query and its checkpoint, unless option allowOtherQueries = true.
 Result<std::unique_ptr<Sink>> MakeIcebergSink(const SinkSpec& spec, const SinkContext& ctx);
 
+/// df.write().format("iceberg").mode(m).save("catalog.ns.table") (after PrepareIcebergSinkSpec):
+/// one snapshot without streaming keys. Modes: append (an `append` snapshot), overwrite (an
+/// `overwrite` of every row), error (refused when the table exists), ignore (nothing when it
+/// exists). A missing table is created, partitioned by option partitionBy.
+Status WriteIcebergTableOnce(const std::shared_ptr<io::FileSystem>& fs, const SinkSpec& spec, const std::string& mode,
+                             const std::string& table, const std::shared_ptr<arrow::Table>& rows);
+
 }  // namespace sluice::sink

@@ -79,6 +79,15 @@ Result<std::vector<std::string>> PartitionColumnsOption(const plan::Options& opt
       return Status::Invalid("Option '", kPartitionByOption, "' = '", *v,
                              "' has an empty column name; give the partition columns separated by commas, e.g. 'dt,country'");
     }
+    if (name.find('(') != std::string::npos) {
+      const std::string term = v->substr(start, v->find(')', start) == std::string::npos
+                                                    ? std::string::npos
+                                                    : v->find(')', start) + 1 - start);
+      return Status::Invalid("Option '", kPartitionByOption, "' = '", *v, "': ", Trim(term),
+                             " is an Iceberg partition transform; file output is partitioned by columns "
+                             "(Hive-style directories): compute the value in the query (e.g. to_date(ts) AS dt) "
+                             "and partition by that column");
+    }
     for (const auto& seen : columns) {
       if (Lower(seen) == Lower(name)) {
         return Status::Invalid("Option '", kPartitionByOption, "' names partition column '", name, "' twice");

@@ -78,6 +78,8 @@ SinkKind IcebergKind() {
   k.make = MakeIcebergSink;
   k.describe = [](const SinkSpec& spec) { return "IcebergSink[" + IcebergSinkTableName(spec) + "]"; };
   k.prepare = PrepareIcebergSinkSpec;
+  k.batch = true;
+  k.write_batch = WriteIcebergTableOnce;
   return k;
 }
 

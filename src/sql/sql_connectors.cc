@@ -163,6 +163,15 @@ SqlConnector IcebergConnector() {
       if (k != "catalog" && k != "table" && k != "eventtime" && k != "watermark") options[o.key] = o.value;
     }
     options["table"] = name;
+    if (!table.partitioned_by.empty()) {
+      // The table's partition spec (iceberg/partition_spec.h parses the terms).
+      if (table.Find("partitionBy")) {
+        return Status::Invalid("table '", table.name, "' gives both PARTITIONED BY and option 'partition_by'; keep one");
+      }
+      std::string terms;
+      for (const auto& p : table.partitioned_by) terms += (terms.empty() ? "" : ", ") + p.ToString();
+      options["partitionBy"] = terms;
+    }
     return SinkTarget{"iceberg", options};
   };
   return c;

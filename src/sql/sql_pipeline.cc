@@ -10,6 +10,7 @@
 #include "plan/output_mode.h"
 #include "sink/partition_path.h"
 #include "sink/sink.h"
+#include "sink/sink_registry.h"
 #include "sql/sql_script.h"
 #include "sql/sql_select.h"
 #include "util/log.h"
@@ -45,7 +46,7 @@ Result<SinkTarget> ResolveSink(const TableDecl& table, int use_location, const S
   if (!table.partitioned_by.empty() && target->options.count("partitionBy") == 0) {
     return text.ErrorAt(table.partitioned_by_location, "table '" + table.name + "' (connector '" + table.connector +
                                                            "') cannot be written partitioned; PARTITIONED BY works "
-                                                           "with connector = 'files'");
+                                                           "with connector = 'files' and 'iceberg'");
   }
   // The engine's own checks of format and options, now rather than when the query starts.
   sink::SinkSpec spec;
@@ -142,7 +143,9 @@ Result<Pipeline> CompilePipeline(const std::shared_ptr<Session>& session, const 
       q.name = sink->name;
       ARROW_ASSIGN_OR_RAISE(q.sink, ResolveSink(*sink, stmt.sink_location, text));
       ARROW_ASSIGN_OR_RAISE(q.frame, FitToSinkColumns(planned.frame, planned.column_locations, *sink, stmt.location, text));
-      if (auto partition_by = q.sink.options.find(sink::kPartitionByOption); partition_by != q.sink.options.end()) {
+      const sink::SinkKind* sink_kind = sink::FindSinkKind(q.sink.format);
+      if (auto partition_by = q.sink.options.find(sink::kPartitionByOption);
+          partition_by != q.sink.options.end() && sink_kind && sink_kind->file_format) {  // Iceberg: checked at start
         plan::Options options;
         options.Set(sink::kPartitionByOption, partition_by->second);
         ARROW_ASSIGN_OR_RAISE(auto columns, sink::PartitionColumnsOption(options));

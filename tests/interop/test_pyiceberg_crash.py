@@ -78,3 +78,30 @@ def test_sigkill_at_a_random_moment_then_restart(tmp_path, sluice_bin_dir, catal
     subprocess.run(cmd, capture_output=True, timeout=120)
     lake.run(sluice_bin_dir, tmp_path / "in", tmp_path / "ckpt", "--max-files-per-trigger", "1")
     assert_exactly_once(lake, rows=150, batches=30)
+
+
+def test_sigkill_loop_on_a_partitioned_table_then_restart(tmp_path, sluice_bin_dir):
+    """kill -9 at varied moments (SLUICE_ICEBERG_PARTITION_KILLS times, default 5) while batches are
+    split by partition; the restart must leave every row once, each file in its own partition."""
+    import os
+    from pyiceberg.transforms import BucketTransform
+    from pyiceberg.types import LongType
+    import pyarrow.parquet as pq
+
+    kills = int(os.environ.get("SLUICE_ICEBERG_PARTITION_KILLS", "5"))
+    lake = Lake(tmp_path, "sql")
+    write_inputs(tmp_path / "in", 0, 30)
+    args = [str(tmp_path / "in"), "--checkpoint", str(tmp_path / "ckpt"), *lake.catalog_args(),
+            "--max-files-per-trigger", "1", "--partition-by", "day, bucket(3, id)"]
+    for k in range(kills):
+        delay = f"{0.25 + 0.07 * (k % 5):.2f}"
+        subprocess.run(["timeout", "-s", "KILL", delay, str(sluice_bin_dir / "iceberg_stream"), "--input", *args],
+                       capture_output=True, timeout=120)
+    lake.run(sluice_bin_dir, tmp_path / "in", tmp_path / "ckpt", "--max-files-per-trigger", "1",
+             "--partition-by", "day, bucket(3, id)")
+    assert_exactly_once(lake, rows=150, batches=30)
+    table = load(lake)
+    bucket = BucketTransform(3).transform(LongType())
+    for task in table.scan().plan_files():
+        for r in pq.read_table(task.file.file_path.removeprefix("file://")).to_pylist():
+            assert bucket(r["id"]) == task.file.partition[1]

@@ -6,6 +6,7 @@
 //                  [--catalog-type hadoop|sql] [--uri URI] [--warehouse WH]
 //                  [--max-files-per-trigger N] [--target-file-size BYTES] [--fault SPEC]
 //                  [--allow-other-queries true]   (sink option allowOtherQueries)
+//                  [--partition-by TERMS]         (sink option partitionBy, e.g. "day, bucket(4, id)")
 //   iceberg_stream --read --table lake.db.events [catalog flags]    prints the row count and ids
 //   iceberg_stream --compact BYTES --table ... [catalog flags]      compaction (iceberg/maintenance.h)
 //   iceberg_stream --expire-older-than DURATION --table ... [catalog flags]
@@ -122,6 +123,7 @@ int main(int argc, char** argv) {
   auto writer = df->writeStream().option("checkpointLocation", args["--checkpoint"]).trigger(AvailableNow());
   if (args.count("--target-file-size")) writer.option("target-file-size-bytes", args["--target-file-size"]);
   if (args.count("--allow-other-queries")) writer.option("allowOtherQueries", args["--allow-other-queries"]);
+  if (args.count("--partition-by")) writer.option("partitionBy", args["--partition-by"]);
   auto query = writer.toTable(table);
   if (!query.ok()) return Fail(query.status());
   Status st = query->awaitTermination();

@@ -146,7 +146,7 @@ TEST(IcebergManifest, EntriesAndListRoundTripWithInheritance) {
   existing.sequence_number = 1;
   existing.file_sequence_number = 1;
   existing.file.path = "file:///x/b.parquet";
-  auto m = WriteManifest(fs.get(), dir.Sub("m.avro"), schema, {added, existing}, 9, 2);
+  auto m = WriteManifest(fs.get(), dir.Sub("m.avro"), schema, PartitionSpec{}, {added, existing}, 9, 2);
   ASSERT_OK(m);
   EXPECT_EQ(m->length, static_cast<int64_t>(std::filesystem::file_size(dir.Sub("m.avro"))));
   EXPECT_EQ(m->added_files_count, 1);

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <optional>
+#include <set>
 
 #include "iceberg/catalog.h"
 #include "iceberg/maintenance.h"
@@ -467,6 +468,100 @@ TEST(IcebergSink, ADeletedDataFileOrManifestIsRefusedBeforeCommittingNamingIt) {
   std::filesystem::rename(saved, manifest);
   ASSERT_OK(restarted->AddBatch(2, Rows(10, 5)));
   EXPECT_EQ(RowCount(dir), 15);
+}
+
+}  // namespace
+}  // namespace sluice::sink
+
+namespace sluice::sink {
+namespace {
+
+// Live files of the current snapshot with their partition tuples.
+std::vector<iceberg::ManifestEntry> LiveFiles(const TempDir& dir) {
+  auto live = iceberg::LiveEntries(io::LocalFileSystem().get(), Load(dir).metadata);
+  EXPECT_OK(live);
+  return live.ok() ? *live : std::vector<iceberg::ManifestEntry>{};
+}
+
+// Every live file lies in the directory of its tuple and holds only rows of that tuple.
+void ExpectFilesMatchTheirPartitions(const TempDir& dir) {
+  auto table = Load(dir);
+  const iceberg::Schema schema = *table.metadata.CurrentSchema();
+  auto spec = *table.metadata.DefaultPartitionSpec();
+  for (const auto& e : LiveFiles(dir)) {
+    auto rows = iceberg::ReadDataFile(io::LocalFileSystem().get(), e.file, schema);
+    ASSERT_OK(rows);
+    auto parts = iceberg::SplitByPartitionSpec(**rows, spec, schema);
+    ASSERT_OK(parts);
+    ASSERT_EQ(parts->size(), 1u) << e.file.path;
+    EXPECT_EQ((*parts)[0].partition, e.file.partition) << e.file.path;
+    EXPECT_THAT(e.file.path, HasSubstr("/data/" + (*parts)[0].dir + "/"));
+  }
+}
+
+TEST(IcebergSink, PartitionedTableGetsOneFilePerPartitionPerBatchUnderItsDirectory) {
+  TempDir dir;
+  auto spec = Spec(dir);
+  spec.options.Set("partitionBy", "bucket(3, id), truncate(2, name)");
+  auto sink = Make(spec, "q-1");
+  ASSERT_OK(sink->AddBatch(0, Rows(0, 12)));
+  ASSERT_OK(sink->AddBatch(1, Rows(12, 12)));
+  auto table = Load(dir);
+  EXPECT_EQ(table.metadata.ToJson()["partition-specs"][0]["fields"][1]["transform"], "truncate[2]");
+  EXPECT_EQ(table.metadata.ToJson()["last-partition-id"], 1001);
+  EXPECT_EQ(RowCount(dir), 24);
+  std::set<std::string> tuples;
+  for (const auto& e : LiveFiles(dir)) tuples.insert(e.file.partition.dump());
+  // names n0..n23 truncate to "n0".."n9" and "n1"/"n2": each batch's files are one per tuple.
+  const auto& s = table.metadata.CurrentSnapshot()->summary;
+  EXPECT_EQ(s.at("changed-partition-count"), s.at("added-data-files"));
+  EXPECT_EQ(LiveFiles(dir).size(), std::stoul(table.metadata.snapshots[0].summary.at("added-data-files")) +
+                                       std::stoul(s.at("added-data-files")));
+  EXPECT_GT(tuples.size(), 3u);
+  ExpectFilesMatchTheirPartitions(dir);
+  // A restart without partitionBy writes with the table's spec.
+  ASSERT_OK(Make(Spec(dir), "q-1")->AddBatch(2, Rows(24, 6)));
+  EXPECT_EQ(RowCount(dir), 30);
+  ExpectFilesMatchTheirPartitions(dir);
+}
+
+TEST(IcebergSink, APartitionByDifferentFromTheTablesSpecIsRefusedNamingBoth) {
+  TempDir dir;
+  auto spec = Spec(dir);
+  spec.options.Set("partitionBy", "bucket(3, id)");
+  ASSERT_OK(Make(spec, "q-1")->AddBatch(0, Rows(0, 5)));
+  auto other = Spec(dir);
+  other.options.Set("partitionBy", "truncate(2, name)");
+  SinkContext ctx;
+  ctx.query_id = "q-1";
+  auto sink = MakeIcebergSink(other, ctx);
+  ASSERT_OK(sink);
+  Status st = (*sink)->AddBatch(1, Rows(5, 5));
+  ASSERT_FALSE(st.ok());
+  EXPECT_THAT(st.message(), HasSubstr("lake.db.events is partitioned by bucket(3, id)"));
+  EXPECT_THAT(st.message(), HasSubstr("(truncate(2, name))"));
+  EXPECT_EQ(RowCount(dir), 5);
+  other.options.Set("partitionBy", "week(ts)");
+  EXPECT_THAT(ValidateIcebergSinkSpec(other).message(), HasSubstr("Option partitionBy: Unknown partition transform"));
+}
+
+TEST(IcebergMaintenance, CompactionOfAPartitionedTableNeverMixesPartitions) {
+  TempDir dir;
+  auto spec = Spec(dir);
+  spec.options.Set("partitionBy", "bucket(2, id)");
+  auto sink = Make(spec, "q-1");
+  for (int b = 0; b < 3; ++b) ASSERT_OK(sink->AddBatch(b, Rows(b * 10, 10)));
+  ASSERT_EQ(LiveFiles(dir).size(), 6u);  // two buckets per batch
+  auto fs = io::LocalFileSystem();
+  auto result = iceberg::CompactTable(LakeCatalog(dir).get(), fs.get(), {{"db"}, "events"}, 1 << 20);
+  ASSERT_OK(result);
+  EXPECT_TRUE(result->committed);
+  EXPECT_EQ(result->rewritten_files, 6);
+  EXPECT_EQ(result->added_files, 2);  // one per bucket
+  EXPECT_EQ(LiveFiles(dir).size(), 2u);
+  EXPECT_EQ(Load(dir).metadata.CurrentSnapshot()->summary.at("changed-partition-count"), "2");
+  EXPECT_EQ(RowCount(dir), 30);
+  ExpectFilesMatchTheirPartitions(dir);
 }
 
 }  // namespace

@@ -59,7 +59,7 @@ TEST(SinkKindTest, BuiltInKindsDeclareHowTheyWrite) {
   ASSERT_NE(memory, nullptr);
   EXPECT_FALSE(memory->needs_checkpoint);
   EXPECT_FALSE(memory->batch);
-  EXPECT_EQ(sink::SinkKindList(/*batch_only=*/true), "parquet, json, csv");
+  EXPECT_EQ(sink::SinkKindList(/*batch_only=*/true), "parquet, json, csv, iceberg");
   EXPECT_EQ(sink::SinkKindList(), "parquet, json, csv, console, memory, iceberg, kafka");
 }
 

@@ -74,6 +74,20 @@ TEST_F(SqlPartitionedByTest, FilesSinkGetsThePartitionColumns) {
   EXPECT_EQ(option->queries[0].sink.options.at("partitionBy"), "country");
 }
 
+TEST_F(SqlPartitionedByTest, IcebergSinkGetsTheTransformsAsItsPartitionSpec) {
+  const std::string iceberg = "CREATE TABLE lake () PARTITIONED BY (days(dt), bucket(16, id), truncate(4, name), country)\n"
+                              "  WITH (connector = 'iceberg', table = 'db.out');\nINSERT INTO lake SELECT * FROM events;";
+  auto pipeline = Compile(Source() + iceberg);
+  ASSERT_OK(pipeline);
+  EXPECT_EQ(pipeline->queries[0].sink.format, "iceberg");
+  EXPECT_EQ(pipeline->queries[0].sink.options.at("partitionBy"), "days(dt), bucket(16, id), truncate(4, name), country");
+
+  auto bad = Compile(Source() + "CREATE TABLE lake () PARTITIONED BY (week(dt)) WITH (connector = 'iceberg', "
+                                "table = 'db.out');\nINSERT INTO lake SELECT * FROM events;");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_THAT(bad.status().message(), HasSubstr("Unknown partition transform 'week'"));
+}
+
 TEST_F(SqlPartitionedByTest, ErrorsPointAtTheClause) {
   struct Case {
     std::string sql;

@@ -260,6 +260,10 @@ class DataFrame:
         from sluice.sql.readwriter import DataFrameWriter
         return DataFrameWriter(self)
 
+    def writeTo(self, table):
+        from sluice.sql.readwriter import DataFrameWriterV2
+        return DataFrameWriterV2(self, table)
+
     def __repr__(self):
         return "DataFrame[" + ", ".join(f"{n}: {t}" for n, t in self.dtypes) + "]"
 

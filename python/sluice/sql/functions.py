@@ -34,6 +34,45 @@ def coalesce(*cols):
     return Column(native.coalesce([_to_col(c)._c for c in cols]))
 
 
+class PartitionTransform:
+    """A partition transform for partitionBy / partitionedBy on Iceberg tables (PySpark's
+    years/months/days/hours/bucket); like PySpark's, usable only there."""
+
+    def __init__(self, term):
+        self._term = term
+
+    def __repr__(self):
+        return f"PartitionTransform<{self._term}>"
+
+
+def _transform_column(col, fn):
+    if isinstance(col, str):
+        return col
+    raise not_supported(f"{fn}() of an expression (sluice partitions by a column name: {fn}(\"ts\"))")
+
+
+def years(col):
+    return PartitionTransform(f"years({_transform_column(col, 'years')})")
+
+
+def months(col):
+    return PartitionTransform(f"months({_transform_column(col, 'months')})")
+
+
+def days(col):
+    return PartitionTransform(f"days({_transform_column(col, 'days')})")
+
+
+def hours(col):
+    return PartitionTransform(f"hours({_transform_column(col, 'hours')})")
+
+
+def bucket(numBuckets, col):
+    if isinstance(numBuckets, bool) or not isinstance(numBuckets, int):
+        raise not_supported("bucket() with a numBuckets that is not a Python int")
+    return PartitionTransform(f"bucket({numBuckets}, {_transform_column(col, 'bucket')})")
+
+
 def _unary(name, native_name=None):
     def fn(col):
         return Column(native.unary(native_name or name, _to_col(col)._c))

@@ -23,17 +23,27 @@ def _schema_ddl(schema):
 
 
 def _partition_by_text(cols):
-    """partitionBy("dt", "country") or partitionBy(["dt", "country"]) -> the writers' option "dt,country"."""
+    """partitionBy("dt", "country") or partitionBy(["dt", "country"]) -> the writers' option "dt,country".
+
+    Iceberg tables also take transforms: F.days("ts"), F.bucket(16, "id") or their text
+    ("days(ts)", "bucket(16, id)", "truncate(4, name)"); file sinks refuse them by name."""
+    from sluice.sql.functions import PartitionTransform
     if len(cols) == 1 and isinstance(cols[0], (list, tuple)):
         cols = cols[0]
     if not cols:
         raise PySparkValueError("partitionBy needs at least one column name")
+    terms = []
     for c in cols:
+        if isinstance(c, PartitionTransform):
+            terms.append(c._term)
+            continue
         if not isinstance(c, str):
-            raise PySparkTypeError(f"partitionBy takes column names (str), got {type(c).__name__}")
-        if "," in c:
+            raise PySparkTypeError(f"partitionBy takes column names (str) or partition transforms "
+                                   f"(F.days, F.bucket, ...), got {type(c).__name__}")
+        if "," in c and "(" not in c:
             raise PySparkValueError(f"partitionBy: column name '{c}' contains a comma, which sluice cannot partition by")
-    return ",".join(cols)
+        terms.append(c)
+    return ",".join(terms)
 
 
 class _Options:
@@ -164,7 +174,8 @@ class DataStreamWriter(_Options):
         return self
 
     def partitionBy(self, *cols):
-        """File sinks: Hive-style directories (dt=2024-05-01/part-...); see docs/file-sink.md."""
+        """File sinks: Hive-style directories (dt=2024-05-01/part-...); see docs/file-sink.md.
+        Iceberg: the table's partition spec, with transforms (F.days("ts"), F.bucket(16, "id")); docs/iceberg.md."""
         self._options["partitionBy"] = _partition_by_text(cols)
         return self
 
@@ -296,7 +307,66 @@ class DataFrameWriter(_Options):
     def text(self, path, **options):
         self.save(path, "text", **options)
 
-    def saveAsTable(self, name, *args, **kwargs):
-        raise not_supported("write.saveAsTable")
+    def saveAsTable(self, name, format=None, mode=None, partitionBy=None, **options):
+        """Writes an Iceberg table ("catalog.ns.table"): one snapshot; mode error (default),
+        append, overwrite or ignore; partitionBy gives a new table's partition spec."""
+        if format is not None:
+            self.format(format)
+        if self._format not in ("parquet", "iceberg"):  # parquet: the writer's default, not a choice
+            raise PySparkValueError(f"saveAsTable writes Iceberg tables; format '{self._format}' is not supported")
+        if mode is not None:
+            self.mode(mode)
+        if partitionBy is not None:
+            self.partitionBy(partitionBy)
+        self._set(**options)
+        self._df._df.write_files("iceberg", self._mode, self._options, name)
 
-    insertInto = saveAsTable
+    def insertInto(self, tableName, overwrite=None):
+        """Appends to (or with overwrite=True replaces the rows of) an existing Iceberg table."""
+        self._mode = "overwrite" if overwrite else "append"
+        self._df._df.write_files("iceberg", self._mode, self._options, tableName)
+
+
+class DataFrameWriterV2:
+    """df.writeTo("catalog.ns.table"): PySpark's DataFrameWriterV2 for Iceberg tables."""
+
+    def __init__(self, df, table):
+        self._df = df
+        self._table = table
+        self._options = {}
+        self._partition_by = None
+
+    def using(self, provider):
+        if provider.lower() != "iceberg":
+            raise PySparkValueError(f"writeTo(...).using('{provider}'): sluice writes Iceberg tables only")
+        return self
+
+    def option(self, key, value):
+        self._options[key] = _option_text(value)
+        return self
+
+    def options(self, **options):
+        for k, v in options.items():
+            self.option(k, v)
+        return self
+
+    def partitionedBy(self, col, *cols):
+        self._partition_by = _partition_by_text((col,) + cols)
+        return self
+
+    def _write(self, mode):
+        options = dict(self._options)
+        if self._partition_by is not None:
+            options["partitionBy"] = self._partition_by
+        self._df._df.write_files("iceberg", mode, options, self._table)
+
+    def create(self):
+        self._write("error")
+
+    def append(self):
+        self._write("append")
+
+    def createOrReplace(self):
+        self._write("overwrite")
+
+    replace = createOrReplace
