@@ -168,6 +168,7 @@ class DataStreamWriter {
   Result<StreamingQuery> toTable(const std::string& table);
 
  private:
+  friend struct detail::Access;
   struct State;  // what the calls above collected
   DataFrame df_;
   std::shared_ptr<State> state_;

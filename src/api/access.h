@@ -22,6 +22,8 @@ class FileSystem;
 namespace runtime {
 class QueryExecution;
 class QueryRegistry;
+struct QueryConfig;
+struct RestartCheck;
 }  // namespace runtime
 namespace sink {
 class MemoryTables;
@@ -74,6 +76,12 @@ struct Access {
   static const std::shared_ptr<runtime::QueryExecution>& ExecutionOf(const StreamingQuery& q) {
     return q.impl_->execution;
   }
+  /// What writer.start() would run, everything checked; `dry_run` creates and changes nothing
+  /// (no sink preparation such as an Iceberg table's creation, no temporary checkpoint).
+  static Result<runtime::QueryConfig> StreamConfig(const DataStreamWriter& writer, bool dry_run);
+  /// What a start of `writer` would make of its existing checkpoint (`sluice explain --checkpoint`).
+  static Result<runtime::RestartCheck> CheckRestart(const DataStreamWriter& writer);
+
   static StreamingQueryManager MakeManager(std::shared_ptr<runtime::QueryRegistry> registry) {
     return StreamingQueryManager(
         std::make_shared<StreamingQueryManager::Impl>(StreamingQueryManager::Impl{std::move(registry)}));
@@ -100,6 +108,7 @@ inline std::shared_ptr<Session> MakeSession(std::shared_ptr<io::FileSystem> fs) 
   return detail::Access::MakeSession(std::move(fs));
 }
 inline const std::shared_ptr<io::FileSystem>& FileSystemOf(const Session& s) { return detail::Access::FileSystemOf(s); }
+Result<runtime::RestartCheck> CheckRestartOf(const DataStreamWriter& writer);
 }  // namespace api
 
 }  // namespace sluice

@@ -14,6 +14,7 @@
 #include "plan/logical_plan.h"
 #include "plan/output_mode.h"
 #include "state/state_store.h"
+#include "runtime/micro_batch_execution.h"
 #include "runtime/query_execution.h"
 #include "sink/sink.h"
 #include "sink/sink_registry.h"
@@ -96,7 +97,9 @@ Result<int64_t> PositiveConf(const Session& session, const conf::ConfEntry& entr
 
 }  // namespace
 
-Result<StreamingQuery> DataStreamWriter::start() {
+Result<runtime::QueryConfig> detail::Access::StreamConfig(const DataStreamWriter& writer, bool dry_run) {
+  const DataFrame& df_ = writer.df_;
+  const DataStreamWriter::State* state_ = writer.state_.get();
   ARROW_RETURN_NOT_OK(df_.status());
   if (!df_.isStreaming()) {
     return Status::Invalid("Queries without streaming sources cannot be executed with writeStream().start(); use write()");
@@ -156,7 +159,7 @@ Result<StreamingQuery> DataStreamWriter::start() {
       cfg.sink.options.Set(k, v);
     }
   }
-  if (kind->prepare) {  // e.g. Iceberg: catalog settings from the conf; create or check the table
+  if (kind->prepare && !dry_run) {  // e.g. Iceberg: catalog settings from the conf; create or check the table
     auto conf = [&session](const std::string& key) { return session->conf(key); };
     ARROW_RETURN_NOT_OK(kind->prepare(&cfg.sink, conf, *df_.schema(), cfg.fs));
   }
@@ -174,12 +177,28 @@ Result<StreamingQuery> DataStreamWriter::start() {
                              " sink: option(\"checkpointLocation\", dir). It is where the query remembers its "
                              "progress; reuse the same directory on every restart.");
     }
+    if (dry_run) return cfg;
     char tmpl[] = "/tmp/sluice-temporary-checkpoint-XXXXXX";
     if (!::mkdtemp(tmpl)) return Status::IOError("cannot create a temporary checkpoint directory");
     checkpoint = tmpl;
     cfg.temporary_checkpoint = true;
   }
   cfg.checkpoint_dir = io::AbsolutePath(checkpoint);
+  return cfg;
+}
+
+Result<runtime::RestartCheck> detail::Access::CheckRestart(const DataStreamWriter& writer) {
+  ARROW_ASSIGN_OR_RAISE(auto cfg, StreamConfig(writer, /*dry_run=*/true));
+  if (cfg.checkpoint_dir.empty()) return Status::Invalid("The query has no checkpoint location to check");
+  return runtime::MicroBatchExecution::CheckRestart(cfg);
+}
+
+Result<runtime::RestartCheck> api::CheckRestartOf(const DataStreamWriter& writer) {
+  return detail::Access::CheckRestart(writer);
+}
+
+Result<StreamingQuery> DataStreamWriter::start() {
+  ARROW_ASSIGN_OR_RAISE(auto cfg, detail::Access::StreamConfig(*this, /*dry_run=*/false));
   ARROW_ASSIGN_OR_RAISE(auto impl, runtime::QueryExecution::Start(std::move(cfg)));
   return detail::Access::MakeQuery(std::move(impl));
 }

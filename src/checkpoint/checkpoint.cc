@@ -152,30 +152,32 @@ Result<std::optional<QueryMetadata>> Checkpoint::ReadMetadata() const {
 }
 
 
+Result<QueryMetadata> MatchFingerprint(const std::string& dir, const QueryMetadata& existing,
+                                       const QueryFingerprint& fp) {
+  const auto& old = existing.fingerprint;
+  auto refuse = [&](const std::string& what, const std::string& was, const std::string& now) {
+    return Status::Invalid("Checkpoint '", dir, "' belongs to a different query (id ", existing.id, "): its ", what,
+                           " was\n  ", was, "\nbut this query's is\n  ", now,
+                           "\nUse a new checkpointLocation for a different query, or restore the original one.");
+  };
+  if (old.sources.size() != fp.sources.size()) {
+    return refuse("number of sources", std::to_string(old.sources.size()), std::to_string(fp.sources.size()));
+  }
+  for (size_t i = 0; i < fp.sources.size(); ++i) {
+    if (old.sources[i] != fp.sources[i]) return refuse("source " + std::to_string(i), old.sources[i], fp.sources[i]);
+  }
+  if (old.sink != fp.sink) return refuse("sink", old.sink, fp.sink);
+  QueryMetadata md = existing;
+  if (old.plan != fp.plan) {
+    md.previous_plan = old.plan;
+    md.fingerprint.plan = fp.plan;
+  }
+  return md;
+}
+
 Result<QueryMetadata> Checkpoint::LoadOrCreateMetadata(const QueryFingerprint& fp) {
   ARROW_ASSIGN_OR_RAISE(auto existing, ReadMetadata());
-  if (existing) {
-    const auto& old = existing->fingerprint;
-    auto refuse = [&](const std::string& what, const std::string& was, const std::string& now) {
-      return Status::Invalid("Checkpoint '", dir_, "' belongs to a different query (id ", existing->id, "): its ", what,
-                             " was\n  ", was, "\nbut this query's is\n  ", now,
-                             "\nUse a new checkpointLocation for a different query, or restore the original one.");
-    };
-    if (old.sources.size() != fp.sources.size()) {
-      return refuse("number of sources", std::to_string(old.sources.size()), std::to_string(fp.sources.size()));
-    }
-    for (size_t i = 0; i < fp.sources.size(); ++i) {
-      if (old.sources[i] != fp.sources[i]) return refuse("source " + std::to_string(i), old.sources[i], fp.sources[i]);
-    }
-    if (old.sink != fp.sink) return refuse("sink", old.sink, fp.sink);
-    if (old.plan != fp.plan) {
-      QueryMetadata changed = *existing;
-      changed.previous_plan = old.plan;
-      changed.fingerprint.plan = fp.plan;
-      return changed;
-    }
-    return *existing;
-  }
+  if (existing) return MatchFingerprint(dir_, *existing, fp);
   QueryMetadata md{io::RandomUuid(), fp};
   ARROW_RETURN_NOT_OK(fs_->MakeDirs(dir_));
   json j = {{"id", md.id}, {"sources", fp.sources}, {"sink", fp.sink}, {"plan", fp.plan}};

@@ -36,6 +36,12 @@ struct QueryMetadata {
   std::string previous_plan{};
 };
 
+/// The check LoadOrCreateMetadata makes on a checkpoint `dir` that already has `existing`: other
+/// sources or another sink are refused, naming the first difference; a different plan is
+/// returned in `previous_plan`. Reads and writes nothing (`sluice explain --checkpoint` uses it).
+Result<QueryMetadata> MatchFingerprint(const std::string& dir, const QueryMetadata& existing,
+                                       const QueryFingerprint& fp);
+
 /// One entry of the offsets log (Spark's OffsetSeq).
 struct OffsetSeq {
   int64_t batch_watermark_ms = 0;

@@ -65,23 +65,33 @@ FileSinkLog::FileSinkLog(std::shared_ptr<io::FileSystem> fs, const std::string& 
     : owner_path_(io::JoinPath(output_dir, kSinkOwnerFile)),
       log_(std::move(fs), io::JoinPath(output_dir, kSparkMetadataDir), /*max_version=*/1) {}
 
-Result<std::optional<std::string>> FileSinkLog::Owner() const {
+Result<std::optional<SinkOwner>> FileSinkLog::Owner() const {
   ARROW_ASSIGN_OR_RAISE(auto info, log_.fs()->Stat(owner_path_));
-  if (!info) return std::optional<std::string>{};
+  if (!info) return std::optional<SinkOwner>{};
   ARROW_ASSIGN_OR_RAISE(std::string text, log_.fs()->ReadFile(owner_path_));
   auto lines = checkpoint::SplitLines(text);
   nlohmann::json j;
   if (lines.size() == 2 && lines[0] == "v1") j = nlohmann::json::parse(lines[1], nullptr, /*allow_exceptions=*/false);
   auto id = j.is_object() ? j.find("queryId") : j.end();
-  if (!j.is_object() || id == j.end() || !id->is_string()) {
-    return Status::Invalid("Sink owner file '", owner_path_, "' is corrupt: expected v1 and {\"queryId\":...}");
+  auto offset = j.is_object() ? j.find("batchIdOffset") : j.end();
+  auto previous = j.is_object() ? j.find("previousQueryId") : j.end();
+  if (!j.is_object() || id == j.end() || !id->is_string() ||
+      (offset != j.end() && (!offset->is_number_integer() || offset->get<int64_t>() < 0)) ||
+      (previous != j.end() && !previous->is_string())) {
+    return Status::Invalid("Sink owner file '", owner_path_, "' is corrupt: expected v1 and {\"queryId\":...} "
+                           "(with an optional non-negative batchIdOffset)");
   }
-  return std::optional<std::string>(id->get<std::string>());
+  SinkOwner owner{id->get<std::string>()};
+  if (offset != j.end()) owner.batch_id_offset = offset->get<int64_t>();
+  if (previous != j.end()) owner.previous_query_id = previous->get<std::string>();
+  return std::optional<SinkOwner>(std::move(owner));
 }
 
-Status FileSinkLog::SetOwner(const std::string& query_id) {
-  nlohmann::json j = {{"queryId", query_id}};
-  return log_.fs()->WriteAtomic(owner_path_, "v1\n" + j.dump(), /*overwrite=*/false);
+Status FileSinkLog::SetOwner(const SinkOwner& owner, bool overwrite) {
+  nlohmann::json j = {{"queryId", owner.query_id}};
+  if (owner.batch_id_offset != 0 || owner.released()) j["batchIdOffset"] = owner.batch_id_offset;
+  if (!owner.previous_query_id.empty()) j["previousQueryId"] = owner.previous_query_id;
+  return log_.fs()->WriteAtomic(owner_path_, "v1\n" + j.dump(), overwrite);
 }
 
 Result<bool> FileSinkLog::Exists() const {

@@ -42,6 +42,19 @@ struct SinkFileStatus {
 
 /// The committed-files log of one output directory. One writer at a time (one query per
 /// output directory, as in Spark); readers may run concurrently.
+/// Who writes an output directory (<out>/_sluice_query, `v1` + JSON):
+/// {"queryId", "batchIdOffset"?, "previousQueryId"?}. A query's batch b is log entry
+/// b + batchIdOffset (0 unless the output was released and taken over). `sluice checkpoint reset`
+/// releases the output: queryId becomes "" and batchIdOffset the next free entry, so the fresh
+/// query appends after what is committed instead of skipping its first batches as done.
+struct SinkOwner {
+  std::string query_id;
+  int64_t batch_id_offset = 0;
+  /// When released: the query that wrote before (it may still take its output back).
+  std::string previous_query_id{};
+  bool released() const { return query_id.empty(); }
+};
+
 class FileSinkLog {
  public:
   FileSinkLog(std::shared_ptr<io::FileSystem> fs, const std::string& output_dir);
@@ -68,10 +81,10 @@ class FileSinkLog {
     return std::to_string(batch_id) + (IsCompactionBatch(batch_id) ? ".compact" : "");
   }
 
-  /// The query id recorded as this output's writer (file <out>/_sluice_query), or nullopt.
-  Result<std::optional<std::string>> Owner() const;
-  /// Records `query_id` as the writer, create-only (AlreadyExists if another got there first).
-  Status SetOwner(const std::string& query_id);
+  /// The writer recorded for this output (file <out>/_sluice_query), or nullopt.
+  Result<std::optional<SinkOwner>> Owner() const;
+  /// Records `owner`; create-only unless `overwrite` (AlreadyExists if another got there first).
+  Status SetOwner(const SinkOwner& owner, bool overwrite = false);
 
  private:
   /// nullopt when the entry disappeared since it was listed (purged by a compaction).

@@ -85,10 +85,20 @@ int ExplainPipeline(const ExplainArgs& args) {
   auto pipeline = Compile(args.pipeline, args.conf, sql::ExecutionMode::kStreaming);
   if (!pipeline.ok()) return ReportFailure(pipeline.status());
   int rc = 0;
+  StreamOptions restart;
+  restart.checkpoint_root = args.checkpoint;
+  restart.output_mode = plan::OutputModeName(mode.value_or(plan::OutputMode::kAppend));
+  for (const auto& q : pipeline->queries) restart.pipeline_query_names.push_back(q.name);
   for (size_t i = 0; i < pipeline->queries.size(); ++i) {
     const auto& q = pipeline->queries[i];
     std::cout << (i ? "\n" : "") << cli::ExplainQuery(q, mode);
     if (mode && !plan::CheckOutputMode(*api::PlanOf(q.frame), *mode).ok()) rc = 1;
+    if (args.checkpoint.empty()) continue;
+    bool refused = false;
+    auto text = cli::ExplainRestart(q, restart, &refused);
+    if (!text.ok()) return ReportFailure(text.status());
+    std::cout << *text << std::flush;
+    if (refused) rc = 1;
   }
   return rc;
 }

@@ -25,10 +25,14 @@ struct ExplainArgs {
   std::string pipeline;
   std::optional<std::string> output_mode;
   std::vector<std::string> conf;
+  /// --checkpoint: the `sluice run --checkpoint` root whose checkpoints a restart would continue.
+  std::string checkpoint;
 };
 
-/// Prints each query's logical plan, sink and output-mode verdict. Exit status 0, or 1 with
-/// the error on stderr (including a refused --output-mode).
+/// Prints each query's logical plan, sink and output-mode verdict; with a checkpoint root, also
+/// what a restart on each query's checkpoint would keep, what changed and whether the restart
+/// would be refused. Exit status 0, or 1 with the error on stderr (including a refused
+/// --output-mode and a restart that would be refused).
 int ExplainPipeline(const ExplainArgs& args);
 
 }  // namespace sluice::cli

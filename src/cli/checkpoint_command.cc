@@ -1,9 +1,14 @@
 #include "cli/checkpoint_command.h"
 
+#include <unistd.h>
+
+#include <iostream>
 #include <nlohmann/json.hpp>
 
 #include "checkpoint/checkpoint.h"
+#include "cli/pipeline_options.h"
 #include "io/file_system.h"
+#include "sink/sink_registry.h"
 #include "state/operator_metadata.h"
 #include "state/state_store.h"
 
@@ -94,6 +99,61 @@ Result<std::string> ShowCheckpoint(const std::string& dir_arg) {
                            "holds one (a `sluice run --checkpoint DIR` root keeps one per sink table)");
   }
   return json{{"checkpointRoot", dir}, {"queries", queries}}.dump(2);
+}
+
+Status ResetCheckpoint(const ResetArgs& args, std::istream& in, std::ostream& out) {
+  auto fs = io::LocalFileSystem();
+  const std::string dir = io::AbsolutePath(args.dir);
+  checkpoint::Checkpoint ckpt(fs, dir);
+  ARROW_ASSIGN_OR_RAISE(auto md, ckpt.ReadMetadata());
+  if (!md) {
+    return Status::Invalid("'", dir, "' is not a query's checkpoint (it has no 'metadata' file); give one query's "
+                           "directory, DIR/<sink table name> of `sluice run --checkpoint DIR`. Nothing was changed.");
+  }
+  ARROW_ASSIGN_OR_RAISE(auto last_commit, ckpt.commits().LatestId());
+  out << "Checkpoint " << dir << " of query " << md->id << " ("
+      << (last_commit ? "batches up to " + std::to_string(*last_commit) + " committed" : std::string("no batch committed"))
+      << ")\n  sink: " << md->fingerprint.sink << "\n";
+  for (const auto& src : md->fingerprint.sources) out << "  source: " << src << "\n";
+  out << "Resetting deletes its offsets, commits, source logs and state: the query's next run starts over at "
+         "batch 0 and reads its sources from the beginning. The sink keeps what it has and is handed over to the "
+         "next run.\n" << std::flush;
+  if (!args.yes) {
+    if (!args.interactive) {
+      return Status::Invalid("Not asked on a terminal, so it cannot confirm; nothing was "
+                             "changed. Add --yes to reset ", dir, " without asking.");
+    }
+    out << "Reset " << dir << "? [y/N] " << std::flush;
+    std::string answer;
+    std::getline(in, answer);
+    if (answer != "y" && answer != "Y" && answer != "yes") {
+      return Status::Invalid("Not confirmed; nothing was changed");
+    }
+  }
+  // Held until the reset is done: a running query keeps its checkpoint. The query id must be
+  // the one the user confirmed.
+  ARROW_ASSIGN_OR_RAISE(auto lock, checkpoint::CheckpointLock::Acquire(dir, "sluice checkpoint reset"));
+  ARROW_ASSIGN_OR_RAISE(auto now, ckpt.ReadMetadata());
+  if (!now || now->id != md->id) {
+    return Status::Invalid("Checkpoint ", dir, " changed while asking (another run started over in it); nothing "
+                           "was reset");
+  }
+  // The sink first: if the reset stops half-way, the old query (its checkpoint still whole) can
+  // take its output back (SinkOwner::previous_query_id); then `metadata`, so a half-reset
+  // checkpoint is a new query's.
+  ARROW_ASSIGN_OR_RAISE(std::string released, sink::ReleaseSink(fs, md->fingerprint.sink, md->id));
+  for (const char* entry : {"metadata", "offsets", "commits", "sources", "state", "sink"}) {
+    ARROW_RETURN_NOT_OK(fs->DeleteTree(io::JoinPath(dir, entry)));
+  }
+  out << "Reset " << dir << "; " << released << ".\n" << std::flush;
+  return Status::OK();
+}
+
+int ResetCheckpointCommand(const ResetArgs& args) {
+  ResetArgs a = args;
+  a.interactive = ::isatty(STDIN_FILENO) == 1;
+  Status st = ResetCheckpoint(a, std::cin, std::cout);
+  return st.ok() ? 0 : ReportFailure(st);
 }
 
 }  // namespace sluice::cli

@@ -44,6 +44,8 @@ int main(int argc, char** argv) {
   explain->add_option("PIPELINE", explain_args.pipeline, "The pipeline's .sql file")->required();
   auto* mode_option = explain->add_option("--output-mode", explain_mode, "Check only this output mode");
   explain->add_option("--conf", explain_args.conf, "Session setting key=value (repeatable)");
+  explain->add_option("--checkpoint", explain_args.checkpoint,
+                      "Checkpoint root of `sluice run`: also say what a restart there would keep, change or refuse");
   explain->callback([&] {
     if (mode_option->count() > 0) explain_args.output_mode = explain_mode;
     rc = sluice::cli::ExplainPipeline(explain_args);
@@ -51,7 +53,7 @@ int main(int argc, char** argv) {
 
   sluice::cli::AddIcebergCommands(&app, &rc);
 
-  auto* checkpoint = app.add_subcommand("checkpoint", "Inspect a query's checkpoint directory");
+  auto* checkpoint = app.add_subcommand("checkpoint", "Inspect or reset a query's checkpoint directory");
   checkpoint->require_subcommand(1);
   auto* show = checkpoint->add_subcommand("show", "Print the checkpoint's state as JSON");
   std::string dir;
@@ -64,6 +66,13 @@ int main(int argc, char** argv) {
     }
     std::cout << *out << std::endl;
   });
+
+  sluice::cli::ResetArgs reset_args;
+  auto* reset = checkpoint->add_subcommand(
+      "reset", "Start a query's checkpoint over (asks first) and hand its sink over to the next run");
+  reset->add_option("DIR", reset_args.dir, "One query's checkpoint directory")->required();
+  reset->add_flag("--yes,-y", reset_args.yes, "Do not ask for confirmation");
+  reset->callback([&] { rc = sluice::cli::ResetCheckpointCommand(reset_args); });
 
   try {
     app.parse(argc, argv);

@@ -7,8 +7,10 @@
 #include <vector>
 
 #include "api/access.h"
+#include "cli/pipeline_options.h"
 #include "io/file_system.h"
 #include "plan/logical_plan.h"
+#include "runtime/micro_batch_execution.h"
 #include "sink/sink.h"
 #include "sink/sink_registry.h"
 #include "sql/sql_text.h"
@@ -46,13 +48,22 @@ std::string OtherCheckpointsHint(const std::string& root, const std::string& nam
 
 }  // namespace
 
-Result<StreamingQuery> StartStreamingQuery(const PipelineQuery& query, const StreamOptions& options) {
+namespace {
+
+DataStreamWriter WriterFor(const PipelineQuery& query, const StreamOptions& options) {
   DataStreamWriter writer = query.frame.writeStream();
   writer.format(query.sink.format).options(query.sink.options).queryName(query.name);
   writer.trigger(options.trigger).outputMode(options.output_mode);
   if (!options.checkpoint_root.empty()) {
     writer.option("checkpointLocation", io::JoinPath(options.checkpoint_root, query.name));
   }
+  return writer;
+}
+
+}  // namespace
+
+Result<StreamingQuery> StartStreamingQuery(const PipelineQuery& query, const StreamOptions& options) {
+  DataStreamWriter writer = WriterFor(query, options);
   const std::string hint =
       options.checkpoint_root.empty() ? std::string() : OtherCheckpointsHint(options.checkpoint_root, query.name,
                                                                       options.pipeline_query_names);
@@ -113,7 +124,37 @@ std::string ExplainQuery(const PipelineQuery& query, const std::optional<plan::O
       spec.output_mode = mode;
       st = sink::ValidateSinkSpec(spec);
     }
-    out += std::string(plan::OutputModeName(mode)) + ": " + (st.ok() ? std::string("ok") : "refused: " + st.message()) + "\n";
+    out += std::string(plan::OutputModeName(mode)) + ": " + (st.ok() ? std::string("ok") : "refused: " + CliWording(st.message())) + "\n";
+  }
+  return out;
+}
+
+}  // namespace sluice::cli
+
+namespace sluice::cli {
+
+Result<std::string> ExplainRestart(const PipelineQuery& query, const StreamOptions& options, bool* refused) {
+  const std::string dir = io::JoinPath(options.checkpoint_root, query.name);
+  std::string out = "== Restart on checkpoint " + dir + " ==\n";
+  auto check = api::CheckRestartOf(WriterFor(query, options));
+  if (!check.ok()) {
+    *refused = true;
+    return out + "refused: " + CliWording(check.status().message()) + "\n";
+  }
+  if (check->new_checkpoint) {
+    return out + "new: no checkpoint there yet; the query would start at batch 0" +
+           OtherCheckpointsHint(options.checkpoint_root, query.name, options.pipeline_query_names) + "\n";
+  }
+  out += "query id " + check->query_id + ", " +
+         (check->last_committed_batch ? "last committed batch " + std::to_string(*check->last_committed_batch)
+                                      : std::string("no batch committed yet")) + "\n";
+  for (const auto& line : check->kept) out += "kept: " + line + "\n";
+  for (const auto& line : check->changed) out += "changed: " + line + "\n";
+  if (check->refusal.ok()) {
+    out += "verdict: the restart would continue from the checkpoint\n";
+  } else {
+    *refused = true;
+    out += "verdict: the restart would be refused: " + CliWording(check->refusal.message()) + "\n";
   }
   return out;
 }

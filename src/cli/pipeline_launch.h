@@ -44,4 +44,9 @@ Result<BatchOutcome> RunBatchQuery(const sql::PipelineQuery& query, const std::s
 /// `output_mode` when given), as `sluice explain` prints them.
 std::string ExplainQuery(const sql::PipelineQuery& query, const std::optional<plan::OutputMode>& output_mode);
 
+/// For `sluice explain --checkpoint`: what starting `query` on its checkpoint under
+/// options.checkpoint_root would keep, what changed, and whether the start would be refused
+/// (then `*refused` is set). The verdict is the engine's own start check; nothing is written.
+Result<std::string> ExplainRestart(const sql::PipelineQuery& query, const StreamOptions& options, bool* refused);
+
 }  // namespace sluice::cli

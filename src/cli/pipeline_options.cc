@@ -10,8 +10,41 @@
 
 namespace sluice::cli {
 
+namespace {
+
+void ReplaceAll(std::string* text, const std::string& from, const std::string& to) {
+  for (size_t at = text->find(from); at != std::string::npos; at = text->find(from, at + to.size())) {
+    text->replace(at, from.size(), to);
+  }
+}
+
+}  // namespace
+
+std::string CliWording(std::string message) {
+  // Whole phrases first (they already give the SQL spelling beside the API's), then the calls.
+  static const std::pair<const char*, const char*> kPhrases[] = {
+      {"Add withWatermark(\"<time column>\", \"<delay>\") and group by window(<time column>, ...) (SQL: source "
+       "options event_time and watermark, GROUP BY tumble/hop/session)",
+       "Set the source options event_time and watermark and GROUP BY tumble/hop/session(<time column>, ...)"},
+      {"call withWatermark(eventTimeColumn, delay) before it (SQL: the source options event_time and watermark)",
+       "set the source options event_time and watermark"},
+      {"call withWatermark on it; SQL: the source options event_time and watermark",
+       "set the source options event_time and watermark"},
+      {"option(\"checkpointLocation\", dir)", "--checkpoint DIR"},
+      {"checkpointLocation must be specified", "--checkpoint must be given"},
+      {"a new checkpointLocation", "a new --checkpoint directory (or `sluice checkpoint reset` of this one)"},
+      {"Set mode as \"overwrite\" to replace it or \"append\" to add files",
+       "Use --mode overwrite to replace it or --mode append to add files"},
+  };
+  for (const auto& [from, to] : kPhrases) ReplaceAll(&message, from, to);
+  for (const char* mode : {"append", "update", "complete"}) {
+    ReplaceAll(&message, std::string("outputMode(\"") + mode + "\")", std::string("--output-mode ") + mode);
+  }
+  return message;
+}
+
 int ReportFailure(const Status& st) {
-  util::LogError(st.message());
+  util::LogError(CliWording(st.message()));
   return 1;
 }
 

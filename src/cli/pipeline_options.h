@@ -24,9 +24,16 @@ Status ApplyConf(const std::vector<std::string>& entries, Session* session);
 /// number is milliseconds) | "processing-time" (= 0: back to back).
 Result<Trigger> ParseTrigger(const std::string& text);
 
-/// Reports a command's failure through the log seam (stderr: "sluice: <message>") and returns
-/// the command's exit code, 1.
+/// Reports a command's failure through the log seam (stderr: "sluice: <message>", in CliWording)
+/// and returns the command's exit code, 1.
 int ReportFailure(const Status& st);
+
+/// `message` with the C++/Python API's spellings of what the command line sets another way
+/// replaced by the command line's: outputMode("update") -> --output-mode update,
+/// option("checkpointLocation", dir) -> --checkpoint DIR, withWatermark(...) -> the source options
+/// event_time and watermark, save mode "overwrite" -> --mode overwrite. Every message a command
+/// prints about a query goes through it; the library keeps the API's spellings.
+std::string CliWording(std::string message);
 
 /// --output-mode: "append" | "update" | "complete" (case-insensitive).
 Result<plan::OutputMode> ParseOutputMode(const std::string& text);

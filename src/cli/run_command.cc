@@ -86,7 +86,7 @@ int RunPipeline(const RunArgs& args) {
       if (auto err = running[i].exception()) {
         (*monitor)->Finish();
         util::LogError("query '", pipeline->queries[i].name, "' (", pipeline->queries[i].statement_where,
-                       ") failed: ", err->message());
+                       ") failed: ", CliWording(err->message()));
         exit_code = 1;
       }
     }

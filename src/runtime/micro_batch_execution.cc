@@ -261,6 +261,20 @@ Result<std::unique_ptr<MicroBatchExecution>> MicroBatchExecution::Open(const Que
   ARROW_ASSIGN_OR_RAISE(ex->lock_, checkpoint::CheckpointLock::Acquire(config.checkpoint_dir, run_id));
   ex->checkpoint_ = std::make_unique<checkpoint::Checkpoint>(fs, config.checkpoint_dir);
   ARROW_ASSIGN_OR_RAISE(auto existing, ex->checkpoint_->ReadMetadata());
+  if (!existing) {
+    // Logs without `metadata`: it was deleted. Recreating it would give the checkpoint a new
+    // query id, which sinks would take for another query (and a refusal would clean up logs).
+    ARROW_ASSIGN_OR_RAISE(auto last_offsets, ex->checkpoint_->offsets().LatestId());
+    ARROW_ASSIGN_OR_RAISE(auto last_commit, ex->checkpoint_->commits().LatestId());
+    if (last_offsets || last_commit) {
+      return Status::Invalid("Checkpoint '", config.checkpoint_dir, "' has ",
+                             last_offsets ? "offsets/" + std::to_string(*last_offsets) : std::string("no offsets"),
+                             " and ", last_commit ? "commits/" + std::to_string(*last_commit) : std::string("no commits"),
+                             " but no 'metadata' file: it was deleted, and with it the query id its sink knows it "
+                             "by. Restore 'metadata' from a backup; to start over on purpose, use a new "
+                             "checkpointLocation.");
+    }
+  }
   Status opened = ex->OpenCheckpoint();
   if (!opened.ok() && !existing) {
     // A refused first start leaves nothing behind that the corrected query would trip over
@@ -275,17 +289,22 @@ Result<std::unique_ptr<MicroBatchExecution>> MicroBatchExecution::Open(const Que
   return ex;
 }
 
+checkpoint::QueryFingerprint MicroBatchExecution::Fingerprint() const {
+  checkpoint::QueryFingerprint fp;
+  for (const auto* scan : config_.plan->Scans()) {
+    fp.sources.push_back(scan->source->Describe() + " " + scan->source->format + " [" + SchemaText(*scan->schema) + "]");
+  }
+  fp.sink = config_.sink.Describe();
+  fp.plan = config_.plan->ToString(0, /*with_options=*/false);
+  return fp;
+}
+
 Status MicroBatchExecution::OpenCheckpoint() {
   const QueryConfig& config = config_;
   const auto& fs = config.fs;
   MicroBatchExecution* ex = this;
-  checkpoint::QueryFingerprint fp;
+  const checkpoint::QueryFingerprint fp = Fingerprint();
   auto scans = config.plan->Scans();
-  for (const auto* scan : scans) {
-    fp.sources.push_back(scan->source->Describe() + " " + scan->source->format + " [" + SchemaText(*scan->schema) + "]");
-  }
-  fp.sink = config.sink.Describe();
-  fp.plan = config.plan->ToString(0, /*with_options=*/false);
   // State first: a changed aggregation gets a message about its state, not just the plan.
   ARROW_RETURN_NOT_OK(ex->OpenState());
   ARROW_RETURN_NOT_OK(ex->CheckStateMetadata(/*write=*/false));
@@ -318,13 +337,8 @@ Status MicroBatchExecution::OpenCheckpoint() {
 // projections, stateless expressions and operators) are allowed; the sources and the sink are
 // compared by the checkpoint itself; stateful operators must stay as they were — same number,
 // and each with the state layout it stored (CheckStateMetadata compares those).
-Status MicroBatchExecution::AllowPlanChange(const checkpoint::QueryMetadata& md) {
-  int64_t stored = 0;
-  while (true) {
-    ARROW_ASSIGN_OR_RAISE(auto op, state::ReadOperatorMetadata(config_.fs.get(), config_.checkpoint_dir, stored));
-    if (!op) break;
-    ++stored;
-  }
+Status MicroBatchExecution::CheckPlanChange(const checkpoint::QueryMetadata& md) const {
+  ARROW_ASSIGN_OR_RAISE(const int64_t stored, StoredOperatorCount());
   const auto wanted = static_cast<int64_t>(physical_->stateful().size());
   if (stored != wanted) {
     return Status::Invalid("Checkpoint '", config_.checkpoint_dir, "' cannot continue this query: it holds the state of ",
@@ -334,8 +348,22 @@ Status MicroBatchExecution::AllowPlanChange(const checkpoint::QueryMetadata& md)
                            "projections and other stateless operations are allowed.\nThe checkpoint's plan was\n  ",
                            md.previous_plan, "\nthis query's is\n  ", md.fingerprint.plan);
   }
+  return Status::OK();
+}
+
+Result<int64_t> MicroBatchExecution::StoredOperatorCount() const {
+  int64_t stored = 0;
+  while (true) {
+    ARROW_ASSIGN_OR_RAISE(auto op, state::ReadOperatorMetadata(config_.fs.get(), config_.checkpoint_dir, stored));
+    if (!op) return stored;
+    ++stored;
+  }
+}
+
+Status MicroBatchExecution::AllowPlanChange(const checkpoint::QueryMetadata& md) {
+  ARROW_RETURN_NOT_OK(CheckPlanChange(md));
   util::LogInfo("Checkpoint '", config_.checkpoint_dir, "': the query changed since its last run (",
-                wanted == 0 ? "a stateless query" : "its stateful operations are unchanged",
+                physical_->stateful().empty() ? "a stateless query" : "its stateful operations are unchanged",
                 "); continuing from the checkpoint, as Spark allows");
   return checkpoint_->UpdatePlan(md);
 }

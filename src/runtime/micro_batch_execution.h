@@ -25,12 +25,29 @@ struct BatchReport {
   nlohmann::json progress;  // Spark's StreamingQueryProgress fields
 };
 
+/// What a restart of a query on its checkpoint would do (`sluice explain --checkpoint`).
+struct RestartCheck {
+  /// No `metadata` yet: the query would start a new checkpoint at batch 0.
+  bool new_checkpoint = false;
+  std::string query_id{};
+  std::optional<int64_t> last_committed_batch{};
+  /// One line per part of the query the checkpoint continues unchanged / that changed.
+  std::vector<std::string> kept{};
+  std::vector<std::string> changed{};
+  /// Not OK when Open() would refuse the restart: exactly the error Open() would return.
+  Status refusal{};
+};
+
 class MicroBatchExecution {
  public:
   /// Locks the checkpoint, checks it belongs to this query, opens sources and sink, and works
   /// out where to resume (see the recovery rule in the .cc).
   static Result<std::unique_ptr<MicroBatchExecution>> Open(const QueryConfig& config, const std::string& run_id);
   ~MicroBatchExecution();
+  /// Runs the checks Open() makes on an existing checkpoint (state layout, sources and sink,
+  /// stateful operators of a changed plan) without locking or writing anything
+  /// (micro_batch_restart_check.cc).
+  static Result<RestartCheck> CheckRestart(const QueryConfig& config);
 
   const std::string& query_id() const { return query_id_; }
   /// For availableNow: each source fixes what this run will process.
@@ -48,8 +65,14 @@ class MicroBatchExecution {
   MicroBatchExecution(const QueryConfig& config, std::string run_id);
   /// Open() after the lock: fingerprint, state, sources, sink, recovery.
   Status OpenCheckpoint();
-  /// A restart with a changed plan: allowed when only stateless parts changed.
+  /// What the checkpoint's `metadata` records for this query: sources, sink, plan text.
+  checkpoint::QueryFingerprint Fingerprint() const;
+  /// A restart with a changed plan: allowed when only stateless parts changed (CheckPlanChange),
+  /// then recorded in `metadata`.
   Status AllowPlanChange(const checkpoint::QueryMetadata& md);
+  Status CheckPlanChange(const checkpoint::QueryMetadata& md) const;
+  /// How many stateful operators the checkpoint holds state for.
+  Result<int64_t> StoredOperatorCount() const;
   Status Recover();
   int64_t NowMs() const;
 

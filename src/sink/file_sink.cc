@@ -26,6 +26,7 @@ namespace {
 using checkpoint::FileSinkLog;
 using checkpoint::SinkFileStatus;
 using checkpoint::kSinkOwnerFile;
+using checkpoint::SinkOwner;
 
 std::string Lower(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
@@ -153,32 +154,53 @@ Status CheckNoGap(const FileSinkLog& log, std::optional<int64_t> latest, int64_t
 
 // A query id is recorded in <out>/_sluice_query the first time a query writes to `dir`; another
 // query (e.g. the same one restarted with a new checkpoint) is refused, because it would start
-// at batch 0 and the sink would skip its batches as already committed: silent data loss.
-Status ClaimOutputDirectory(io::FileSystem* fs, const std::string& dir, FileSinkLog* log, const std::string& query_id) {
+// at batch 0 and the sink would skip its batches as already committed: silent data loss. An
+// output released by `sluice checkpoint reset` is taken over by the next query, whose batch b
+// becomes log entry b + (the released log's next entry). Returns the query's batch id offset.
+Result<int64_t> ClaimOutputDirectory(io::FileSystem* fs, const std::string& dir, FileSinkLog* log,
+                                     const std::string& query_id) {
   for (int attempt = 0; attempt < 2; ++attempt) {
     ARROW_ASSIGN_OR_RAISE(auto owner, log->Owner());
     ARROW_ASSIGN_OR_RAISE(auto latest, log->LatestBatchId());
     std::string batches = latest ? "batches up to " + std::to_string(*latest) : "no batch yet";
-    if (owner && *owner == query_id) return Status::OK();
+    if (owner && owner->query_id == query_id) return owner->batch_id_offset;
+    Status st;
+    if (owner && owner->released()) {
+      const int64_t next = latest ? *latest + 1 : 0;
+      if (owner->batch_id_offset != next) {
+        return Status::Invalid("Output directory ", io::PathToUri(dir), " was released by `sluice checkpoint reset` "
+                               "after log entry ", owner->batch_id_offset - 1, " but its log now ends at ",
+                               latest ? std::to_string(*latest) : std::string("no entry"), ": another query wrote "
+                               "it since, or log entries were deleted. Write to a new path.");
+      }
+      // The query that wrote before the release (its checkpoint restored) gets its output back.
+      SinkOwner claim{query_id, owner->previous_query_id == query_id ? 0 : next};
+      st = log->SetOwner(claim, /*overwrite=*/true);
+      if (st.ok()) return claim.batch_id_offset;
+      return st;
+    }
     if (owner || latest) {
       return Status::Invalid("Output directory ", io::PathToUri(dir), " was written by query ",
-                             owner ? *owner : std::string("<unknown: no ") + kSinkOwnerFile + " file>", " (", batches,
-                             "), not by this query ", query_id, ". This query would skip its first batches as "
-                             "already committed. Restart with the checkpointLocation that query used, or write to "
-                             "a new path.");
+                             owner ? owner->query_id : std::string("<unknown: no ") + kSinkOwnerFile + " file>", " (",
+                             batches, "), not by this query ", query_id, ". This query would skip its first batches "
+                             "as already committed. Restart with the checkpoint that query used, write to a new "
+                             "path, or (to start over on purpose) reset that query's checkpoint with `sluice "
+                             "checkpoint reset`, which hands the directory over.");
     }
     ARROW_RETURN_NOT_OK(fs->MakeDirs(dir));
-    Status st = log->SetOwner(query_id);
+    st = log->SetOwner(SinkOwner{query_id});
+    if (st.ok()) return 0;
     if (!st.IsAlreadyExists()) return st;  // else another query claimed it just now: check again
   }
-  return Status::OK();
+  return 0;
 }
 
 class FileSink final : public Sink {
  public:
   FileSink(std::shared_ptr<io::FileSystem> fs, std::string dir, FileSinkOptions options,
-           std::vector<std::string> partition_by, std::string query_id)
-      : fs_(std::move(fs)),
+           std::vector<std::string> partition_by, std::string query_id, int64_t batch_id_offset)
+      : batch_id_offset_(batch_id_offset),
+        fs_(std::move(fs)),
         dir_(std::move(dir)),
         options_(std::move(options)),
         partition_by_(std::move(partition_by)),
@@ -188,7 +210,9 @@ class FileSink final : public Sink {
   std::string Description() const override { return "FileSink[" + io::PathToUri(dir_) + "]"; }
   bool idempotent() const override { return true; }
 
-  Status AddBatch(int64_t batch_id, const std::shared_ptr<arrow::Table>& rows) override {
+  Status AddBatch(int64_t query_batch_id, const std::shared_ptr<arrow::Table>& rows) override {
+    // The log entry of this batch (the query's batch id unless it took over a released output).
+    const int64_t batch_id = query_batch_id + batch_id_offset_;
     ARROW_ASSIGN_OR_RAISE(auto latest, log_.LatestBatchId());
     if (latest && batch_id <= *latest) return Status::OK();  // committed before: a redo
     ARROW_RETURN_NOT_OK(CheckNoGap(log_, latest, batch_id));
@@ -214,6 +238,7 @@ class FileSink final : public Sink {
     return fs_->FaultPoint("file_sink_after_commit");
   }
 
+  int64_t batch_id_offset_;
   std::shared_ptr<io::FileSystem> fs_;
   std::string dir_;  // absolute
   FileSinkOptions options_;
@@ -245,12 +270,23 @@ Result<std::unique_ptr<Sink>> MakeFileSink(const SinkSpec& spec, const SinkConte
   ARROW_ASSIGN_OR_RAISE(auto partition_by, PartitionColumnsOption(spec.options));
   auto fs = ctx.fs ? ctx.fs : io::LocalFileSystem();
   std::string dir = io::AbsolutePath(options.path);
-  auto sink = std::make_unique<FileSink>(fs, dir, std::move(options), std::move(partition_by), ctx.query_id);
+  int64_t offset = 0;
   if (!ctx.query_id.empty()) {
     FileSinkLog log(fs, dir);
-    ARROW_RETURN_NOT_OK(ClaimOutputDirectory(fs.get(), dir, &log, ctx.query_id));
+    ARROW_ASSIGN_OR_RAISE(offset, ClaimOutputDirectory(fs.get(), dir, &log, ctx.query_id));
   }
-  return std::unique_ptr<Sink>(std::move(sink));
+  return std::unique_ptr<Sink>(
+      std::make_unique<FileSink>(fs, dir, std::move(options), std::move(partition_by), ctx.query_id, offset));
+}
+
+Result<bool> ReleaseOutputDirectory(const std::shared_ptr<io::FileSystem>& fs, const std::string& dir,
+                                    const std::string& query_id) {
+  FileSinkLog log(fs, io::AbsolutePath(dir));
+  ARROW_ASSIGN_OR_RAISE(auto owner, log.Owner());
+  if (!owner || owner->query_id != query_id) return false;
+  ARROW_ASSIGN_OR_RAISE(auto latest, log.LatestBatchId());
+  ARROW_RETURN_NOT_OK(log.SetOwner(SinkOwner{"", latest ? *latest + 1 : 0, query_id}, /*overwrite=*/true));
+  return true;
 }
 
 Status WriteFilesOnce(const std::shared_ptr<io::FileSystem>& fs, const std::string& format, const plan::Options& options,

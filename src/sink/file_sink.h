@@ -27,6 +27,12 @@ Status ValidateFileSinkSpec(const SinkSpec& spec);
 
 Result<std::unique_ptr<Sink>> MakeFileSink(const SinkSpec& spec, const SinkContext& ctx);
 
+/// `sluice checkpoint reset`: hands output directory `dir` over from query `query_id` (whose
+/// checkpoint is being reset) to whichever query writes it next, which appends after the
+/// committed log entries (see SinkOwner). False (nothing changed) when `query_id` does not own it.
+Result<bool> ReleaseOutputDirectory(const std::shared_ptr<io::FileSystem>& fs, const std::string& dir,
+                                    const std::string& query_id);
+
 /// Batch writes (df.write()): part files into `dir`, no log, then an empty `_SUCCESS`. mode:
 /// error | errorifexists (also when empty: refuses a non-empty dir, naming it) | overwrite |
 /// append | ignore (case-insensitive).

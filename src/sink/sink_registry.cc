@@ -15,6 +15,10 @@
 namespace sluice::sink {
 namespace {
 
+// A file sink's description: "<format> FileSink[<output directory URI>]" (ReleaseSink reads it back).
+constexpr const char* kFileSinkTag = " FileSink[";
+constexpr const char* kIcebergSinkTag = "IcebergSink[";
+
 std::string Lower(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
   return s;
@@ -34,7 +38,7 @@ SinkKind FileKind(const std::string& name) {
     return CheckPartitionColumns(columns, schema);
   };
   k.describe = [](const SinkSpec& spec) {
-    return spec.format + " FileSink[" + io::PathToUri(io::AbsolutePath(spec.options.GetOr("path", ""))) + "]";
+    return spec.format + kFileSinkTag + io::PathToUri(io::AbsolutePath(spec.options.GetOr("path", ""))) + "]";
   };
   k.write_batch = [](const std::shared_ptr<io::FileSystem>& fs, const SinkSpec& spec, const std::string& mode,
                      const std::string& path, const std::shared_ptr<arrow::Table>& rows) {
@@ -76,7 +80,7 @@ SinkKind IcebergKind() {
   k.name = "iceberg";
   k.validate = ValidateIcebergSinkSpec;
   k.make = MakeIcebergSink;
-  k.describe = [](const SinkSpec& spec) { return "IcebergSink[" + IcebergSinkTableName(spec) + "]"; };
+  k.describe = [](const SinkSpec& spec) { return kIcebergSinkTag + IcebergSinkTableName(spec) + "]"; };
   k.prepare = PrepareIcebergSinkSpec;
   k.batch = true;
   k.write_batch = WriteIcebergTableOnce;
@@ -160,6 +164,27 @@ std::string SinkSpec::Describe() const {
 Status ValidateSinkSpec(const SinkSpec& spec) {
   ARROW_ASSIGN_OR_RAISE(const SinkKind* k, LookupSinkKind(spec.format));
   return k->validate ? k->validate(spec) : Status::OK();
+}
+
+Result<std::string> ReleaseSink(const std::shared_ptr<io::FileSystem>& fs, const std::string& description,
+                                const std::string& query_id) {
+  const size_t tag = description.find(kFileSinkTag);
+  if (tag != std::string::npos && !description.empty() && description.back() == ']') {
+    const size_t start = tag + std::string(kFileSinkTag).size();
+    const std::string dir = io::UriToPath(description.substr(start, description.size() - 1 - start));
+    ARROW_ASSIGN_OR_RAISE(bool released, ReleaseOutputDirectory(fs, dir, query_id));
+    return released ? "released output directory " + io::PathToUri(dir) +
+                          ": the next query appends after its committed batches"
+                    : "output directory " + io::PathToUri(dir) + " is not owned by query " + query_id +
+                          " (nothing to release)";
+  }
+  if (description.rfind(kIcebergSinkTag, 0) == 0) {
+    return "Iceberg table " + description.substr(std::string(kIcebergSinkTag).size(), description.size() -
+                                                     std::string(kIcebergSinkTag).size() - 1) +
+           ": its snapshots keep naming query " + query_id + "; the fresh query needs the sink option "
+           "allowOtherQueries = true to append to it";
+  }
+  return "sink " + description + ": no ownership record to release";
 }
 
 Result<std::unique_ptr<Sink>> MakeSink(const SinkSpec& spec, const SinkContext& ctx) {

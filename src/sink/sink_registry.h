@@ -55,6 +55,12 @@ Result<const SinkKind*> LookupSinkKind(const std::string& name);
 std::vector<std::string> SinkKindNames(bool batch_only = false);
 /// The names joined for messages: "parquet, json, csv, console, memory, iceberg".
 std::string SinkKindList(bool batch_only = false);
+/// `sluice checkpoint reset`: releases what the sink a checkpoint recorded (`description`, as
+/// SinkSpec::Describe() gave it) keeps as written by query `query_id`, so a fresh query may write
+/// there: a file sink's output directory is handed over (ReleaseOutputDirectory). Returns one
+/// line saying what was done, or what the user must do (an Iceberg table).
+Result<std::string> ReleaseSink(const std::shared_ptr<io::FileSystem>& fs, const std::string& description,
+                                const std::string& query_id);
 /// Adds a kind or replaces the one with the same name. Thread-safe; call before starting queries.
 void RegisterSinkKind(SinkKind kind);
 

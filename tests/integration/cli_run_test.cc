@@ -163,7 +163,7 @@ TEST_F(CliRunTest, ErrorsExitNonZeroAndPointAtTheSql) {
   EXPECT_THAT(Stderr(), HasSubstr("query 'out' (" + pipeline + ":4:1)"));
 
   EXPECT_EQ(Sluice("run " + pipeline), 1);  // a file sink needs a checkpoint
-  EXPECT_THAT(Stderr(), HasSubstr("checkpointLocation must be specified"));
+  EXPECT_THAT(Stderr(), HasSubstr("--checkpoint must be given"));
 
   EXPECT_EQ(Sluice("run " + pipeline + " --checkpoint " + dir_.Sub("ckpt") + " --trigger sometimes"), 1);
   EXPECT_THAT(Stderr(), HasSubstr("--trigger 'sometimes'"));

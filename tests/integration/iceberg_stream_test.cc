@@ -3,6 +3,9 @@
 // Iceberg table as the static side of a stream-static join.
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <sstream>
+
 #include <filesystem>
 #include <map>
 
@@ -152,6 +155,26 @@ TEST(IcebergStream, ARestartAfterTheCatalogWasDeletedIsRefusedAndWritesNothing) 
                                                     "' committed batches up to 0 into it"));
   EXPECT_FALSE(session->read().table("lake.db.events").ok());  // no new, empty table
   EXPECT_FALSE(fs::exists(dir.Sub("ckpt/offsets/1")));
+}
+
+TEST(IcebergStream, ADeletedCheckpointMetadataNextToItsTableIsRefusedNotANewQuery) {
+  TempDir dir;
+  auto session = LakeSession(dir);
+  MemoryStream input(session, "id BIGINT, name STRING");
+  ASSERT_OK(input.addJson(Rows(0, 4)).status());
+  {
+    ASSERT_OK_AND_ASSIGN(auto q, Start(input.toDF(), dir.Sub("ckpt"), "lake.db.events"));
+    ASSERT_OK(q.awaitTermination());
+  }
+  fs::remove(dir.Sub("ckpt/metadata"));
+  auto refused = Start(input.toDF(), dir.Sub("ckpt"), "lake.db.events");
+  ASSERT_FALSE(refused.ok());
+  // Named as the deleted file it is; no new query id, and the logs are left as they were.
+  EXPECT_THAT(refused.status().message(), HasSubstr("but no 'metadata' file: it was deleted"));
+  EXPECT_FALSE(fs::exists(dir.Sub("ckpt/metadata")));
+  EXPECT_TRUE(fs::exists(dir.Sub("ckpt/offsets/0")));
+  EXPECT_TRUE(fs::exists(dir.Sub("ckpt/commits/0")));
+  EXPECT_EQ(ReadIds(session, "lake.db.events"), (std::vector<int64_t>{0, 1, 2, 3}));
 }
 
 TEST(IcebergStream, ARefusedFirstStartWritesNothingIntoTheCheckpoint) {

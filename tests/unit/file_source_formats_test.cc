@@ -329,6 +329,39 @@ TEST(FileSourceFormats, StaticCsvInferenceFollowsInferSchema) {
   EXPECT_EQ((*no_header)->field_names(), (Strings{"_c0", "_c1"}));
 }
 
+TEST(FileSourceFormats, StaticParquetInferenceSkipsEmptyFileAndNamesTruncatedOne) {
+  TempDir dir;
+  WriteParquet(dir.Sub("in/a.parquet"));
+  WriteFile(dir.Sub("in/b.parquet"), "");  // 0 bytes: no schema, skipped as Spark skips it
+  auto spec = Spec("parquet", dir.Sub("in"), nullptr, {}, /*streaming=*/false);
+  ASSERT_OK_AND_ASSIGN(auto schema, InferFilesSchema(spec, fs()));
+  EXPECT_EQ(schema->ToString(), "a: int64");
+  ASSERT_OK_AND_ASSIGN(auto table, ReadFilesStatic(spec, fs()));
+  EXPECT_EQ(Rows(table), (Strings{"1", "2"}));
+
+  // Truncated: inference fails naming the file and the option; with the option it is skipped.
+  {
+    std::ifstream in(dir.Sub("in/a.parquet"), std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    WriteFile(dir.Sub("in/c.parquet"), bytes.substr(0, bytes.size() / 2));
+  }
+  auto refused = InferFilesSchema(spec, fs());
+  ASSERT_FALSE(refused.ok());
+  EXPECT_THAT(refused.status().message(), HasSubstr(io::PathToUri(dir.Sub("in/c.parquet"))));
+  EXPECT_THAT(refused.status().message(), HasSubstr("ignoreCorruptFiles = true"));
+  auto skipping = Spec("parquet", dir.Sub("in"), nullptr, {{"ignoreCorruptFiles", "true"}}, false);
+  ASSERT_OK_AND_ASSIGN(auto skipped_schema, InferFilesSchema(skipping, fs()));
+  EXPECT_EQ(skipped_schema->ToString(), "a: int64");
+  ASSERT_OK_AND_ASSIGN(auto rows, ReadFilesStatic(skipping, fs()));
+  EXPECT_EQ(Rows(rows), (Strings{"1", "2"}));
+
+  // Only empty files: nothing to infer from, said as such.
+  WriteFile(dir.Sub("only/e.parquet"), "");
+  auto none = InferFilesSchema(Spec("parquet", dir.Sub("only"), nullptr, {}, false), fs());
+  ASSERT_FALSE(none.ok());
+  EXPECT_THAT(none.status().message(), HasSubstr("It must be specified manually"));
+}
+
 TEST(FileSourceFormats, StaticReadOfMissingPathNamesIt) {
   TempDir dir;
   auto table = ReadFilesStatic(Spec("json", dir.Sub("nope"), nullptr, {}, false), fs());

@@ -48,6 +48,9 @@ CASES = [
     js("json-unicode", '{"id":1,"s":"h\\u00e9llo \\u2603"}\n', sql="SELECT id, s, upper(s) AS u, length(s) AS n FROM src"),
     js("json-nested-object-as-string", '{"id":1,"s":{"a":1}}\n'),
     js("json-invalid-utf8", GOOD.encode() + NOT_UTF8),
+    # The malformed record's text in _corrupt_record: valid UTF-8, U+FFFD for the bad byte (Spark's
+    # UTF8String decodes it so when the row leaves the JVM).
+    js("json-invalid-utf8-corrupt-record", GOOD.encode() + NOT_UTF8, schema=CORRUPT_SCHEMA),
     js("json-invalid-utf8-dropmalformed", GOOD.encode() + NOT_UTF8, options={"mode": "DROPMALFORMED"}),
     js("json-invalid-utf8-failfast", GOOD.encode() + NOT_UTF8, options={"mode": "FAILFAST"}, error="Malformed"),
     # A line that is the JSON value null is a malformed record (Spark's parser rejects a null root).
