@@ -290,13 +290,20 @@ Result<std::shared_ptr<arrow::Table>> DecodeJsonLinesSimdjson(const std::shared_
   const auto ranges = SplitAtLines(p, n, parts);
   std::vector<std::unique_ptr<LineRangeDecoder>> decoders(ranges.size());
   std::vector<uint8_t> accepted(ranges.size(), 0);
-  ARROW_RETURN_NOT_OK(arrow::internal::ParallelFor(static_cast<int>(ranges.size()), [&](int i) -> Status {
+  auto decode = [&](int i) -> Status {
     const auto k = static_cast<size_t>(i);
     decoders[k] = std::make_unique<LineRangeDecoder>(*parse_schema);
     ARROW_ASSIGN_OR_RAISE(bool ok, decoders[k]->Decode(p, n, ranges[k].first, ranges[k].second));
     accepted[k] = ok ? 1 : 0;
     return Status::OK();
-  }));
+  };
+  // One range is decoded on the calling thread: it may be a pool thread already (files of a
+  // batch are read in parallel), where waiting on the pool could deadlock.
+  if (ranges.size() == 1) {
+    ARROW_RETURN_NOT_OK(decode(0));
+  } else {
+    ARROW_RETURN_NOT_OK(arrow::internal::ParallelFor(static_cast<int>(ranges.size()), decode));
+  }
   for (uint8_t ok : accepted) {
     if (!ok) return nullptr;
   }
