@@ -24,4 +24,6 @@ KNOWN = {
     'join-static-select-star-names': ('D12', "columns: sluice (('src.k', 'string'), ('v', 'bigint'), ('dim.k', 'string'), ('name', 'string')) spark (('k', 'string'), ('v', 'bigint'), ('k', 'string'), ('name', 'string'))"),
     'row-number-dedupe-refused-by-spark': ('D16', 'refused by spark'),
     'join-stream-left-outer-unwatermarked-left': ('D17', 'refused by sluice'),
+    'json-duplicate-key': ('D37', 'batch 0: sluice-only [(1, None, None, None)] spark-only [(1, 2, None, None)]'),
+    'json-double-out-of-range': ('D38', "batch 0: sluice-only [(None, None)] spark-only [(1, 'finf')]"),
 }
