@@ -8,7 +8,8 @@ cd "$(dirname "$0")/.."
 DEB_PACKAGES=(cmake ninja-build g++ make pkg-config libgtest-dev libgmock-dev nlohmann-json3-dev libcli11-dev
               libpg-query-dev libavro-dev libsqlite3-dev libpq-dev libssl-dev librocksdb-dev openjdk-17-jre-headless
               postgresql  # server binaries: tests start a throwaway server for the Iceberg SQL catalog
-              librdkafka-dev maven)  # the Kafka source/sink; maven fetches the test broker's jars
+              librdkafka-dev maven  # the Kafka source/sink; maven fetches the test broker's jars
+              libsimdjson-dev)  # the JSON-lines file reader
 # `scripts/setup.sh fuzz` (run by `make fuzz`) adds clang and its libFuzzer runtime for the
 # libFuzzer targets of tests/fuzz; `make build`/`make test` never install them.
 if [ "${1:-}" = fuzz ]; then

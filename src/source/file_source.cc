@@ -74,6 +74,17 @@ Status CheckSchema(const plan::SourceSpec& spec, const FileSourceOptions& opts) 
   return Status::OK();
 }
 
+// The fields of `schema` named in `columns` (all of `schema` when unset or when it names them all).
+std::shared_ptr<arrow::Schema> ReadSchema(const std::shared_ptr<arrow::Schema>& schema,
+                                          const std::optional<std::vector<std::string>>& columns) {
+  if (!schema || !columns || columns->size() >= static_cast<size_t>(schema->num_fields())) return schema;
+  arrow::FieldVector fields;
+  for (const auto& f : schema->fields()) {
+    if (std::find(columns->begin(), columns->end(), f->name()) != columns->end()) fields.push_back(f);
+  }
+  return arrow::schema(std::move(fields));
+}
+
 class FileStreamSource final : public Source {
  public:
   FileStreamSource(const plan::SourceSpec& spec, FileSourceOptions opts, const SourceContext& ctx)
@@ -81,6 +92,9 @@ class FileStreamSource final : public Source {
         fs_(ctx.fs),
         dir_(io::AbsolutePath(io::UriToPath(spec.path))),
         schema_(EffectiveSchema(spec)),
+        // Positional CSV (no header) needs every column to place the ones read.
+        read_schema_(opts_.format.format == "csv" && !opts_.format.header ? schema_
+                                                                          : ReadSchema(schema_, ctx.read_columns)),
         log_(ctx.fs, ctx.metadata_dir, ctx.min_batches_to_retain),
         clock_ms_(ctx.clock_ms) {}
 
@@ -169,10 +183,13 @@ class FileStreamSource final : public Source {
       }
       paths.push_back(f.path);
     }
-    ARROW_ASSIGN_OR_RAISE(auto result, ReadDataFiles(fs_.get(), paths, schema_, opts_.format));
+    // Only the columns the query reads are decoded (malformed records are then judged on those,
+    // as Spark judges them with a pruned schema); the others are nulls nothing reads.
+    ARROW_ASSIGN_OR_RAISE(auto result, ReadDataFiles(fs_.get(), paths, read_schema_, opts_.format));
     malformed_rows_ += result.malformed_rows;
     skipped_files_ += result.skipped_files;
-    return result.table;
+    if (read_schema_ == schema_) return result.table;
+    return ConformToSchema(result.table, schema_, dir_);
   }
 
   Status Commit(const Offset& end) override {
@@ -272,6 +289,7 @@ class FileStreamSource final : public Source {
   std::shared_ptr<io::FileSystem> fs_;
   std::string dir_;
   std::shared_ptr<arrow::Schema> schema_;
+  std::shared_ptr<arrow::Schema> read_schema_;  // schema_, or the part of it the query reads
   FileSourceLog log_;
   std::unordered_set<std::string> seen_;
   int64_t newest_seen_ms_ = INT64_MIN;

@@ -19,6 +19,7 @@ const std::vector<std::string> kCommonOptions = {
     "pathGlobFilter",     "recursiveFileLookup", "cleanSource",     "sourceArchiveDir",
     "ignoreCorruptFiles", "ignoreMissingFiles"};
 const std::vector<std::string> kRecordOptions = {"mode", "columnNameOfCorruptRecord"};
+const std::vector<std::string> kJsonOptions = {"jsonReader"};
 const std::vector<std::string> kCsvOptions = {"header", "sep", "delimiter", "quote", "escape", "inferSchema"};
 
 Status BadValue(const std::string& option, const std::string& value, const std::string& expected) {
@@ -82,6 +83,18 @@ Status ParseFormatOptions(const plan::Options& opts, FileFormatOptions* out) {
     if (c->empty()) return BadValue("columnNameOfCorruptRecord", *c, "must not be empty");
     out->corrupt_column = *c;
   }
+  if (out->format == "json") {
+    if (auto r = opts.Get("jsonReader")) {
+      std::string v = ToLower(Trim(*r));
+      if (v == "simdjson") {
+        out->json_reader = JsonReader::kSimdjson;
+      } else if (v == "arrow") {
+        out->json_reader = JsonReader::kArrow;
+      } else {
+        return BadValue("jsonReader", *r, "must be simdjson or arrow");
+      }
+    }
+  }
   if (out->format != "csv") return Status::OK();
   ARROW_ASSIGN_OR_RAISE(out->header, ParseBool(opts, "header", false));
   ARROW_ASSIGN_OR_RAISE(out->infer_schema, ParseBool(opts, "inferSchema", false));
@@ -123,6 +136,7 @@ Result<FileSourceOptions> ParseFileSourceOptions(const plan::SourceSpec& spec) {
   const plan::Options& opts = spec.options;
   std::vector<std::string> valid = kCommonOptions;
   if (spec.format == "json" || spec.format == "csv") valid.insert(valid.end(), kRecordOptions.begin(), kRecordOptions.end());
+  if (spec.format == "json") valid.insert(valid.end(), kJsonOptions.begin(), kJsonOptions.end());
   if (spec.format == "csv") valid.insert(valid.end(), kCsvOptions.begin(), kCsvOptions.end());
   ARROW_RETURN_NOT_OK(opts.CheckKnown(valid, spec.format + " file source"));
 

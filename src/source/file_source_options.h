@@ -14,6 +14,9 @@ namespace sluice::source {
 /// What to do with a record the format decoder cannot read (Spark's `mode`).
 enum class ParseMode { kPermissive, kDropMalformed, kFailFast };
 
+/// Which decoder reads JSON lines (`jsonReader`); both give the same table for every file.
+enum class JsonReader { kSimdjson, kArrow };
+
 enum class CleanSourceMode { kOff, kDelete, kArchive };
 
 /// How the records of one file are decoded.
@@ -33,6 +36,9 @@ struct FileFormatOptions {
   // file that cannot be decoded as its format, or that was deleted after listing, with a warning.
   bool ignore_corrupt_files = false;
   bool ignore_missing_files = false;
+  // json only: simdjson decodes the common case and hands other files to Arrow's reader;
+  // arrow always uses Arrow's reader (kept for comparison). See docs/file-source.md.
+  JsonReader json_reader = JsonReader::kSimdjson;
 };
 
 /// Which files a source picks up, how many per trigger, and what happens to them afterwards.

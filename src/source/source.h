@@ -44,6 +44,9 @@ struct SourceContext {
   bool temporary_checkpoint = false;
   /// The query's id (checkpoint metadata), e.g. to name a Kafka consumer group.
   std::string query_id{};
+  /// The columns of the source's schema the query reads (plan::ColumnsReadFromScan); unset =
+  /// all. A file source decodes only these and gives the others as nulls.
+  std::optional<std::vector<std::string>> read_columns{};
 };
 
 class Source {

@@ -1,5 +1,5 @@
 // Decoding of each format into the declared schema, malformed records in the three modes, and
-// static (batch) reads with schema inference.
+// static (batch) reads with schema inference. JSON lines: json_lines_reader_test.cc.
 #include <arrow/io/file.h>
 #include <gtest/gtest.h>
 #include <parquet/arrow/writer.h>
@@ -41,28 +41,6 @@ Result<FileReadResult> Read(const std::string& path, const std::shared_ptr<arrow
 std::shared_ptr<arrow::Schema> ABC() {
   return arrow::schema({arrow::field("a", arrow::int64()), arrow::field("b", arrow::utf8()),
                         arrow::field("c", arrow::float64())});
-}
-
-TEST(FileSourceFormats, JsonLinesProjectToDeclaredSchema) {
-  TempDir dir;
-  WriteFile(dir.Sub("a.json"), "{\"b\":\"x\",\"a\":1,\"extra\":true}\n\n{\"a\":2}\n{\"c\":1.5,\"b\":\"z\"}");
-  auto r = Read(dir.Sub("a.json"), ABC(), Format("json"));
-  ASSERT_OK(r);
-  EXPECT_TRUE(r->table->schema()->Equals(*ABC()));
-  EXPECT_EQ(Rows(r->table), (Strings{"1|x|null", "2|null|null", "null|z|1.5"}));
-  EXPECT_EQ(r->malformed_rows, 0);
-}
-
-TEST(FileSourceFormats, JsonDatesAndTimestampsDecodeAndBadDateIsMalformed) {
-  TempDir dir;
-  WriteFile(dir.Sub("a.json"), "{\"d\":\"2024-01-02\",\"t\":\"2024-01-02T03:04:05\",\"ok\":true}\n{\"d\":\"soon\"}\n");
-  auto schema = arrow::schema({arrow::field("d", arrow::date32()), arrow::field("t", arrow::timestamp(arrow::TimeUnit::MICRO)),
-                               arrow::field("ok", arrow::boolean())});
-  auto r = Read(dir.Sub("a.json"), schema, Format("json"));
-  ASSERT_OK(r);
-  EXPECT_TRUE(r->table->schema()->Equals(*schema));
-  EXPECT_EQ(Rows(r->table), (Strings{"2024-01-02|2024-01-02 03:04:05.000000|true", "null|null|null"}));
-  EXPECT_EQ(r->malformed_rows, 1);
 }
 
 TEST(FileSourceFormats, CsvWithHeaderMapsByName) {
@@ -181,85 +159,9 @@ TEST(FileSourceFormats, EmptyFilesGiveNoRows) {
   }
 }
 
-// Lines 2 and 4 are malformed: not JSON, and a string where a number is declared.
-const char* kBadJson = "{\"a\":1,\"b\":\"x\"}\n{\"a\":\n{\"a\":3}\n{\"a\":\"four\"}\n{\"a\":5}\n";
-
 std::shared_ptr<arrow::Schema> WithCorrupt() {
   return arrow::schema({arrow::field("a", arrow::int64()), arrow::field("b", arrow::utf8()),
                         arrow::field("_corrupt_record", arrow::utf8())});
-}
-
-TEST(FileSourceFormats, MalformedJsonPermissiveKeepsRawLine) {
-  TempDir dir;
-  WriteFile(dir.Sub("a.json"), kBadJson);
-  auto r = Read(dir.Sub("a.json"), WithCorrupt(), Format("json"));
-  ASSERT_OK(r);
-  EXPECT_EQ(Rows(r->table), (Strings{"1|x|null", "null|null|{\"a\":", "3|null|null", "null|null|{\"a\":\"four\"}",
-                                     "5|null|null"}));
-  EXPECT_EQ(r->malformed_rows, 2);
-  // Without a corrupt-record column the rows are all null.
-  auto plain = Read(dir.Sub("a.json"), arrow::schema({arrow::field("a", arrow::int64())}), Format("json"));
-  ASSERT_OK(plain);
-  EXPECT_EQ(Rows(plain->table), (Strings{"1", "null", "3", "null", "5"}));
-}
-
-// Spark 4's PERMISSIVE partial results: a badly typed field is null, the record's other fields
-// stay; a timestamp with more than six fractional digits is truncated, not malformed.
-TEST(FileSourceFormats, JsonBadFieldKeepsTheOthersAndLongFractionsTruncate) {
-  TempDir dir;
-  WriteFile(dir.Sub("a.json"), "{\"a\":1,\"b\":\"x\",\"ts\":\"2024-01-01 00:00:00\"}\n"
-                               "{\"a\":\"two\",\"b\":\"y\",\"ts\":\"2024-01-01 00:00:02\"}\n"
-                               "{\"a\":3,\"b\":\"z\",\"ts\":\"2024-01-01 00:00:03.123456789\"}\n");
-  auto schema = arrow::schema({arrow::field("a", arrow::int64()), arrow::field("b", arrow::utf8()),
-                               arrow::field("ts", arrow::timestamp(arrow::TimeUnit::MICRO, "UTC"))});
-  auto r = Read(dir.Sub("a.json"), schema, Format("json"));
-  ASSERT_TRUE(r.ok()) << r.status();
-  EXPECT_EQ(Rows(r->table), (Strings{"1|x|2024-01-01 00:00:00.000000Z", "null|y|2024-01-01 00:00:02.000000Z",
-                                     "3|z|2024-01-01 00:00:03.123456Z"}));
-  EXPECT_EQ(r->malformed_rows, 1);
-}
-
-TEST(FileSourceFormats, MalformedJsonDropAndFailFast) {
-  TempDir dir;
-  WriteFile(dir.Sub("a.json"), kBadJson);
-  auto dropped = Read(dir.Sub("a.json"), WithCorrupt(), Format("json", ParseMode::kDropMalformed));
-  ASSERT_OK(dropped);
-  EXPECT_EQ(Rows(dropped->table), (Strings{"1|x|null", "3|null|null", "5|null|null"}));
-  EXPECT_EQ(dropped->malformed_rows, 2);
-
-  auto failed = Read(dir.Sub("a.json"), WithCorrupt(), Format("json", ParseMode::kFailFast));
-  ASSERT_FALSE(failed.ok());
-  std::string prefix = "Malformed record in " + io::PathToUri(dir.Sub("a.json")) + " at line 2: ";
-  EXPECT_EQ(failed.status().message().rfind(prefix, 0), 0u) << failed.status().message();
-}
-
-// Line 2 holds a byte that is not UTF-8 (0xFF) inside a string.
-const std::string kNotUtf8Json = "{\"a\":1,\"b\":\"x\"}\n{\"a\":2,\"b\":\"y\xff" "z\"}\n{\"a\":3}\n";
-
-TEST(FileSourceFormats, JsonRecordThatIsNotUtf8IsMalformedInEveryMode) {
-  TempDir dir;
-  WriteFile(dir.Sub("a.json"), kNotUtf8Json);
-  auto permissive = Read(dir.Sub("a.json"), WithCorrupt(), Format("json"));
-  ASSERT_OK(permissive);
-  // _corrupt_record holds the line with U+FFFD in place of the bad byte: valid UTF-8.
-  EXPECT_EQ(Rows(permissive->table),
-            (Strings{"1|x|null", "null|null|{\"a\":2,\"b\":\"y\xEF\xBF\xBDz\"}", "3|null|null"}));
-  EXPECT_EQ(permissive->malformed_rows, 1);
-  ASSERT_OK(permissive->table->ValidateFull());
-  // Without a corrupt-record column: a null row, not the bytes in column b.
-  auto plain = Read(dir.Sub("a.json"), ABC(), Format("json"));
-  ASSERT_OK(plain);
-  EXPECT_EQ(Rows(plain->table), (Strings{"1|x|null", "null|null|null", "3|null|null"}));
-
-  auto dropped = Read(dir.Sub("a.json"), WithCorrupt(), Format("json", ParseMode::kDropMalformed));
-  ASSERT_OK(dropped);
-  EXPECT_EQ(Rows(dropped->table), (Strings{"1|x|null", "3|null|null"}));
-
-  auto failed = Read(dir.Sub("a.json"), WithCorrupt(), Format("json", ParseMode::kFailFast));
-  ASSERT_FALSE(failed.ok());
-  EXPECT_THAT(failed.status().message(),
-              HasSubstr("Malformed record in " + io::PathToUri(dir.Sub("a.json")) + " at line 2: the record is not "
-                        "valid UTF-8"));
 }
 
 TEST(FileSourceFormats, CsvBytesThatAreNotUtf8BecomeReplacementCharactersAsInSpark) {

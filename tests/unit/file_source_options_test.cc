@@ -52,6 +52,18 @@ TEST(FileSourceOptions, BadValuesNameOptionAndValue) {
   EXPECT_THAT(ErrorOf(Spec("json", "/in", AB(), {{"cleanSource", "move"}})), HasSubstr("option 'cleanSource'"));
 }
 
+TEST(FileSourceOptions, JsonReaderChoosesTheDecoderOfJsonOnly) {
+  auto plain = ParseFileSourceOptions(Spec("json", "/in", AB(), {}));
+  ASSERT_OK(plain);
+  EXPECT_EQ(plain->format.json_reader, JsonReader::kSimdjson);
+  auto arrow = ParseFileSourceOptions(Spec("json", "/in", AB(), {{"jsonreader", " Arrow"}}));
+  ASSERT_OK(arrow);
+  EXPECT_EQ(arrow->format.json_reader, JsonReader::kArrow);
+  EXPECT_EQ(ErrorOf(Spec("json", "/in", AB(), {{"jsonReader", "rapidjson"}})),
+            "Invalid value 'rapidjson' for option 'jsonReader', must be simdjson or arrow");
+  EXPECT_THAT(ErrorOf(Spec("csv", "/in", AB(), {{"jsonReader", "arrow"}})), HasSubstr("Unknown option 'jsonReader'"));
+}
+
 TEST(FileSourceOptions, ArchiveNeedsSourceArchiveDirOutsideTheInput) {
   EXPECT_EQ(ErrorOf(Spec("json", "/in", AB(), {{"cleanSource", "archive"}})),
             "Archive mode must be used with 'sourceArchiveDir' option.");

@@ -56,6 +56,14 @@ CASES = [
     # A line that is the JSON value null is a malformed record (Spark's parser rejects a null root).
     js("json-null-record", "null\n" + GOOD + " null\n", schema=CORRUPT_SCHEMA),
     js("json-null-record-dropmalformed", GOOD + "null\n", options={"mode": "DROPMALFORMED"}),
+    # The simdjson reader's edge cases (docs/file-source.md), and projection pushdown: a query
+    # reading id and s only does not judge v, so the record with a bad v is kept (Spark prunes too).
+    js("json-pruned-bad-field-dropmalformed", GOOD + BAD_FIELD, sql="SELECT id, s FROM src",
+       options={"mode": "DROPMALFORMED"}),
+    js("json-duplicate-key", '{"id":1,"v":1,"v":2}\n'),
+    js("json-double-out-of-range", '{"id":1,"d":1e400}\n{"id":2,"d":2.5}\n', schema="id BIGINT, d DOUBLE"),
+    js("json-whitespace-crlf-no-final-newline", '  {"id" : 1 ,\t"v":2}  \r\n\r\n' + GOOD.replace("\n", "\r\n") + '{"id":3}'),
+    js("json-byte-order-mark", "\ufeff" + GOOD),
     csv("csv-invalid-utf8", b"1,10,a\xffb\n2,20,\xe2\x82\n3,30,c\n",
         sql="SELECT id, s, length(s) AS n FROM src"),
     csv("csv-by-position", "1,10,a\n2,,b\n3,30,\n"),

@@ -1,0 +1,320 @@
+#include "source/json_simdjson_reader.h"
+
+#include <arrow/api.h>
+#include <arrow/compute/api.h>
+#include <arrow/util/parallel.h>
+#include <arrow/util/value_parsing.h>
+#include <simdjson.h>
+
+#include <cstring>
+#include <limits>
+#include <string_view>
+#include <vector>
+
+#include "util/compute_init.h"
+
+namespace sluice::source {
+namespace {
+
+constexpr int64_t kMinBytesPerPart = 4 << 20;  // below this a file is parsed on one thread
+
+enum class ValueKind { kString, kInteger, kDouble, kBoolean, kTimestamp };
+
+Result<ValueKind> KindOf(const arrow::DataType& type) {
+  switch (type.id()) {
+    case arrow::Type::STRING:
+      return ValueKind::kString;
+    case arrow::Type::INT8:
+    case arrow::Type::INT16:
+    case arrow::Type::INT32:
+    case arrow::Type::INT64:
+      return ValueKind::kInteger;
+    case arrow::Type::DOUBLE:
+      return ValueKind::kDouble;
+    case arrow::Type::BOOL:
+      return ValueKind::kBoolean;
+    case arrow::Type::TIMESTAMP:
+      return ValueKind::kTimestamp;
+    default:
+      return Status::NotImplemented("type ", type.ToString(), " is decoded by Arrow's reader");
+  }
+}
+
+// One declared column being built. Integers of every width are collected as int64 (in the
+// declared width's range) and cast at the end; the range check makes the cast exact.
+struct ColumnBuilder {
+  std::string name;
+  std::shared_ptr<arrow::DataType> type;
+  ValueKind kind = ValueKind::kString;
+  int64_t min = 0;
+  int64_t max = 0;
+  int64_t last_row = -1;  // the row that last set this column (a second set in one row = duplicate key)
+  arrow::StringBuilder strings;
+  arrow::Int64Builder integers;  // kInteger and kTimestamp values
+  arrow::DoubleBuilder doubles;
+  arrow::BooleanBuilder booleans;
+};
+
+std::pair<int64_t, int64_t> IntegerRange(arrow::Type::type id) {
+  switch (id) {
+    case arrow::Type::INT8:
+      return {std::numeric_limits<int8_t>::min(), std::numeric_limits<int8_t>::max()};
+    case arrow::Type::INT16:
+      return {std::numeric_limits<int16_t>::min(), std::numeric_limits<int16_t>::max()};
+    case arrow::Type::INT32:
+      return {std::numeric_limits<int32_t>::min(), std::numeric_limits<int32_t>::max()};
+    default:
+      return {std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max()};
+  }
+}
+
+// Decodes consecutive lines of one file into columns; one instance per thread.
+class LineRangeDecoder {
+ public:
+  explicit LineRangeDecoder(const arrow::Schema& schema) {
+    columns_.resize(static_cast<size_t>(schema.num_fields()));
+    for (int i = 0; i < schema.num_fields(); ++i) {
+      auto& c = columns_[static_cast<size_t>(i)];
+      c.name = schema.field(i)->name();
+      c.type = schema.field(i)->type();
+      c.kind = *KindOf(*c.type);
+      std::tie(c.min, c.max) = IntegerRange(c.type->id());
+    }
+  }
+
+  // Decodes bytes [begin, end) of `file` (whole lines). False: a line is declined (see header).
+  Result<bool> Decode(const char* file, int64_t file_size, int64_t begin, int64_t end) {
+    int64_t start = begin;
+    while (start < end) {
+      const void* nl = std::memchr(file + start, '\n', static_cast<size_t>(end - start));
+      const int64_t stop = nl ? static_cast<const char*>(nl) - file : end;
+      int64_t e = stop;
+      if (e > start && file[e - 1] == '\r') --e;
+      int64_t b = start;
+      while (b < e && (file[b] == ' ' || file[b] == '\t')) ++b;
+      start = stop + 1;
+      if (b == e) continue;  // a blank line is no record
+      ARROW_ASSIGN_OR_RAISE(bool ok, DecodeLine(file + b, static_cast<size_t>(e - b),
+                                                static_cast<size_t>(file_size - b)));
+      if (!ok) return false;
+    }
+    return true;
+  }
+
+  Result<std::vector<std::shared_ptr<arrow::Array>>> Finish() {
+    std::vector<std::shared_ptr<arrow::Array>> out;
+    for (auto& c : columns_) {
+      std::shared_ptr<arrow::Array> array;
+      switch (c.kind) {
+        case ValueKind::kString:
+          ARROW_RETURN_NOT_OK(c.strings.Finish(&array));
+          break;
+        case ValueKind::kDouble:
+          ARROW_RETURN_NOT_OK(c.doubles.Finish(&array));
+          break;
+        case ValueKind::kBoolean:
+          ARROW_RETURN_NOT_OK(c.booleans.Finish(&array));
+          break;
+        case ValueKind::kInteger:
+        case ValueKind::kTimestamp: {
+          ARROW_RETURN_NOT_OK(c.integers.Finish(&array));
+          if (c.kind == ValueKind::kTimestamp) {
+            ARROW_ASSIGN_OR_RAISE(array, array->View(c.type));
+          } else if (c.type->id() != arrow::Type::INT64) {
+            ARROW_RETURN_NOT_OK(util::EnsureComputeInitialized());
+            ARROW_ASSIGN_OR_RAISE(auto cast, arrow::compute::Cast(*array, c.type));
+            array = cast;
+          }
+          break;
+        }
+      }
+      out.push_back(std::move(array));
+    }
+    return out;
+  }
+
+  int64_t rows() const { return rows_; }
+
+ private:
+  // `capacity`: readable bytes from `line` on (simdjson reads up to SIMDJSON_PADDING past the end).
+  Result<bool> DecodeLine(const char* line, size_t size, size_t capacity) {
+    const char* text = line;
+    if (capacity < size + simdjson::SIMDJSON_PADDING) {
+      padded_.assign(line, size);
+      padded_.resize(size + simdjson::SIMDJSON_PADDING, ' ');
+      text = padded_.data();
+    }
+    simdjson::dom::element doc;
+    if (parser_.parse(text, size, /*realloc_if_needed=*/false).get(doc) != simdjson::SUCCESS) return false;
+    simdjson::dom::object object;
+    if (doc.get_object().get(object) != simdjson::SUCCESS) return false;
+    const int64_t row = rows_;
+    for (simdjson::dom::key_value_pair field : object) {
+      ColumnBuilder* c = Find(field.key);
+      if (!c) continue;  // a field the schema lacks is ignored
+      if (c->last_row == row) return false;  // a declared key given twice: Arrow's reader rejects the record
+      c->last_row = row;
+      ARROW_ASSIGN_OR_RAISE(bool ok, Append(c, field.value));
+      if (!ok) return false;
+    }
+    for (auto& c : columns_) {
+      if (c.last_row != row) {
+        ARROW_RETURN_NOT_OK(AppendNull(&c));
+        c.last_row = row;
+      }
+    }
+    ++rows_;
+    return true;
+  }
+
+  ColumnBuilder* Find(std::string_view key) {
+    for (auto& c : columns_) {
+      if (c.name == key) return &c;
+    }
+    return nullptr;
+  }
+
+  static Status AppendNull(ColumnBuilder* c) {
+    switch (c->kind) {
+      case ValueKind::kString:
+        return c->strings.AppendNull();
+      case ValueKind::kDouble:
+        return c->doubles.AppendNull();
+      case ValueKind::kBoolean:
+        return c->booleans.AppendNull();
+      default:
+        return c->integers.AppendNull();
+    }
+  }
+
+  // False: `value` is not one Arrow's reader takes for the column's type.
+  static Result<bool> Append(ColumnBuilder* c, const simdjson::dom::element& value) {
+    const auto type = value.type();
+    if (type == simdjson::dom::element_type::NULL_VALUE) {
+      ARROW_RETURN_NOT_OK(AppendNull(c));
+      return true;
+    }
+    switch (c->kind) {
+      case ValueKind::kString: {
+        if (type != simdjson::dom::element_type::STRING) return false;
+        std::string_view s = value.get_string().value_unsafe();
+        ARROW_RETURN_NOT_OK(c->strings.Append(s.data(), static_cast<int32_t>(s.size())));
+        return true;
+      }
+      case ValueKind::kInteger: {
+        // An integer literal in int64's range (simdjson reads "1.0", "1e2" and "-0" as doubles,
+        // which Arrow's integer parser also rejects).
+        if (type != simdjson::dom::element_type::INT64) return false;
+        const int64_t v = value.get_int64().value_unsafe();
+        if (v < c->min || v > c->max) return false;
+        ARROW_RETURN_NOT_OK(c->integers.Append(v));
+        return true;
+      }
+      case ValueKind::kDouble: {
+        double v = 0;
+        if (type == simdjson::dom::element_type::INT64) {
+          v = static_cast<double>(value.get_int64().value_unsafe());
+        } else if (type == simdjson::dom::element_type::UINT64) {
+          v = static_cast<double>(value.get_uint64().value_unsafe());
+        } else if (type == simdjson::dom::element_type::DOUBLE) {
+          v = value.get_double().value_unsafe();
+        } else {
+          return false;
+        }
+        ARROW_RETURN_NOT_OK(c->doubles.Append(v));
+        return true;
+      }
+      case ValueKind::kBoolean: {
+        if (type != simdjson::dom::element_type::BOOL) return false;
+        ARROW_RETURN_NOT_OK(c->booleans.Append(value.get_bool().value_unsafe()));
+        return true;
+      }
+      case ValueKind::kTimestamp: {
+        if (type != simdjson::dom::element_type::STRING) return false;
+        std::string_view s = value.get_string().value_unsafe();
+        int64_t v = 0;
+        // The parser Arrow's JSON reader applies to timestamp text (a zone offset is converted
+        // to UTC; more than the unit's fractional digits fails, and Arrow's path truncates them).
+        if (!arrow::internal::ParseValue<arrow::TimestampType>(static_cast<const arrow::TimestampType&>(*c->type),
+                                                               s.data(), s.size(), &v)) {
+          return false;
+        }
+        ARROW_RETURN_NOT_OK(c->integers.Append(v));
+        return true;
+      }
+    }
+    return false;
+  }
+
+  std::vector<ColumnBuilder> columns_;
+  simdjson::dom::parser parser_;
+  std::string padded_;
+  int64_t rows_ = 0;
+};
+
+// Line-aligned byte ranges of about equal size; one when `parts` is 1.
+std::vector<std::pair<int64_t, int64_t>> SplitAtLines(const char* p, int64_t n, int parts) {
+  std::vector<std::pair<int64_t, int64_t>> out;
+  int64_t begin = 0;
+  for (int i = 1; i < parts && begin < n; ++i) {
+    int64_t cut = std::max(begin, n * i / parts);
+    const void* nl = std::memchr(p + cut, '\n', static_cast<size_t>(n - cut));
+    if (!nl) break;
+    int64_t end = static_cast<const char*>(nl) - p + 1;
+    out.emplace_back(begin, end);
+    begin = end;
+  }
+  if (begin < n || out.empty()) out.emplace_back(begin, n);
+  return out;
+}
+
+}  // namespace
+
+bool SimdjsonDecodesSchema(const arrow::Schema& parse_schema) {
+  for (const auto& f : parse_schema.fields()) {
+    if (!KindOf(*f->type()).ok()) return false;
+  }
+  return true;
+}
+
+Result<std::shared_ptr<arrow::Table>> DecodeJsonLinesSimdjson(const std::shared_ptr<arrow::Buffer>& data,
+                                                              const std::shared_ptr<arrow::Schema>& parse_schema,
+                                                              bool use_threads) {
+  const char* p = reinterpret_cast<const char*>(data->data());
+  const int64_t n = data->size();
+  int parts = 1;
+  if (use_threads) {
+    const int64_t by_size = std::max<int64_t>(1, n / kMinBytesPerPart);
+    parts = static_cast<int>(std::min<int64_t>(by_size, arrow::GetCpuThreadPoolCapacity()));
+  }
+  const auto ranges = SplitAtLines(p, n, parts);
+  std::vector<std::unique_ptr<LineRangeDecoder>> decoders(ranges.size());
+  std::vector<uint8_t> accepted(ranges.size(), 0);
+  auto decode = [&](int i) -> Status {
+    const auto k = static_cast<size_t>(i);
+    decoders[k] = std::make_unique<LineRangeDecoder>(*parse_schema);
+    ARROW_ASSIGN_OR_RAISE(bool ok, decoders[k]->Decode(p, n, ranges[k].first, ranges[k].second));
+    accepted[k] = ok ? 1 : 0;
+    return Status::OK();
+  };
+  // One range is decoded on the calling thread: it may be a pool thread already (files of a
+  // batch are read in parallel), where waiting on the pool could deadlock.
+  if (ranges.size() == 1) {
+    ARROW_RETURN_NOT_OK(decode(0));
+  } else {
+    ARROW_RETURN_NOT_OK(arrow::internal::ParallelFor(static_cast<int>(ranges.size()), decode));
+  }
+  for (uint8_t ok : accepted) {
+    if (!ok) return nullptr;
+  }
+  std::vector<std::shared_ptr<arrow::Table>> tables;
+  for (auto& d : decoders) {
+    const int64_t rows = d->rows();
+    ARROW_ASSIGN_OR_RAISE(auto columns, d->Finish());
+    tables.push_back(arrow::Table::Make(parse_schema, std::move(columns), rows));
+  }
+  if (tables.size() == 1) return tables[0];
+  return arrow::ConcatenateTables(tables);  // one chunk per range, as Arrow's reader gives one per block
+}
+
+}  // namespace sluice::source

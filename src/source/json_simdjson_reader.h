@@ -1,0 +1,40 @@
+// The simdjson JSON-lines decoder (FileFormatOptions::json_reader = simdjson, the default).
+//
+// It builds Arrow arrays directly from simdjson's parse of each line and handles the common
+// case only: files whose every non-blank line is one JSON object whose declared fields hold
+// values of the declared flat types. Whenever a file holds anything else (a line that is not
+// valid JSON or not an object, a value of another JSON kind, a number or timestamp the declared
+// type cannot take, a declared key given twice, bytes that are not UTF-8), the decoder declines
+// the file and the caller decodes it with Arrow's reader, which handles malformed records per
+// `mode` (file_record_readers.cc). So both readers return the same table for every file: the
+// values accepted here are exactly those Arrow's reader accepts, converted the same way
+// (integers in range, doubles correctly rounded, timestamps by Arrow's ISO-8601 parser).
+//
+// Declared types decoded here: string, int8..int64, double, boolean, timestamp (any unit),
+// date (as text; ConformToSchema casts it). A schema with any other type (struct, list, map,
+// float, decimal, binary, ...) is decoded by Arrow's reader for the whole file.
+//
+// Thread-safe (no shared mutable state). Lines are parsed one at a time: a file is never parsed
+// as one document, and only the output arrays grow with it.
+#pragma once
+
+#include <arrow/buffer.h>
+#include <arrow/table.h>
+
+#include <memory>
+
+#include "sluice/status.h"
+
+namespace sluice::source {
+
+/// Whether every field of `parse_schema` has a type the simdjson decoder builds.
+bool SimdjsonDecodesSchema(const arrow::Schema& parse_schema);
+
+/// `data` (a whole JSON-lines file) as a table of exactly `parse_schema`, or nullptr when the
+/// decoder declines the file (see above). `use_threads`: a large file is split into line
+/// ranges parsed in parallel (rows keep the file's order).
+Result<std::shared_ptr<arrow::Table>> DecodeJsonLinesSimdjson(const std::shared_ptr<arrow::Buffer>& data,
+                                                              const std::shared_ptr<arrow::Schema>& parse_schema,
+                                                              bool use_threads);
+
+}  // namespace sluice::source
