@@ -3,6 +3,9 @@
 // the scan checks their schema and hands them on batch by batch.
 #include <arrow/api.h>
 
+#include <cctype>
+#include <string>
+
 #include "exec/physical_planner.h"
 
 namespace sluice::exec {
@@ -17,7 +20,17 @@ class ScanExec : public PhysicalOperator {
     const auto& src = *source_;
     std::string line = "ScanExec " + src.format + " " + src.Describe();
     if (src.streaming && src.reads_files) {
-      return line + " (reads the files of the batch's source-log entries, Arrow " + src.format + " reader)";
+      // json: simdjson unless the jsonReader option asks for Arrow's reader (file_source_options.cc).
+      std::string reader = "Arrow " + src.format;
+      if (src.format == "json") {
+        auto r = src.options.Get("jsonReader");
+        std::string v;
+        for (char c : r.value_or("")) {
+          if (c != ' ') v += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        }
+        reader = v == "arrow" ? "Arrow json" : "simdjson json";
+      }
+      return line + " (reads the files of the batch's source-log entries, " + reader + " reader)";
     }
     if (src.streaming) return line + " (rows between the batch's recorded offsets)";
     return line + " (everything there now)";

@@ -1,5 +1,7 @@
 #include "sql/sql_relation.h"
 
+#include <arrow/type.h>
+
 #include "sql/sql_parse.h"
 
 namespace sluice::sql {

@@ -233,8 +233,8 @@ TEST(FileSourceFormats, StaticCsvInferenceFollowsInferSchema) {
 
 TEST(FileSourceFormats, StaticParquetInferenceSkipsEmptyFileAndNamesTruncatedOne) {
   TempDir dir;
-  WriteParquet(dir.Sub("in/a.parquet"));
   WriteFile(dir.Sub("in/b.parquet"), "");  // 0 bytes: no schema, skipped as Spark skips it
+  WriteParquet(dir.Sub("in/a.parquet"));
   auto spec = Spec("parquet", dir.Sub("in"), nullptr, {}, /*streaming=*/false);
   ASSERT_OK_AND_ASSIGN(auto schema, InferFilesSchema(spec, fs()));
   EXPECT_EQ(schema->ToString(), "a: int64");

@@ -434,6 +434,20 @@ def datediff(end, start):
     return _call("datediff", _to_col(end), _to_col(start))
 
 
+def current_date():
+    """The date of the micro-batch's timestamp (one value per batch, the same on a redo)."""
+    return _call("current_date")
+
+
+def current_timestamp():
+    """The micro-batch's timestamp, recorded in its offsets log entry (the same on a redo)."""
+    return _call("current_timestamp")
+
+
+def now():
+    return _call("now")
+
+
 def unix_timestamp(timestamp=None, format="yyyy-MM-dd HH:mm:ss"):  # noqa: A002
     _refuse_if(timestamp is None, "unix_timestamp() without a column (the current time)")
     return _call("unix_timestamp", _to_col(timestamp), _lit(format))
