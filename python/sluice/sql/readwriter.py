@@ -327,27 +327,18 @@ class DataFrameWriter(_Options):
         self._df._df.write_files("iceberg", self._mode, self._options, tableName)
 
 
-class DataFrameWriterV2:
+class DataFrameWriterV2(_Options):
     """df.writeTo("catalog.ns.table"): PySpark's DataFrameWriterV2 for Iceberg tables."""
 
     def __init__(self, df, table):
+        super().__init__()
         self._df = df
         self._table = table
-        self._options = {}
         self._partition_by = None
 
     def using(self, provider):
         if provider.lower() != "iceberg":
             raise PySparkValueError(f"writeTo(...).using('{provider}'): sluice writes Iceberg tables only")
-        return self
-
-    def option(self, key, value):
-        self._options[key] = _option_text(value)
-        return self
-
-    def options(self, **options):
-        for k, v in options.items():
-            self.option(k, v)
         return self
 
     def partitionedBy(self, col, *cols):
