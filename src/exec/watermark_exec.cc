@@ -9,13 +9,14 @@
 namespace sluice::exec {
 
 EventTimeWatermarkExec::EventTimeWatermarkExec(std::string event_time_column, int64_t delay_ms, std::string delay_text,
-                                               int watermark_index, std::shared_ptr<arrow::Schema> schema,
-                                               std::vector<OperatorPtr> children)
+                                               int watermark_index, std::string watermark_id,
+                                               std::shared_ptr<arrow::Schema> schema, std::vector<OperatorPtr> children)
     : PhysicalOperator(std::move(schema), std::move(children)),
       event_time_column_(std::move(event_time_column)),
       delay_ms_(delay_ms),
       delay_text_(std::move(delay_text)),
-      watermark_index_(watermark_index) {}
+      watermark_index_(watermark_index),
+      watermark_id_(std::move(watermark_id)) {}
 
 std::string EventTimeWatermarkExec::Describe() const {
   return "EventTimeWatermarkExec " + event_time_column_ + ", delay " + delay_text_ +
@@ -54,7 +55,8 @@ Status EventTimeWatermarkExec::Push(ExecContext* ctx, OperatorState*, int,
 Result<OperatorPtr> PlanEventTimeWatermarkExec(const plan::LogicalPlan& node, std::vector<OperatorPtr>* children,
                                                PlannerContext* ctx) {
   return std::make_unique<EventTimeWatermarkExec>(node.event_time_column, node.delay_ms, node.delay_text,
-                                                  ctx->next_watermark_index++, node.schema, std::move(*children));
+                                                  ctx->next_watermark_index++, node.watermark_id, node.schema,
+                                                  std::move(*children));
 }
 
 }  // namespace sluice::exec

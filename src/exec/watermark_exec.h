@@ -13,12 +13,16 @@ namespace sluice::exec {
 class EventTimeWatermarkExec : public PhysicalOperator {
  public:
   EventTimeWatermarkExec(std::string event_time_column, int64_t delay_ms, std::string delay_text, int watermark_index,
-                         std::shared_ptr<arrow::Schema> schema, std::vector<OperatorPtr> children);
+                         std::string watermark_id, std::shared_ptr<arrow::Schema> schema,
+                         std::vector<OperatorPtr> children);
 
   /// Position among the plan's watermark operators, bottom-up: its statistics are
   /// ExecContext::event_time[watermark_index()].
   int watermark_index() const { return watermark_index_; }
   int64_t delay_ms() const { return delay_ms_; }
+  /// The declaration it comes from (LogicalPlan::watermark_id): operators with the same id are
+  /// one watermark for the runtime.
+  const std::string& watermark_id() const { return watermark_id_; }
 
   std::string Describe() const override;
   Status Push(ExecContext* ctx, OperatorState* state, int child_index, const std::shared_ptr<arrow::RecordBatch>& batch,
@@ -29,6 +33,7 @@ class EventTimeWatermarkExec : public PhysicalOperator {
   int64_t delay_ms_;
   std::string delay_text_;
   int watermark_index_;
+  std::string watermark_id_;
 };
 
 }  // namespace sluice::exec

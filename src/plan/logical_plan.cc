@@ -3,6 +3,7 @@
 #include <arrow/api.h>
 
 #include <algorithm>
+#include <atomic>
 #include <functional>
 #include <set>
 #include <sstream>
@@ -255,7 +256,8 @@ std::map<std::string, int64_t> LogicalPlan::WatermarkedColumns() const {
   return {};
 }
 
-Result<PlanPtr> LogicalPlan::Watermark(PlanPtr input, const std::string& event_time, const std::string& delay) {
+Result<PlanPtr> LogicalPlan::Watermark(PlanPtr input, const std::string& event_time, const std::string& delay,
+                                       std::string id) {
   ARROW_ASSIGN_OR_RAISE(auto field, FindColumn(event_time, *input->schema));
   if (field->type()->id() != arrow::Type::TIMESTAMP) {
     return Status::TypeError("withWatermark: the event-time column '", event_time, "' must be a timestamp, but it is ",
@@ -270,6 +272,11 @@ Result<PlanPtr> LogicalPlan::Watermark(PlanPtr input, const std::string& event_t
   node->event_time_column = event_time;
   node->delay_ms = delay_ms;
   node->delay_text = delay;
+  if (id.empty()) {
+    static std::atomic<uint64_t> next_id{0};
+    id = "withWatermark#" + std::to_string(++next_id);
+  }
+  node->watermark_id = std::move(id);
   return PlanPtr(node);
 }
 

@@ -85,6 +85,10 @@ struct LogicalPlan {
   std::string event_time_column;
   int64_t delay_ms = 0;
   std::string delay_text;
+  /// The declaration the watermark comes from. Nodes with the same id are one watermark, as
+  /// Spark keys its watermarks by the withWatermark node: a DataFrame or SQL table used twice
+  /// (a self-union) advances by the largest event time any use of it saw.
+  std::string watermark_id;
 
   // kAggregate: output = grouping columns (a window contributes window_start, window_end) then
   // one column per aggregate call.
@@ -129,7 +133,9 @@ struct LogicalPlan {
   static Result<PlanPtr> Project(PlanPtr input, std::vector<ExprPtr> exprs);
   static Result<PlanPtr> Filter(PlanPtr input, ExprPtr predicate);
   /// `event_time` must be a timestamp column of `input`; `delay` an interval ("10 seconds").
-  static Result<PlanPtr> Watermark(PlanPtr input, const std::string& event_time, const std::string& delay);
+  /// `id`: see watermark_id; empty = a new declaration of its own.
+  static Result<PlanPtr> Watermark(PlanPtr input, const std::string& event_time, const std::string& delay,
+                                   std::string id = {});
   /// Grouping expressions (at most one window/session_window call) and aggregate calls, each a
   /// bare aggregate function call, optionally aliased. Most callers want PlanAggregation.
   static Result<PlanPtr> Aggregate(PlanPtr input, std::vector<ExprPtr> group_exprs, std::vector<ExprPtr> agg_exprs);

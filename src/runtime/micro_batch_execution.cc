@@ -168,7 +168,8 @@ MicroBatchExecution::~MicroBatchExecution() = default;
 
 Status MicroBatchExecution::OpenState() {
   ARROW_ASSIGN_OR_RAISE(physical_, exec::PlanPhysical(*config_.plan));
-  node_watermarks_.assign(physical_->watermarks().size(), std::nullopt);
+  node_watermarks_.clear();
+  for (const auto* w : physical_->watermarks()) node_watermarks_[w->watermark_id()] = std::nullopt;
   watermark_policy_ = config_.watermark_policy;
   ARROW_ASSIGN_OR_RAISE(auto last, checkpoint_->offsets().LatestId());
   if (last) {
@@ -231,13 +232,14 @@ Status MicroBatchExecution::UpdateWatermark(const exec::ExecContext& ctx) {
     const auto& st = ctx.event_time[i];
     if (st.count == 0) continue;
     const int64_t candidate = st.max_ms - watermarks[i]->delay_ms();
-    if (!node_watermarks_[i] || candidate > *node_watermarks_[i]) node_watermarks_[i] = candidate;
+    auto& node = node_watermarks_[watermarks[i]->watermark_id()];
+    if (!node || candidate > *node) node = candidate;
   }
   // Several inputs: the slowest one decides ("min", Spark's default) or the fastest ("max"); an
   // input that has not seen a row yet counts as 0, as in Spark's WatermarkTracker.
   std::optional<int64_t> global;
   const bool max_policy = watermark_policy_ == "max";
-  for (const auto& w : node_watermarks_) {
+  for (const auto& [id, w] : node_watermarks_) {
     const int64_t v = w.value_or(0);
     global = !global ? v : max_policy ? std::max(*global, v) : std::min(*global, v);
   }

@@ -1,6 +1,7 @@
 // The micro-batch protocol for one query, as named phases (README, "How exactly-once works").
 #pragma once
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -125,8 +126,9 @@ class MicroBatchExecution {
   int64_t watermark_ms_ = 0;
   /// The watermark the last batch that ran used (the next batch's late-row watermark).
   std::optional<int64_t> last_batch_watermark_ms_;
-  /// Per watermark operator: max event time - delay seen by this run.
-  std::vector<std::optional<int64_t>> node_watermarks_;
+  /// Per watermark declaration (EventTimeWatermarkExec::watermark_id; a table used twice is one):
+  /// max event time - delay seen by this run.
+  std::map<std::string, std::optional<int64_t>> node_watermarks_;
   /// "min" | "max": the session's, or the one the checkpoint's offsets log recorded.
   std::string watermark_policy_ = "min";
 };

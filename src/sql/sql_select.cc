@@ -249,9 +249,10 @@ Result<DataFrame> ApplyEventTime(const TableDecl& table, const DataFrame& df, co
                                            "'2024-05-01 10:00:00' in JSON and CSV files is read into TIMESTAMP columns)"
                                          : std::string()));
   }
-  DataFrame out = df.withWatermark(field->name(), watermark->value);
-  if (!out.ok()) return LocateTableError(table, out.status(), watermark->location, text);
-  return out;
+  // Every use of the table is one watermark, as every use of a Spark view is one withWatermark.
+  auto node = plan::LogicalPlan::Watermark(api::PlanOf(df), field->name(), watermark->value, "table " + table.name);
+  if (!node.ok()) return LocateTableError(table, node.status(), watermark->location, text);
+  return api::MakeDataFrame(df.session(), *node);
 }
 
 Status LocateTableError(const TableDecl& table, const Status& error, int fallback_location, const SqlText& text) {

@@ -8,8 +8,10 @@
 #include <fstream>
 #include <sstream>
 
-#include "sluice/sluice.h"
+#include "api/access.h"
 #include "cli/pipeline_launch.h"
+#include "plan/logical_plan.h"
+#include "sluice/sluice.h"
 #include "sql/sql_pipeline.h"
 #include "support/status.h"
 #include "support/temp_dir.h"
@@ -365,6 +367,34 @@ TEST(SqlGoldenFiles, EveryFileInTheDirectoryHasATest) {
   std::sort(built.begin(), built.end());
   EXPECT_GE(on_disk.size(), 10u) << "golden files in " << GoldenDir();
   EXPECT_EQ(built, on_disk) << "re-run CMake (make build) to pick up added or removed golden files";
+}
+
+}  // namespace
+}  // namespace sluice::sql
+
+namespace sluice::sql {
+namespace {
+
+// Spark keys its watermarks by the withWatermark node, so every use of one table is one
+// watermark (a self-union whose second branch filters out a batch's rows must not hold the
+// watermark back at 0); two tables are two watermarks, and two withWatermark calls are two.
+TEST_F(SqlPlanTest, EveryUseOfATableIsOneWatermark) {
+  SqlText text("q.sql", Header(", event_time = 'ts', watermark = '5 seconds'") +
+                            "CREATE TABLE other (ts TIMESTAMP) WITH (connector = 'files', format = 'json', path = '" +
+                            dir_.Sub("in") + "', event_time = 'ts', watermark = '1 second');\n"
+                            "SELECT ts FROM events UNION ALL SELECT ts FROM events WHERE price > 2 "
+                            "UNION ALL SELECT ts FROM other;");
+  ASSERT_OK_AND_ASSIGN(auto pipeline, CompilePipeline(session_, text, ExecutionMode::kStreaming));
+  ASSERT_EQ(pipeline.queries.size(), 1u);
+  std::vector<std::string> ids;
+  for (const auto* node : api::PlanOf(pipeline.queries[0].frame)->WatermarkNodes()) ids.push_back(node->watermark_id);
+  ASSERT_EQ(ids.size(), 3u);
+  EXPECT_EQ(ids[0], ids[1]);
+  EXPECT_NE(ids[0], ids[2]);
+
+  DataFrame events = Events();
+  EXPECT_NE(api::PlanOf(events.withWatermark("ts", "5 seconds"))->watermark_id,
+            api::PlanOf(events.withWatermark("ts", "5 seconds"))->watermark_id);
 }
 
 }  // namespace

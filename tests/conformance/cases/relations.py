@@ -29,9 +29,12 @@ CASES = [
          FILES),
     Case("union-all-aggregated", "SELECT k, count(*) AS n FROM (SELECT k FROM src UNION ALL SELECT k FROM src "
          "WHERE v > 2) u GROUP BY k", FILES, mode="complete", smoke=True),
+    # A table used twice is one watermark (Spark keys watermarks by the withWatermark node): the
+    # second use sees no row of the first file, yet the watermark moves (the restart run shows it).
     Case("union-all-watermark-window", "SELECT window.start AS s, count(*) AS n FROM (SELECT ts FROM src UNION ALL "
          "SELECT ts FROM src WHERE v > 2) u GROUP BY window(ts, '10 seconds')",
-         [evs(("a", 1, 1), ("b", 12, 2)), evs(("a", 25, 3)), evs(("a", 40, 4))], watermark=("ts", "5 seconds")),
+         [evs(("a", 1, 1), ("b", 12, 2)), evs(("a", 25, 3)), evs(("a", 40, 4))], watermark=("ts", "5 seconds"),
+         smoke=True),
     Case("union-all-widens-numbers", "SELECT k, CAST(v AS INT) AS v, v AS w FROM src UNION ALL "
          "SELECT k, v, CAST(v AS DOUBLE) FROM src WHERE v > 3", FILES),
     Case("union-all-type-mismatch", "SELECT k, v FROM src UNION ALL SELECT k, ts FROM src", FILES,
