@@ -54,11 +54,12 @@ fuzz-build: fuzz-setup $(FUZZ_BUILD_DIR)/build.ninja
 	cmake --build $(FUZZ_BUILD_DIR) -j $(JOBS)
 
 # The whole suite under AddressSanitizer + UndefinedBehaviorSanitizer, in its own build directory:
-# -O1 -g1 (quick to compile, line numbers in reports), no precompiled header (so every file
-# includes what it uses). Any finding, leaks included, fails the test that hit it.
+# -O1 -g1 (quick to compile, line numbers in reports), the library without its precompiled header
+# (so every file of src/ includes what it uses; the tests keep theirs, which halves their compile
+# time). Any finding, leaks included, fails the test that hit it.
 $(ASAN_BUILD_DIR)/build.ninja: CMakeLists.txt | setup
 	cmake -S . -B $(ASAN_BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Asan -DCMAKE_CXX_FLAGS_ASAN="-O1 -g1" \
-	  -DSLUICE_SANITIZE=ON -DCMAKE_DISABLE_PRECOMPILE_HEADERS=ON $(CMAKE_ARGS)
+	  -DSLUICE_SANITIZE=ON -DSLUICE_INCLUDE_CHECK=ON $(CMAKE_ARGS)
 
 build-asan: setup $(ASAN_BUILD_DIR)/build.ninja
 	cmake --build $(ASAN_BUILD_DIR) -j $(JOBS)
