@@ -1,6 +1,7 @@
 // SQL builds the same logical plan as the C++ DataFrame API, and parse -> plan golden files
 // (tests/golden/sql/<name>.sql -> <name>.plan; SLUICE_UPDATE_GOLDEN=1 rewrites the .plan files).
 #include <arrow/api.h>
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -395,6 +396,45 @@ TEST_F(SqlPlanTest, EveryUseOfATableIsOneWatermark) {
   DataFrame events = Events();
   EXPECT_NE(api::PlanOf(events.withWatermark("ts", "5 seconds"))->watermark_id,
             api::PlanOf(events.withWatermark("ts", "5 seconds"))->watermark_id);
+}
+
+}  // namespace
+}  // namespace sluice::sql
+
+namespace sluice::sql {
+namespace {
+
+// A join condition's conjunct over one input goes into that input (below its table's watermark
+// when it does not read the event time), where the join type keeps the answer, as Spark's
+// optimizer moves it: rows it drops never reach the join's state nor move the watermark.
+TEST_F(SqlPlanTest, JoinConditionConjunctsOverOneInputGoIntoIt) {
+  const std::string tables =
+      "CREATE TABLE a (id STRING, iv BIGINT, its TIMESTAMP) WITH (connector = 'files', format = 'json', path = '" +
+      dir_.Sub("in") + "', event_time = 'its', watermark = '10 seconds');\n"
+      "CREATE TABLE b (cid STRING, cv BIGINT, cts TIMESTAMP) WITH (connector = 'files', format = 'json', path = '" +
+      dir_.Sub("in") + "', event_time = 'cts', watermark = '10 seconds');\n";
+  auto plan_of = [&](const std::string& how) {
+    SqlText text("q.sql", tables + "SELECT id, cid FROM a " + how + " JOIN b ON id = cid AND cts BETWEEN its AND its + "
+                                   "INTERVAL '20' SECOND AND id <> 'x' AND cv < 60;");
+    auto pipeline = CompilePipeline(session_, text, ExecutionMode::kStreaming);
+    EXPECT_OK(pipeline);
+    return pipeline.ok() ? api::PlanOf(pipeline->queries[0].frame)->ToString() : std::string();
+  };
+  // LEFT: cv < 60 (right input only) moves below b's watermark; id <> 'x' stays (a left row
+  // failing it is still emitted).
+  const std::string left = plan_of("LEFT");
+  EXPECT_THAT(left, ::testing::HasSubstr("WithWatermark cts, 10 seconds\n      Filter (cv < 60)"));
+  EXPECT_THAT(left, ::testing::HasSubstr("(id != 'x'))"));
+  EXPECT_THAT(left.substr(0, left.find("WithWatermark")), ::testing::Not(::testing::HasSubstr("cv < 60")));
+  // INNER: both move; RIGHT: only id <> 'x'; FULL: none.
+  const std::string inner = plan_of("INNER");
+  EXPECT_THAT(inner, ::testing::HasSubstr("WithWatermark its, 10 seconds\n      Filter (id != 'x')"));
+  EXPECT_THAT(inner, ::testing::HasSubstr("WithWatermark cts, 10 seconds\n      Filter (cv < 60)"));
+  const std::string right = plan_of("RIGHT");
+  EXPECT_THAT(right, ::testing::HasSubstr("WithWatermark its, 10 seconds\n      Filter (id != 'x')"));
+  EXPECT_THAT(right, ::testing::HasSubstr("(cv < 60))"));
+  const std::string full = plan_of("FULL");
+  EXPECT_THAT(full, ::testing::Not(::testing::HasSubstr("Filter")));
 }
 
 }  // namespace

@@ -31,6 +31,4 @@ KNOWN = {
         'restart': 'batch 0: sluice-only [] spark-only [(None, 2, None, 20), (None, 3, None, 20)]; batch 3: sluice-only [(None, 2, None, None), (None, 3, None, None), (None, None, None, 20)] spark-only []'}),
     'json-duplicate-key': ('D37', 'batch 0: sluice-only [(1, None, None, None)] spark-only [(1, 2, None, None)]'),
     'json-double-out-of-range': ('D38', "batch 0: sluice-only [(None, None)] spark-only [(1, 'finf')]"),
-    'join-stream-left-outer-one-side-condition': ('D39', {
-        'restart': 'batch ids: sluice [0, 1, 2, 3, 4, 5, 6] spark [0, 1, 2, 3, 4, 5]'}),
 }
