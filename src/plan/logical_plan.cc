@@ -15,6 +15,25 @@
 namespace sluice::plan {
 namespace {
 
+// True when `e` reads column `name` (compared case-insensitively, a qualifier ignored).
+bool ReadsColumn(const Expr& e, const std::string& name) {
+  if (e.kind == Expr::Kind::kColumn) {
+    const size_t dot = e.name.rfind('.');
+    const std::string own = dot == std::string::npos ? e.name : e.name.substr(dot + 1);
+    return own.size() == name.size() &&
+           std::equal(own.begin(), own.end(), name.begin(), [](unsigned char a, unsigned char b) {
+             return std::tolower(a) == std::tolower(b);
+           });
+  }
+  return std::any_of(e.args.begin(), e.args.end(), [&](const ExprPtr& a) { return ReadsColumn(*a, name); });
+}
+
+ExprPtr AllOf(const std::vector<ExprPtr>& conjuncts) {
+  ExprPtr out = conjuncts[0];
+  for (size_t i = 1; i < conjuncts.size(); ++i) out = Expr::Call("and", {out, conjuncts[i]});
+  return out;
+}
+
 std::string Lower(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
   return s;
@@ -396,6 +415,21 @@ Result<PlanPtr> LogicalPlan::Filter(PlanPtr input, ExprPtr predicate) {
   if (field->type()->id() != arrow::Type::BOOL) {
     return Status::TypeError("Filter condition ", predicate->ToString(), " must be boolean, but it is ",
                              TypeName(*field->type()));
+  }
+  // As Spark's optimizer pushes a filter through EventTimeWatermark: the conjuncts that do not
+  // read the event-time column filter below the watermark, so rows they drop never advance it.
+  if (input->kind == Kind::kWatermark) {
+    std::vector<ExprPtr> conjuncts, below, above;
+    SplitConjuncts(predicate, &conjuncts);
+    for (const auto& c : conjuncts) (ReadsColumn(*c, input->event_time_column) ? above : below).push_back(c);
+    if (!below.empty()) {
+      ARROW_ASSIGN_OR_RAISE(auto filtered, Filter(input->input, AllOf(below)));
+      ARROW_ASSIGN_OR_RAISE(auto marked, Watermark(std::move(filtered), input->event_time_column, input->delay_text,
+                                                   input->watermark_id));
+      if (above.empty()) return marked;
+      input = std::move(marked);
+      predicate = AllOf(above);
+    }
   }
   auto node = std::make_shared<LogicalPlan>();
   node->kind = Kind::kFilter;

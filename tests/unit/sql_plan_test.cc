@@ -268,8 +268,8 @@ TEST_F(SqlPlanTest, SparkWindowSpellingIsTheSamePlan) {
             Events().select({lit("window(").alias("w")}).explain());
 }
 
-// As Spark's optimizer pushes predicates through EventTimeWatermark: WHERE conjuncts that do not
-// read the event-time column filter before the watermark, the others after it.
+// As Spark's optimizer pushes predicates through EventTimeWatermark: WHERE (and DataFrame.filter)
+// conjuncts that do not read the event-time column filter before the watermark, the others after it.
 TEST_F(SqlPlanTest, WhereConjunctsWithoutTheEventTimeFilterBeforeTheWatermark) {
   const std::string options = ", event_time = 'ts', watermark = '10 minutes'";
   EXPECT_EQ(SqlPlan("SELECT id FROM events WHERE price > 1 AND ts > TIMESTAMP '2024-01-01 00:00:00' AND id < 9;", options),
@@ -282,6 +282,15 @@ TEST_F(SqlPlanTest, WhereConjunctsWithoutTheEventTimeFilterBeforeTheWatermark) {
   // Nothing to push: the predicate stays as written, above the watermark.
   EXPECT_EQ(SqlPlan("SELECT id FROM events WHERE ts IS NOT NULL;", options),
             Events().withWatermark("ts", "10 minutes").filter(col("ts").isNotNull()).select({col("id")}).explain());
+  // The DataFrame API moves them the same way: filter() over withWatermark() is the same plan.
+  EXPECT_EQ(Events()
+                .withWatermark("ts", "10 minutes")
+                .filter(col("price") > lit(1) && col("ts") > lit("2024-01-01 00:00:00").cast("timestamp") &&
+                        col("id") < lit(9))
+                .select({col("id")})
+                .explain(),
+            SqlPlan("SELECT id FROM events WHERE price > 1 AND ts > TIMESTAMP '2024-01-01 00:00:00' AND id < 9;",
+                    options));
   // Without an event time the plan is the plain filter.
   EXPECT_EQ(SqlPlan("SELECT id FROM events WHERE price > 1 AND id < 9;"),
             Events().filter(col("price") > lit(1) && col("id") < lit(9)).select({col("id")}).explain());
