@@ -9,6 +9,7 @@
 #include <charconv>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cmath>
 #include <limits>
 
@@ -144,6 +145,44 @@ Result<Datum> StringToInteger(const arrow::Array& in, const std::shared_ptr<arro
 
 // Floating -> integer: truncation toward zero; out of range (or NaN, infinite) fails under ANSI
 // and saturates in the legacy cast (Java's (int) of a double; NaN -> 0).
+// DECIMAL -> DOUBLE/FLOAT correctly rounded, as Spark's (BigDecimal's doubleValue/floatValue):
+// 0.3 is the double nearest 0.3. Arrow's cast multiplies by a power of ten and can land one
+// ulp off (0.30000000000000004). Exact for |unscaled| < 2^53 and scale <= 22 by one IEEE
+// division of two exactly representable numbers; else through the decimal text (strtod).
+Result<Datum> DecimalToFloating(const arrow::Array& in, const std::shared_ptr<arrow::DataType>& to) {
+  const auto& dec = static_cast<const arrow::Decimal128Array&>(in);
+  const int32_t scale = static_cast<const arrow::Decimal128Type&>(*in.type()).scale();
+  static constexpr double kPow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                      1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+  const bool to_float = to->id() == arrow::Type::FLOAT;
+  arrow::DoubleBuilder doubles;
+  arrow::FloatBuilder floats;
+  ARROW_RETURN_NOT_OK(to_float ? floats.Reserve(in.length()) : doubles.Reserve(in.length()));
+  for (int64_t i = 0; i < in.length(); ++i) {
+    if (in.IsNull(i)) {
+      ARROW_RETURN_NOT_OK(to_float ? floats.AppendNull() : doubles.AppendNull());
+      continue;
+    }
+    const arrow::Decimal128 v(dec.GetValue(i));
+    constexpr int64_t kExact = int64_t{1} << 53;
+    const bool small = v.high_bits() == (static_cast<int64_t>(v.low_bits()) < 0 ? -1 : 0);
+    const auto unscaled = static_cast<int64_t>(v.low_bits());
+    if (!to_float && small && unscaled > -kExact && unscaled < kExact && scale >= 0 && scale <= 22) {
+      doubles.UnsafeAppend(static_cast<double>(unscaled) / kPow10[scale]);
+      continue;
+    }
+    const std::string text = v.ToString(scale);
+    if (to_float) {
+      floats.UnsafeAppend(std::strtof(text.c_str(), nullptr));
+    } else {
+      doubles.UnsafeAppend(std::strtod(text.c_str(), nullptr));
+    }
+  }
+  std::shared_ptr<arrow::Array> out;
+  ARROW_RETURN_NOT_OK(to_float ? floats.Finish(&out) : doubles.Finish(&out));
+  return Datum(std::move(out));
+}
+
 Result<Datum> FloatingToInteger(const arrow::Array& in, const std::shared_ptr<arrow::DataType>& to, EvalMode mode) {
   ARROW_ASSIGN_OR_RAISE(auto d, arrow::compute::Cast(in, arrow::float64()));
   const auto& values = static_cast<const arrow::DoubleArray&>(*d);
@@ -443,6 +482,9 @@ Result<Datum> SparkCast(const Datum& value, const std::shared_ptr<arrow::DataTyp
   }
   if (arrow::is_decimal(to->id()) && (plan::IsNumericType(from) || arrow::is_decimal(from.id()))) {
     return ToDecimal(value, to, mode);
+  }
+  if (from.id() == arrow::Type::DECIMAL128 && (to->id() == arrow::Type::DOUBLE || to->id() == arrow::Type::FLOAT)) {
+    return OnArray(value, [&](const arrow::Array& a) { return DecimalToFloating(a, to); });
   }
   if (plan::IsIntegerType(*to)) {
     if (IsFloating(from)) return OnArray(value, [&](const arrow::Array& a) { return FloatingToInteger(a, to, mode); });

@@ -3,6 +3,7 @@
 #include <arrow/api.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cmath>
 #include <sstream>
 #include <set>
@@ -75,8 +76,10 @@ Result<double> NumberLiteralArg(const Expr& call, size_t i, const std::string& w
                            call.ToString(), ")");
   }
   if (e.value->type->id() == arrow::Type::DECIMAL128) {  // 0.5 in SQL is DECIMAL(1,1)
+    // Through the text, so 0.3 is the double nearest 0.3 (Decimal128::ToDouble can be one ulp off).
     const auto& dec = static_cast<const arrow::Decimal128Scalar&>(*e.value);
-    return dec.value.ToDouble(static_cast<const arrow::Decimal128Type&>(*dec.type).scale());
+    return std::strtod(dec.value.ToString(static_cast<const arrow::Decimal128Type&>(*dec.type).scale()).c_str(),
+                       nullptr);
   }
   ARROW_ASSIGN_OR_RAISE(auto d, e.value->CastTo(arrow::float64()));
   return static_cast<const arrow::DoubleScalar&>(*d).value;

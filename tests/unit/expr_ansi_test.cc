@@ -3,6 +3,8 @@
 #include <arrow/api.h>
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 #include "plan/expr.h"
 #include "sluice/column.h"
 #include "unit/expr_test_util.h"
@@ -68,6 +70,28 @@ TEST(ExprAnsi, TimestampsAndNumbersConvertInSeconds) {
   ExpectEval(col("ts").cast("double"), b, arrow::float64(), "[1.9, -0.5, null]");
   ExpectEval((col("big") - col("big") + lit(86400)).cast("timestamp"), b,
              arrow::timestamp(arrow::TimeUnit::MICRO, "UTC"), R"(["1970-01-02 00:00:00", "1970-01-02 00:00:00", null])");
+}
+
+// DECIMAL -> DOUBLE gives the double nearest the decimal, as Spark's BigDecimal.doubleValue: the
+// literal 0.3 (a DECIMAL(1,1)) is 0.3, not 0.30000000000000004 (what scaling by 0.1 gives).
+TEST(ExprAnsi, DecimalToDoubleIsTheNearestDouble) {
+  auto b = Values();
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"0.3", "decimal(1,1)"},
+      {"1.1", "decimal(2,1)"},
+      {"-2.675", "decimal(4,3)"},
+      {"0.000000000000001", "decimal(15,15)"},
+      {"123456789012345678.9", "decimal(19,1)"},
+      {"12345678901234567890.123456789", "decimal(29,9)"}};
+  for (const auto& [text, type] : cases) {
+    auto d = sluice::testing::TryEval(lit(text).cast(type).cast("double"), b);
+    ASSERT_OK(d);
+    const auto& doubles = static_cast<const arrow::DoubleArray&>(**d);
+    EXPECT_EQ(doubles.Value(0), std::strtod(text.c_str(), nullptr)) << text << " as " << type;
+    auto f = sluice::testing::TryEval(lit(text).cast(type).cast("float"), b);
+    ASSERT_OK(f);
+    EXPECT_EQ(static_cast<const arrow::FloatArray&>(**f).Value(0), std::strtof(text.c_str(), nullptr)) << text;
+  }
 }
 
 TEST(ExprAnsi, DecimalCastsRoundHalfUpAndCheckPrecision) {
