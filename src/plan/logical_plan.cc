@@ -28,12 +28,6 @@ bool ReadsColumn(const Expr& e, const std::string& name) {
   return std::any_of(e.args.begin(), e.args.end(), [&](const ExprPtr& a) { return ReadsColumn(*a, name); });
 }
 
-ExprPtr AllOf(const std::vector<ExprPtr>& conjuncts) {
-  ExprPtr out = conjuncts[0];
-  for (size_t i = 1; i < conjuncts.size(); ++i) out = Expr::Call("and", {out, conjuncts[i]});
-  return out;
-}
-
 std::string Lower(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
   return s;
@@ -423,7 +417,8 @@ Result<PlanPtr> LogicalPlan::Filter(PlanPtr input, ExprPtr predicate) {
     SplitConjuncts(predicate, &conjuncts);
     for (const auto& c : conjuncts) (ReadsColumn(*c, input->event_time_column) ? above : below).push_back(c);
     if (!below.empty()) {
-      ARROW_ASSIGN_OR_RAISE(auto filtered, Filter(input->input, AllOf(below)));
+      // The predicate as written when all of it moves (the plan text stays as the user wrote it).
+      ARROW_ASSIGN_OR_RAISE(auto filtered, Filter(input->input, above.empty() ? predicate : AllOf(below)));
       ARROW_ASSIGN_OR_RAISE(auto marked, Watermark(std::move(filtered), input->event_time_column, input->delay_text,
                                                    input->watermark_id));
       if (above.empty()) return marked;

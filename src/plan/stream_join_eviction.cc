@@ -189,6 +189,12 @@ void SplitConjuncts(const ExprPtr& condition, std::vector<ExprPtr>* out) {
   }
 }
 
+ExprPtr AllOf(const std::vector<ExprPtr>& conjuncts) {
+  ExprPtr out = conjuncts[0];
+  for (size_t i = 1; i < conjuncts.size(); ++i) out = Expr::Call("and", {out, conjuncts[i]});
+  return out;
+}
+
 bool IsStreamStreamJoin(const LogicalPlan& node) {
   return node.kind == LogicalPlan::Kind::kJoin && node.input->IsStreaming() && node.right->IsStreaming();
 }

@@ -41,6 +41,8 @@ struct StreamJoinEviction {
 
 /// The conjuncts of `condition` (a AND b AND c -> a, b, c), in order.
 void SplitConjuncts(const ExprPtr& condition, std::vector<ExprPtr>* out);
+/// The conjunction of `conjuncts` (not empty): a AND b AND c.
+ExprPtr AllOf(const std::vector<ExprPtr>& conjuncts);
 
 /// A kJoin node whose two inputs are streams: a stateful node (LogicalPlan::StatefulNodes()
 /// lists it), both sides buffered in the state store.

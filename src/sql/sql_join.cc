@@ -3,7 +3,6 @@
 #include <arrow/api.h>
 
 #include <algorithm>
-#include <optional>
 
 #include "api/access.h"
 #include "plan/stream_join_eviction.h"
@@ -25,9 +24,6 @@ struct Side {
   std::vector<std::string> names;
   std::string rename_as;
   int location = -1;
-  // A declared table: its scan before the event time, so a predicate can go below the watermark.
-  const TableDecl* table = nullptr;
-  std::optional<DataFrame> raw = std::nullopt;
 };
 
 Result<Side> PlanItem(const json& item, int begin, const Script& script, const SqlText& text, const ConnectorContext& ctx);
@@ -55,7 +51,7 @@ Result<Side> PlanTable(const json& body, const Script& script, const SqlText& te
   if (*is_static) read_ctx.streaming = false;
   ARROW_ASSIGN_OR_RAISE(DataFrame raw, ReadTable(*table, location, text, read_ctx));
   ARROW_ASSIGN_OR_RAISE(DataFrame marked, ApplyEventTime(*table, raw, text));
-  Side side{marked, {table->name}, table->name, location, table, raw};
+  Side side{marked, {table->name}, table->name, location};
   if (!alias.is_null()) {
     side.rename_as = alias_name;
     side.names.push_back(side.rename_as);
@@ -104,27 +100,21 @@ int InputOf(const plan::Expr& e, const arrow::Schema& pair, int left_fields) {
   return side;
 }
 
-// True when every column `e` reads is a column of `raw` under the same name (not a clashing
+// True when every column `e` reads is a column of `input` under the same name (not a clashing
 // column renamed "<table>.<column>" for the join).
-bool ReadsOnly(const plan::Expr& e, const arrow::Schema& raw) {
-  if (e.kind == plan::Expr::Kind::kColumn) return raw.GetFieldIndex(e.name) >= 0;
-  return std::all_of(e.args.begin(), e.args.end(), [&](const plan::ExprPtr& a) { return ReadsOnly(*a, raw); });
-}
-
-plan::ExprPtr AllOf(const std::vector<plan::ExprPtr>& conjuncts) {
-  plan::ExprPtr out = conjuncts[0];
-  for (size_t i = 1; i < conjuncts.size(); ++i) out = plan::Expr::Call("and", {out, conjuncts[i]});
-  return out;
+bool ReadsOnly(const plan::Expr& e, const arrow::Schema& input) {
+  if (e.kind == plan::Expr::Kind::kColumn) return input.GetFieldIndex(e.name) >= 0;
+  return std::all_of(e.args.begin(), e.args.end(), [&](const plan::ExprPtr& a) { return ReadsOnly(*a, input); });
 }
 
 // Spark's optimizer moves a join condition's conjunct that reads one input only into that input
 // where the join type keeps the answer (inner and left semi: either input; left outer and left
 // anti: the right one; right outer: the left one; full outer: none). The rows it drops then never
-// reach the join's state and, below a table's watermark, never move the watermark. Done here
-// for inputs that are declared tables; returns the condition the join keeps (`condition` itself
-// when nothing moved; never empty).
+// reach the join's state and (LogicalPlan::Filter moves it below an input's watermark) never move
+// the watermark. Returns the condition the join keeps (`condition` itself when nothing moved;
+// never empty).
 Result<plan::ExprPtr> PushIntoInputs(const plan::ExprPtr& condition, const std::string& how, const arrow::Schema& pair,
-                                     const SqlText& text, Side* left, Side* right) {
+                                     Side* left, Side* right) {
   const bool to_left = how == "inner" || how == "left_semi" || how == "right_outer";
   const bool to_right = how == "inner" || how == "left_semi" || how == "left_outer" || how == "left_anti";
   std::vector<plan::ExprPtr> conjuncts, kept, pushed[2];
@@ -134,7 +124,7 @@ Result<plan::ExprPtr> PushIntoInputs(const plan::ExprPtr& condition, const std::
   for (const auto& c : conjuncts) {
     const int input = InputOf(*c, pair, left_fields);
     const bool allowed = input == 0 ? to_left : input == 1 ? to_right : false;
-    if (allowed && sides[input]->table && sides[input]->raw && ReadsOnly(*c, *sides[input]->raw->schema())) {
+    if (allowed && ReadsOnly(*c, *sides[input]->frame.schema())) {
       pushed[input].push_back(c);
     } else {
       kept.push_back(c);
@@ -143,10 +133,10 @@ Result<plan::ExprPtr> PushIntoInputs(const plan::ExprPtr& condition, const std::
   if (kept.empty() || (pushed[0].empty() && pushed[1].empty())) return condition;
   for (int i = 0; i < 2; ++i) {
     if (pushed[i].empty()) continue;
-    ARROW_ASSIGN_OR_RAISE(sides[i]->frame,
-                          FilterAroundWatermark(*sides[i]->raw, *sides[i]->table, AllOf(pushed[i]), text));
+    sides[i]->frame = sides[i]->frame.filter(api::MakeColumn(plan::AllOf(pushed[i])));
+    if (!sides[i]->frame.ok()) return sides[i]->frame.status();
   }
-  return AllOf(kept);
+  return plan::AllOf(kept);
 }
 
 Result<Side> PlanJoin(const json& body, int begin, const Script& script, const SqlText& text, const ConnectorContext& ctx) {
@@ -189,7 +179,7 @@ Result<Side> PlanJoin(const json& body, int begin, const Script& script, const S
     ExprTranslator translator(text, arrow::schema(pair), names,
                               ansi == "false" ? plan::EvalMode::kLegacy : plan::EvalMode::kAnsi);
     ARROW_ASSIGN_OR_RAISE(plan::ExprPtr condition, translator.Translate(quals));
-    ARROW_ASSIGN_OR_RAISE(plan::ExprPtr kept, PushIntoInputs(condition, how, *arrow::schema(pair), text, &left, &right));
+    ARROW_ASSIGN_OR_RAISE(plan::ExprPtr kept, PushIntoInputs(condition, how, *arrow::schema(pair), &left, &right));
     if (kept != condition) {
       ARROW_ASSIGN_OR_RAISE(l, Qualify(left, clashing));
       ARROW_ASSIGN_OR_RAISE(r, Qualify(right, clashing));

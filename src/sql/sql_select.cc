@@ -299,46 +299,12 @@ Result<DataFrame> ReadTable(const TableDecl& table, int use_location, const SqlT
   return *df;
 }
 
-// a AND b AND c -> [a, b, c].
-void Conjuncts(const ExprPtr& e, std::vector<ExprPtr>* out) {
-  if (e->kind == plan::Expr::Kind::kCall && e->name == "and" && e->args.size() == 2) {
-    Conjuncts(e->args[0], out);
-    Conjuncts(e->args[1], out);
-  } else {
-    out->push_back(e);
-  }
-}
-
-bool ReferencesColumn(const plan::Expr& e, const std::string& column) {
-  if (e.kind == plan::Expr::Kind::kColumn) {
-    const size_t dot = e.name.rfind('.');
-    return SameIdentifier(dot == std::string::npos ? e.name : e.name.substr(dot + 1), column);
-  }
-  return std::any_of(e.args.begin(), e.args.end(), [&](const ExprPtr& a) { return ReferencesColumn(*a, column); });
-}
-
-ExprPtr AllOf(const std::vector<ExprPtr>& conjuncts) {
-  ExprPtr out = conjuncts[0];
-  for (size_t i = 1; i < conjuncts.size(); ++i) out = plan::Expr::Call("and", {out, conjuncts[i]});
-  return out;
-}
-
-// WHERE on a table with an event time: as Spark's optimizer pushes predicates through
-// EventTimeWatermark, the conjuncts that do not read the event-time column filter rows before
-// the watermark sees them (so rows they drop never advance it); the others filter after.
+// WHERE on a table: its event time, then the filter. LogicalPlan::Filter moves the conjuncts that
+// do not read the event-time column below the watermark, as Spark's optimizer does.
 Result<DataFrame> FilterAroundWatermark(const DataFrame& raw, const TableDecl& table, const ExprPtr& predicate,
                                         const SqlText& text) {
-  const TableOption* event_time = table.Find("eventTime");
-  std::vector<ExprPtr> conjuncts, below, above;
-  Conjuncts(predicate, &conjuncts);
-  for (const auto& c : conjuncts) (event_time && !ReferencesColumn(*c, event_time->value) ? below : above).push_back(c);
-  // The predicate as written when it is not split (the plan text of a query stays as it was).
-  const ExprPtr before = below.empty() ? nullptr : above.empty() ? predicate : AllOf(below);
-  const ExprPtr after = below.empty() ? predicate : above.empty() ? nullptr : AllOf(above);
-  DataFrame df = before ? raw.filter(api::MakeColumn(before)) : raw;
-  if (!df.ok()) return df.status();
-  ARROW_ASSIGN_OR_RAISE(df, ApplyEventTime(table, df, text));
-  if (after) df = df.filter(api::MakeColumn(after));
+  ARROW_ASSIGN_OR_RAISE(DataFrame df, ApplyEventTime(table, raw, text));
+  df = df.filter(api::MakeColumn(predicate));
   if (!df.ok()) return df.status();
   return df;
 }

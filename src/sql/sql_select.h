@@ -9,7 +9,6 @@
 
 #include <vector>
 
-#include "plan/expr.h"
 #include "sluice/dataframe.h"
 #include "sql/sql_connectors.h"
 #include "sql/sql_script.h"
@@ -34,12 +33,6 @@ Result<DataFrame> ReadTable(const TableDecl& table, int use_location, const SqlT
 
 /// The table options event_time and watermark as withWatermark on `df` (the table's scan).
 Result<DataFrame> ApplyEventTime(const TableDecl& table, const DataFrame& df, const SqlText& text);
-
-/// `predicate` over the scan `raw` of `table`, then the table's event time: as Spark's optimizer
-/// pushes predicates through EventTimeWatermark, the conjuncts that do not read the event-time
-/// column filter below the watermark (rows they drop never advance it), the others above it.
-Result<DataFrame> FilterAroundWatermark(const DataFrame& raw, const TableDecl& table, const plan::ExprPtr& predicate,
-                                        const SqlText& text);
 
 /// Locates an engine error about `table`'s options: at the option whose name the message
 /// quotes ('maxFilesPerTrigger'), else at `fallback_location`. Lists of valid options get the
