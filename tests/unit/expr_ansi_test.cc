@@ -4,6 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <string>
+#include <tuple>
+#include <vector>
 
 #include "plan/expr.h"
 #include "sluice/column.h"
@@ -100,6 +103,55 @@ TEST(ExprAnsi, DecimalCastsRoundHalfUpAndCheckPrecision) {
   ExpectEval(lit(-1.25).cast("decimal(5,1)"), b, arrow::decimal128(5, 1), R"(["-1.3", "-1.3", "-1.3"])");
   EXPECT_NE(ErrorOf(lit(12345.6).cast("decimal(3,1)"), b).find("[NUMERIC_VALUE_OUT_OF_RANGE"), std::string::npos);
   ExpectEval(Legacy(lit(12345.6).cast("decimal(3,1)")), b, arrow::decimal128(3, 1), "[null, null, null]");
+}
+
+// Text -> DECIMAL reads every digit of the text (as Java's BigDecimal), then rounds half up:
+// no intermediate type limits the text to 20 integer or 18 fractional digits.
+TEST(ExprAnsi, TextToDecimalReadsEveryDigitThenRoundsHalfUp) {
+  auto b = Values();
+  const std::vector<std::tuple<std::string, std::string, std::string>> cases = {
+      {"1.1234567890123456789", "decimal(20,2)", "1.12"},
+      {"123456789012345678901234", "decimal(38,0)", "123456789012345678901234"},
+      {"0.12345678901234567890123", "decimal(38,30)", "0.123456789012345678901230000000"},
+      {"0.123456789012345678901234567890123456789012", "decimal(10,5)", "0.12346"},
+      {"1.005", "decimal(5,2)", "1.01"},
+      {"-1.005", "decimal(5,2)", "-1.01"},
+      {"0.5", "decimal(1,0)", "1"},
+      {"-0.5", "decimal(1,0)", "-1"},
+      {"0.4999", "decimal(1,0)", "0"},
+      {"9.995", "decimal(4,2)", "10.00"},
+      {"1e3", "decimal(6,2)", "1000.00"},
+      {"1.5E-2", "decimal(5,3)", "0.015"},
+      {"0.5e-2", "decimal(3,2)", "0.01"},
+      {"1e-1000", "decimal(10,2)", "0.00"},
+      {".5", "decimal(2,1)", "0.5"},
+      {"+5.", "decimal(2,1)", "5.0"},
+      {"007.50", "decimal(3,2)", "7.50"},
+      {" 2.5\t", "decimal(2,1)", "2.5"}};
+  for (const auto& [text, type, want] : cases) {
+    const auto expr = lit(text).cast(type);
+    auto d = sluice::testing::TryEval(expr, b);
+    ASSERT_OK(d) << text << " as " << type;
+    const auto& dec = static_cast<const arrow::Decimal128Array&>(**d);
+    EXPECT_EQ(dec.FormatValue(0), want) << text << " as " << type;
+  }
+  // More digits than the precision allows after rounding: an error under ANSI, NULL otherwise.
+  struct TooWide {
+    std::string text;
+    int precision, scale;
+  };
+  for (const auto& [text, precision, scale] : std::vector<TooWide>{
+           {"9.995", 3, 2}, {"123456789012345678901234567890123456789", 38, 0}, {"1e40", 38, 0}, {"100", 4, 2}}) {
+    const std::string type = "decimal(" + std::to_string(precision) + "," + std::to_string(scale) + ")";
+    const std::string error = ErrorOf(lit(text).cast(type), b);
+    EXPECT_NE(error.find("[NUMERIC_VALUE_OUT_OF_RANGE"), std::string::npos) << text << ": " << error;
+    ExpectEval(Legacy(lit(text).cast(type)), b, arrow::decimal128(precision, scale), "[null, null, null]");
+  }
+  // Not a number in Java's BigDecimal syntax.
+  for (const std::string text : {"abc", "", "1e", "1.2.3", "+-1", "NaN", "1e+", "--1", "1 2", "0x10", "e5", "."}) {
+    const std::string error = ErrorOf(lit(text).cast("decimal(10,2)"), b);
+    EXPECT_NE(error.find("[CAST_INVALID_INPUT]"), std::string::npos) << "'" << text << "': " << error;
+  }
 }
 
 TEST(ExprAnsi, TimestampTextKeepsMicrosecondsOfLongerFractions) {

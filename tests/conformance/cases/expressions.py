@@ -15,6 +15,10 @@ ROWS = [
     ],
 ]
 ANSI_OFF = {"spark.sql.ansi.enabled": "false"}
+# Decimal numbers as text, the first eight within DECIMAL(20,2) after rounding.
+DECIMAL_TEXT = [{"id": i, "s": t} for i, t in enumerate([
+    "1.1234567890123456789", "0.12345678901234567890123", "1.005", "-1.005", "1e3", ".5", " 2.5 ",
+    "1e-1000", "123456789012345678901234", "9.995", "abc", "1.5E-2", "-0.5e1", "99999.995"])]
 
 
 def expr(case_id, select, where=None, batches=ROWS, **kw):
@@ -104,6 +108,18 @@ CASES = [
     one_row("cast-bigint-to-decimal-overflow-legacy", "CAST(id * 1000 AS DECIMAL(3,0)) AS a", conf=ANSI_OFF),
     one_row("cast-decimal-overflow-ansi", "CAST(12345.6 AS DECIMAL(3,1)) AS a", error="NUMERIC_VALUE_OUT_OF_RANGE"),
     one_row("cast-decimal-overflow-legacy", "CAST(12345.6 AS DECIMAL(3,1)) AS a", conf=ANSI_OFF),
+    # Text -> DECIMAL reads every digit of the text, then rounds half up to the scale.
+    Case("cast-string-to-decimal-every-digit",
+         "SELECT id, CAST(s AS DECIMAL(20,2)) AS a, CAST(s AS DECIMAL(38,0)) AS b, "
+         "CAST(s AS DECIMAL(38,30)) AS c, try_cast(s AS DECIMAL(5,2)) AS e FROM src",
+         [DECIMAL_TEXT], schema="id BIGINT, s STRING", conf=ANSI_OFF, smoke=True),
+    Case("cast-string-to-decimal-ansi",
+         "SELECT id, CAST(s AS DECIMAL(20,2)) AS a, CAST(s AS DECIMAL(38,2)) AS b FROM src WHERE id < 8",
+         [DECIMAL_TEXT], schema="id BIGINT, s STRING"),
+    Case("cast-string-to-decimal-out-of-range-ansi", "SELECT id, CAST(s AS DECIMAL(3,2)) AS a FROM src",
+         [[{"id": 1, "s": "9.995"}]], schema="id BIGINT, s STRING", error="NUMERIC_VALUE_OUT_OF_RANGE"),
+    Case("cast-string-to-decimal-malformed-ansi", "SELECT id, CAST(s AS DECIMAL(10,2)) AS a FROM src",
+         [[{"id": 1, "s": "1.2.3"}]], schema="id BIGINT, s STRING", error="CAST_INVALID_INPUT"),
     one_row("cast-string-to-date", "CAST('2024-02-29' AS DATE) AS a"),
     one_row("cast-string-to-timestamp", "CAST('2024-02-29 13:14:15.5' AS TIMESTAMP) AS a"),
     one_row("cast-bad-timestamp-ansi", "CAST('not a time' AS TIMESTAMP) AS a", error="CAST_INVALID_INPUT"),
