@@ -34,14 +34,16 @@ conformance: build
 # reader and the SQL front end (tests/fuzz, docs/testing.md). First the deterministic mutation
 # runner (tests/unit/fuzz_parsers_test.cc): FUZZ_ITERATIONS mutations per target (`make test`
 # runs 300); run it in the ASan build too: BUILD_DIR=build-asan after make build-asan. Then each
-# libFuzzer target (clang, ASan+UBSan, FUZZ_BUILD_DIR) for FUZZ_SECONDS: findings are saved in
+# libFuzzer target (clang, ASan+UBSan, FUZZ_BUILD_DIR) for FUZZ_SECONDS of wall time (or
+# FUZZ_CPU_SECONDS of CPU time, when set): findings are saved in
 # $(FUZZ_BUILD_DIR)/crashes/<target>/ and fail the target. `scripts/setup.sh fuzz` installs clang.
 FUZZ_ITERATIONS ?= 20000
 FUZZ_BUILD_DIR ?= build-fuzz
 FUZZ_SECONDS ?= 60
+FUZZ_CPU_SECONDS ?=
 fuzz: build fuzz-build
 	cd $(BUILD_DIR) && SLUICE_FUZZ_ITERATIONS=$(FUZZ_ITERATIONS) ctest --output-on-failure -R '^Fuzz\.'
-	FUZZ_SECONDS=$(FUZZ_SECONDS) ./scripts/fuzz $(FUZZ_BUILD_DIR)
+	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_CPU_SECONDS=$(FUZZ_CPU_SECONDS) ./scripts/fuzz $(FUZZ_BUILD_DIR)
 
 fuzz-setup:
 	@./scripts/setup.sh fuzz

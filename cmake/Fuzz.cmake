@@ -19,12 +19,15 @@ add_link_options(-fsanitize=address,undefined)
 
 set(_fuzz_sources
   checkpoint/checkpoint.cc checkpoint/file_sink_log.cc checkpoint/metadata_log.cc
-  iceberg/avro.cc iceberg/manifest.cc iceberg/schema.cc
+  iceberg/avro.cc iceberg/data_file.cc iceberg/manifest.cc iceberg/partition_spec.cc iceberg/partition_transform.cc
+  iceberg/schema.cc
   io/local_file_system.cc io/uuid.cc
   plan/time_patterns.cc plan/types.cc
-  source/file_readers.cc source/file_record_readers.cc
-  sql/sql_parse.cc sql/sql_script.cc sql/sql_spark_spelling.cc sql/sql_text.cc sql/sql_types.cc
-  util/compute_init.cc util/log.cc util/numbers.cc util/strings.cc util/timestamp_text.cc)
+  source/file_readers.cc source/file_record_readers.cc source/json_simdjson_reader.cc
+  sql/sql_flink_options.cc sql/sql_parse.cc sql/sql_script.cc sql/sql_spark_spelling.cc sql/sql_text.cc
+  sql/sql_types.cc
+  util/calendar.cc util/compute_init.cc util/log.cc util/numbers.cc util/strings.cc util/timestamp_text.cc
+  util/value_text.cc)
 list(TRANSFORM _fuzz_sources PREPEND ${CMAKE_SOURCE_DIR}/src/)
 add_library(sluice_fuzz_core STATIC ${_fuzz_sources} ${CMAKE_SOURCE_DIR}/tests/fuzz/fuzz_targets.cc)
 target_include_directories(sluice_fuzz_core
@@ -32,8 +35,8 @@ target_include_directories(sluice_fuzz_core
 target_include_directories(sluice_fuzz_core SYSTEM PRIVATE ${PG_QUERY_INCLUDE})
 target_compile_definitions(sluice_fuzz_core PUBLIC SLUICE_VERSION="${PROJECT_VERSION}")
 target_link_libraries(sluice_fuzz_core
-  PUBLIC sluice::arrow sluice::arrow_compute sluice::parquet Threads::Threads nlohmann_json::nlohmann_json
-         OpenSSL::Crypto ${PG_QUERY_LIB})
+  PUBLIC PkgConfig::SIMDJSON sluice::arrow sluice::arrow_compute sluice::parquet Threads::Threads
+         nlohmann_json::nlohmann_json OpenSSL::Crypto ${PG_QUERY_LIB})
 
 foreach(_target json csv checkpoint avro_manifest sql)
   add_executable(fuzz_${_target} ${CMAKE_SOURCE_DIR}/tests/fuzz/libfuzzer_main.cc)

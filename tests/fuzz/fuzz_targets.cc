@@ -81,21 +81,28 @@ std::shared_ptr<arrow::Schema> RecordSchema() {
   return schema;
 }
 
-// json and csv: every parse mode; a decoded table must be valid Arrow data (UTF-8 included).
+// json and csv: every parse mode (and for JSON both readers, the simdjson one and Arrow's); a
+// decoded table must be valid Arrow data (UTF-8 included).
 std::string RecordReader(std::string_view input, const char* format) {
   const auto buffer = arrow::Buffer::FromString(std::string(input));
-  for (auto mode : {source::ParseMode::kPermissive, source::ParseMode::kDropMalformed, source::ParseMode::kFailFast}) {
-    source::FileFormatOptions options;
-    options.mode = mode;
-    options.format = format;
-    options.header = true;
-    auto r = std::string_view(format) == "json"
-                 ? source::ReadJsonLines(buffer, "/fuzz/a.json", RecordSchema(), options, false)
-                 : source::ReadCsv(buffer, "/fuzz/a.csv", RecordSchema(), options, false);
-    if (!r.ok()) continue;
-    if (auto st = r->table->ValidateFull(); !st.ok()) {
-      return std::string(format) + " reader (mode " + std::to_string(static_cast<int>(mode)) +
-             ") produced an invalid table: " + st.ToString();
+  const bool json = std::string_view(format) == "json";
+  for (auto reader : {source::JsonReader::kSimdjson, source::JsonReader::kArrow}) {
+    if (!json && reader != source::JsonReader::kSimdjson) break;
+    for (auto mode :
+         {source::ParseMode::kPermissive, source::ParseMode::kDropMalformed, source::ParseMode::kFailFast}) {
+      source::FileFormatOptions options;
+      options.mode = mode;
+      options.format = format;
+      options.header = true;
+      options.json_reader = reader;
+      auto r = json ? source::ReadJsonLines(buffer, "/fuzz/a.json", RecordSchema(), options, false)
+                    : source::ReadCsv(buffer, "/fuzz/a.csv", RecordSchema(), options, false);
+      if (!r.ok()) continue;
+      if (auto st = r->table->ValidateFull(); !st.ok()) {
+        const char* which = !json ? "" : reader == source::JsonReader::kArrow ? " (arrow)" : " (simdjson)";
+        return std::string(format) + " reader" + which + " (mode " + std::to_string(static_cast<int>(mode)) +
+               ") produced an invalid table: " + st.ToString();
+      }
     }
   }
   return {};
