@@ -29,6 +29,12 @@ NOTES = [
     "P2: Flink's bounded source ends with a +infinity watermark and emits every window; Spark "
     "and sluice keep the windows after the last watermark open (fewer rows out). DuckDB computes "
     "the static answer (every window).",
+    "Flink's filesystem source reads the files in no fixed order: rows of a file read after a "
+    "later one arrive behind the watermark, so Flink's P2 (window) and P5_q8 (interval join) "
+    "write fewer rows than the complete answer, a different number in each run (P5 lists them). "
+    "Its rate is over the whole input all the same.",
+    "P5 state: sluice and Spark report the largest state of any batch (rows, bytes); Flink only "
+    "the size of its largest completed checkpoint (every 10 s; none in a shorter job).",
     "P3: batch 0 of each run is left out (warm-up); p50/p99 are over the other batches of a run, "
     "then the median over runs.",
 ]
