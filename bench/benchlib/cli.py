@@ -6,6 +6,7 @@ import dataclasses
 import datetime
 import json
 import os
+import re
 import shlex
 import sys
 import time
@@ -90,7 +91,20 @@ def merge_into(old: dict, new: dict) -> dict:
          "workloads": sorted(new["workloads"]), "engines": new["parameters"]["engines"],
          "load_average_at_start": new["machine"]["load_average_at_start"]})
     old["versions"]["sluice_commit"] = new["versions"]["sluice_commit"]
+    old["notes"] = new["notes"]
     return old
+
+
+# An absolute path up to the checkout's bench/, build/bin/sluice or .venv/bin/ (the pipelines,
+# commands and data directories in the results): the results name them relative to the repository.
+_CHECKOUT_PREFIX = re.compile(
+    r"(?<![\w.])/(?:[^/\s\"'`]+/)+?(?=bench/|build/bin/sluice\b|\.venv/bin/)")
+
+
+def relative_paths(doc: dict) -> dict:
+    """The document with every path under a checkout's bench/ (and its sluice binary and venv)
+    written relative to the checkout, also in the entries a --merge keeps from earlier runs."""
+    return json.loads(_CHECKOUT_PREFIX.sub("", json.dumps(doc, default=str)))
 
 
 def main(argv: list[str]) -> int:
@@ -137,6 +151,7 @@ def main(argv: list[str]) -> int:
         doc["finished"] = finished
         doc["elapsed_s"] = time.perf_counter() - t0
         doc["machine"]["load_average_at_end"] = os.getloadavg()
+    doc = relative_paths(doc)
     report.add_ratios(doc)
     doc["goals"] = report.evaluate_goals(doc)
     report.write_json(doc, base.with_suffix(".json"))

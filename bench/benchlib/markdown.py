@@ -132,7 +132,9 @@ def write_markdown(doc: dict, path: Path) -> None:
     lines = [f"# sluice benchmark: {doc['name']}", "",
              f"Run {doc['started']} – {doc['finished']} with `{doc['command']}`.", "",
              *[f"Updated {r.get('finished')} by `{r['command']}` (engines {', '.join(r['engines'])};"
-               f" workloads {', '.join(r['workloads'])}; sluice {r['versions'].get('sluice_commit')})."
+               f" workloads {', '.join(r['workloads'])}; sluice {r['versions'].get('sluice_commit')}"
+               + (f"; load average at start {', '.join(f'{x:.2f}' for x in r['load_average_at_start'])}"
+                  if r.get("load_average_at_start") else "") + ")."
                for r in doc.get("merged_runs", [])], "",
              "## Machine and versions", "",
              f"- CPU: {m['cpu_model']}, {m['cores']} cores; RAM {_mb(m['ram_bytes'])}; {m['os']}; "
