@@ -6,6 +6,7 @@ import dataclasses
 import datetime
 import json
 import os
+import re
 import shlex
 import sys
 import time
@@ -29,6 +30,12 @@ NOTES = [
     "P2: Flink's bounded source ends with a +infinity watermark and emits every window; Spark "
     "and sluice keep the windows after the last watermark open (fewer rows out). DuckDB computes "
     "the static answer (every window).",
+    "Flink's filesystem source reads the files in no fixed order: rows of a file read after a "
+    "later one arrive behind the watermark, so Flink's P2 (window) and P5_q8 (interval join) "
+    "write fewer rows than the complete answer, a different number in each run (P5 lists them). "
+    "Its rate is over the whole input all the same.",
+    "P5 state: sluice and Spark report the largest state of any batch (rows, bytes); Flink only "
+    "the size of its largest completed checkpoint (every 10 s; none in a shorter job).",
     "P3: batch 0 of each run is left out (warm-up); p50/p99 are over the other batches of a run, "
     "then the median over runs.",
 ]
@@ -84,7 +91,20 @@ def merge_into(old: dict, new: dict) -> dict:
          "workloads": sorted(new["workloads"]), "engines": new["parameters"]["engines"],
          "load_average_at_start": new["machine"]["load_average_at_start"]})
     old["versions"]["sluice_commit"] = new["versions"]["sluice_commit"]
+    old["notes"] = new["notes"]
     return old
+
+
+# An absolute path up to the checkout's bench/, build/bin/sluice or .venv/bin/ (the pipelines,
+# commands and data directories in the results): the results name them relative to the repository.
+_CHECKOUT_PREFIX = re.compile(
+    r"(?<![\w.])/(?:[^/\s\"'`]+/)+?(?=bench/|build/bin/sluice\b|\.venv/bin/)")
+
+
+def relative_paths(doc: dict) -> dict:
+    """The document with every path under a checkout's bench/ (and its sluice binary and venv)
+    written relative to the checkout, also in the entries a --merge keeps from earlier runs."""
+    return json.loads(_CHECKOUT_PREFIX.sub("", json.dumps(doc, default=str)))
 
 
 def main(argv: list[str]) -> int:
@@ -131,6 +151,7 @@ def main(argv: list[str]) -> int:
         doc["finished"] = finished
         doc["elapsed_s"] = time.perf_counter() - t0
         doc["machine"]["load_average_at_end"] = os.getloadavg()
+    doc = relative_paths(doc)
     report.add_ratios(doc)
     doc["goals"] = report.evaluate_goals(doc)
     report.write_json(doc, base.with_suffix(".json"))

@@ -29,6 +29,24 @@ def _stat_cells(res: dict, key: str) -> list[str]:
     return [_num(s.get("median")), _num(s.get("min")), _num(s.get("max"))]
 
 
+def _bytes(v) -> str:
+    if v is None:
+        return "—"
+    return f"{v / 2**10:,.0f} KiB" if v < 2**20 else _mb(v)
+
+
+def _state(engine: str, res: dict) -> str:
+    if "checkpoints_completed" not in res:
+        return f"{engine} {_num(res['state_rows_max'])} rows / {_bytes(res.get('state_bytes_max'))}"
+    # Flink: no row count; bytes of its largest completed checkpoint (none in a short job)
+    counts = "/".join(str(c) for c in res["checkpoints_completed"])
+    if res.get("state_bytes_max") is None:
+        why = res.get("checkpoint_stats_error") or "no completed checkpoint with a state size"
+        return f"{engine} not known ({why}; checkpoints completed per repetition: {counts})"
+    return (f"{engine} {_bytes(res['state_bytes_max'])} in its largest completed checkpoint (no row "
+            f"count; checkpoints completed per repetition: {counts})")
+
+
 def _workload(doc: dict, wid: str, w: dict) -> list[str]:
     metric = w["metric"]
     key = {"rows_per_s": "rows_per_s", "batch_ms_p50": "batch_ms_p50",
@@ -58,8 +76,12 @@ def _workload(doc: dict, wid: str, w: dict) -> list[str]:
                           f"{(res.get('error') or res.get('reason') or '').strip()[-1500:]}")
     if any("state_rows_max" in r for r in w["engines"].values()):
         lines += ["", "Largest state of any batch (rows, bytes as each engine reports it): " + ", ".join(
-            f"{e} {_num(r['state_rows_max'])} rows / {_mb(r.get('state_bytes_max'))}"
-            for e, r in w["engines"].items() if r.get("status") == "ok")]
+            _state(e, r) for e, r in w["engines"].items() if r.get("status") == "ok")]
+    varying = {e: r["rows_out_per_rep"] for e, r in w["engines"].items()
+               if r.get("status") == "ok" and len(set(r.get("rows_out_per_rep") or [])) > 1}
+    if varying:
+        lines += ["", "Rows out differ between repetitions (same input; see bench/README.md): "
+                  + ", ".join(f"{e} {' / '.join(_num(n) for n in v)}" for e, v in varying.items())]
     if metric == "batch_ms_p50":
         lines += ["", "p99 per batch (ms): " + ", ".join(
             f"{e} {_num(_stat_cells(r, 'batch_ms_p99')[0])}" for e, r in w["engines"].items()
@@ -110,7 +132,9 @@ def write_markdown(doc: dict, path: Path) -> None:
     lines = [f"# sluice benchmark: {doc['name']}", "",
              f"Run {doc['started']} – {doc['finished']} with `{doc['command']}`.", "",
              *[f"Updated {r.get('finished')} by `{r['command']}` (engines {', '.join(r['engines'])};"
-               f" workloads {', '.join(r['workloads'])}; sluice {r['versions'].get('sluice_commit')})."
+               f" workloads {', '.join(r['workloads'])}; sluice {r['versions'].get('sluice_commit')}"
+               + (f"; load average at start {', '.join(f'{x:.2f}' for x in r['load_average_at_start'])}"
+                  if r.get("load_average_at_start") else "") + ")."
                for r in doc.get("merged_runs", [])], "",
              "## Machine and versions", "",
              f"- CPU: {m['cpu_model']}, {m['cores']} cores; RAM {_mb(m['ram_bytes'])}; {m['os']}; "

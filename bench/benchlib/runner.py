@@ -113,6 +113,10 @@ def run(plan: Plan, ctx: Context, data_root: Path) -> dict:
                 _log(f"{q.id}: spark")
                 engines["spark"] = _guard("spark", spark_engine.join_throughput, ctx, q, persons, auctions,
                                          streamed)
+            if "flink" in use:
+                _log(f"{q.id}: flink")
+                engines["flink"] = _guard("flink", flink_engine.join_throughput, ctx, q, persons,
+                                          auctions, streamed)
             doc["workloads"][q.id] = {"title": q.title, "metric": "rows_per_s",
                                       "data": "nexmark persons and auctions", "engines": engines}
 

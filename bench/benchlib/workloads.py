@@ -91,16 +91,23 @@ AUCTION_COLUMNS = dict(id="BIGINT", item_name="TEXT", description="TEXT", initia
 
 
 def table_schema(columns: dict, engine: str) -> str:
-    text = {"sluice": "TEXT", "spark": "STRING"}[engine]
-    return ", ".join(f"{c} {text if t == 'TEXT' else t}" for c, t in columns.items())
+    names = {"sluice": {}, "spark": {"TEXT": "STRING"},
+             # Flink: millisecond timestamps (a rowtime attribute is TIMESTAMP(3))
+             "flink": {"TEXT": "STRING", "TIMESTAMP": "TIMESTAMP(3)"}}[engine]
+    return ", ".join(f"{c} {names.get(t, t)}" for c, t in columns.items())
 
 
 @dataclasses.dataclass(frozen=True)
 class JoinQuery:
     id: str
     title: str
-    select: str          # the same text on sluice and Spark
+    select: str          # the same text on sluice, Spark and Flink
     persons_static: bool  # q3: persons are a static (dimension) table; q8: both are streams
+    flink_sink: str       # Flink's sink columns (Flink needs them declared)
+    flink_form: str       # how Flink runs it, and how that differs from sluice's and Spark's form
+
+    def text(self, engine: str) -> str:
+        return self.select
 
 
 JOIN_WATERMARK = "10 seconds"
@@ -109,12 +116,20 @@ P5 = [
               "Nexmark q3: local item suggestion, auctions (stream) joined with persons (static)",
               "SELECT p.name, p.city, p.state, a.id FROM auctions a JOIN persons p ON a.seller = p.id "
               "WHERE a.category = 10 AND p.state IN ('or', 'id', 'ca')",
-              persons_static=True),
+              persons_static=True,
+              flink_sink="name STRING, city STRING, state STRING, id BIGINT",
+              flink_form="regular join (Nexmark's own Flink q3): both tables are bounded "
+                         "filesystem sources without a watermark; Flink has no static table in "
+                         "a streaming job, so it keeps both sides in join state"),
     JoinQuery("P5_q8",
               "Nexmark q8: new persons who open an auction within 10 s of registering "
               "(stream-stream, watermark 10 s on both)",
               "SELECT p.id, p.name, a.id AS auction, a.date_time FROM persons p JOIN auctions a "
               "ON p.id = a.seller AND a.date_time BETWEEN p.date_time "
               "AND p.date_time + INTERVAL '10' SECOND",
-              persons_static=False),
+              persons_static=False,
+              flink_sink="id BIGINT, name STRING, auction BIGINT, date_time TIMESTAMP(3)",
+              flink_form="interval join: the same SELECT over two filesystem sources, each with "
+                         "WATERMARK FOR date_time AS date_time - INTERVAL '10' SECOND (Nexmark's "
+                         "own Flink q8 is a tumbling-window join instead)"),
 ]
