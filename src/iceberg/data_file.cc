@@ -141,11 +141,12 @@ Result<std::string> SingleValue(const arrow::Scalar& v) {
   }
 }
 
-Result<DataFile> WriteDataFile(io::FileSystem* fs, const std::string& path, const arrow::Table& rows,
+Result<DataFile> WriteDataFile(io::FileSystem* fs, const TableFile& at, const arrow::Table& rows,
                                const Schema& schema) {
   ARROW_RETURN_NOT_OK(util::EnsureComputeInitialized());
+  const std::string& path = at.path;
   DataFile file;
-  file.path = io::PathToUri(path);
+  file.path = at.uri;
   file.record_count = rows.num_rows();
   for (const auto& f : schema.fields) {
     auto column = rows.GetColumnByName(f.name);
@@ -171,7 +172,7 @@ Result<DataFile> WriteDataFile(io::FileSystem* fs, const std::string& path, cons
 
 Result<std::shared_ptr<arrow::Table>> ReadDataFile(io::FileSystem* fs, const DataFile& file, const Schema& schema) {
   ARROW_RETURN_NOT_OK(util::EnsureComputeInitialized());
-  const std::string path = io::UriToPath(file.path);
+  const std::string path = LocalPath(fs, file.path);
   auto fail = [&](const Status& st) {
     return st.WithMessage("Cannot read Iceberg data file ", file.path, ": ", st.message());
   };

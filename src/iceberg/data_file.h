@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "iceberg/location.h"
 #include "iceberg/schema.h"
 #include "io/file_system.h"
 
@@ -39,9 +40,9 @@ struct DataFile {
 Result<std::string> SingleValue(const arrow::Scalar& value);
 
 /// Writes `rows` (already conformed to `schema`, see ConformToSchema) as one Parquet file at
-/// local path `path`: a hidden temp file, fsynced, renamed into place. Returns its DataFile
-/// with value/null/NaN counts, lower/upper bounds, column sizes and split offsets.
-Result<DataFile> WriteDataFile(io::FileSystem* fs, const std::string& path, const arrow::Table& rows,
+/// `file.path`: a hidden temp file, fsynced, renamed into place. Returns its DataFile (path
+/// `file.uri`) with value/null/NaN counts, lower/upper bounds, column sizes and split offsets.
+Result<DataFile> WriteDataFile(io::FileSystem* fs, const TableFile& file, const arrow::Table& rows,
                                const Schema& schema);
 
 /// Reads a data file's rows as the table's Arrow schema: columns matched by field id

@@ -1,6 +1,7 @@
 // Filesystem catalog commits (spec "File System Tables"): claim v<N+1>.metadata.json with a
 // create-only atomic write; AlreadyExists means another writer committed N+1 first.
 #include "iceberg/hadoop_catalog.h"
+#include "iceberg/location.h"
 #include "util/numbers.h"
 
 #include <cstdlib>
@@ -65,7 +66,8 @@ Result<std::optional<LoadedTable>> HadoopCatalog::Load(const TableIdent& ident) 
   const std::string path = io::JoinPath(meta_dir, VersionFile(version));
   ARROW_ASSIGN_OR_RAISE(auto text, fs_->ReadFile(path));
   ARROW_ASSIGN_OR_RAISE(auto metadata, TableMetadata::Parse(text, path));
-  return std::optional<LoadedTable>(LoadedTable{std::move(metadata), io::PathToUri(path)});
+  std::string uri = FileUriFor(fs_.get(), metadata.location, path);
+  return std::optional<LoadedTable>(LoadedTable{std::move(metadata), std::move(uri)});
 }
 
 Result<LoadedTable> HadoopCatalog::Create(const TableIdent& ident, const Schema& schema,
@@ -74,16 +76,16 @@ Result<LoadedTable> HadoopCatalog::Create(const TableIdent& ident, const Schema&
   const std::string dir = TableDir(ident);
   const std::string meta_dir = io::JoinPath(dir, "metadata");
   ARROW_RETURN_NOT_OK(fs_->MakeDirs(meta_dir));
-  TableMetadata metadata = NewTableMetadata(io::PathToUri(dir), schema, properties, NowMs(), spec);
+  TableMetadata metadata = NewTableMetadata(FileUri(dir), schema, properties, NowMs(), spec);
   const std::string path = io::JoinPath(meta_dir, VersionFile(1));
   Status st = fs_->WriteAtomic(path, metadata.ToJsonText(), /*overwrite=*/false);
   if (st.IsAlreadyExists()) {
     return Status::AlreadyExists("Iceberg table ", name_, ".", ident.ToString(), " already exists at ",
-                                 io::PathToUri(dir));
+                                 FileUri(dir));
   }
   ARROW_RETURN_NOT_OK(st);
   (void)fs_->WriteAtomic(io::JoinPath(meta_dir, kHintFile), "1", /*overwrite=*/true);
-  return LoadedTable{std::move(metadata), io::PathToUri(path)};
+  return LoadedTable{std::move(metadata), FileUri(path)};
 }
 
 Result<LoadedTable> HadoopCatalog::Commit(const TableIdent& ident, const LoadedTable& base, TableMetadata updated) {
@@ -105,7 +107,8 @@ Result<LoadedTable> HadoopCatalog::Commit(const TableIdent& ident, const LoadedT
   ARROW_RETURN_NOT_OK(st);
   ARROW_RETURN_NOT_OK(fs_->FaultPoint("iceberg_after_catalog_commit"));
   (void)fs_->WriteAtomic(io::JoinPath(meta_dir, kHintFile), std::to_string(version + 1), /*overwrite=*/true);
-  return LoadedTable{std::move(updated), io::PathToUri(path)};
+  std::string uri = FileUriFor(fs_.get(), updated.location, path);
+  return LoadedTable{std::move(updated), std::move(uri)};
 }
 
 Result<std::vector<std::string>> HadoopCatalog::ListTables(const std::vector<std::string>& ns) {

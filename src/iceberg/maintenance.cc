@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 
+#include "iceberg/location.h"
 #include "iceberg/table_ops.h"
 #include "io/uuid.h"
 
@@ -90,13 +91,14 @@ Result<CompactResult> CompactTable(Catalog* catalog, io::FileSystem* fs, const T
                              ", ...): their manifest entries disagree with their rows");
     }
     const std::string dir = split[0].dir.empty() ? "data" : "data/" + split[0].dir;
-    ARROW_RETURN_NOT_OK(fs->MakeDirs(TablePath(table.metadata, dir)));
+    ARROW_RETURN_NOT_OK(fs->MakeDirs(TableFileAt(fs, table.metadata, dir).path));
     // Parquet compresses; estimate rows per file from the small files' on-disk bytes per row.
     const int64_t per_row = std::max<int64_t>(1, disk_bytes / std::max<int64_t>(1, rows->num_rows()));
     const int64_t rows_per_file = std::max<int64_t>(1, target_file_size / per_row);
     for (int64_t offset = 0; offset < rows->num_rows(); offset += rows_per_file, ++n) {
-      std::string path = TablePath(table.metadata, dir + "/compact-" + op + "-" + std::to_string(n) + ".parquet");
-      ARROW_ASSIGN_OR_RAISE(auto file, WriteDataFile(fs, path, *split[0].rows->Slice(offset, rows_per_file), schema));
+      const TableFile at =
+          TableFileAt(fs, table.metadata, dir + "/compact-" + op + "-" + std::to_string(n) + ".parquet");
+      ARROW_ASSIGN_OR_RAISE(auto file, WriteDataFile(fs, at, *split[0].rows->Slice(offset, rows_per_file), schema));
       file.partition = split[0].partition;
       change.added.push_back(std::move(file));
     }
@@ -108,7 +110,7 @@ Result<CompactResult> CompactTable(Catalog* catalog, io::FileSystem* fs, const T
     if (group.size() < 2) continue;
     Status st = write_group(group);
     if (!st.ok()) {
-      for (const auto& f : change.added) (void)fs->Delete(io::UriToPath(f.path));
+      for (const auto& f : change.added) (void)fs->Delete(LocalPath(fs, f.path));
       return st;
     }
   }
@@ -127,7 +129,7 @@ Result<CompactResult> CompactTable(Catalog* catalog, io::FileSystem* fs, const T
     return c;  // ApplySnapshotChange refuses if a file to replace is no longer live
   });
   if (!outcome.ok()) {
-    for (const auto& f : change.added) (void)fs->Delete(io::UriToPath(f.path));
+    for (const auto& f : change.added) (void)fs->Delete(LocalPath(fs, f.path));
     return outcome.status().WithMessage("Cannot compact Iceberg table ", catalog->name(), ".", ident.ToString(), ": ",
                                         outcome.status().message());
   }
@@ -179,7 +181,7 @@ Result<ExpireResult> ExpireSnapshots(Catalog* catalog, io::FileSystem* fs, const
     result.expired_snapshots = static_cast<int64_t>(expired.size());
     for (const auto& f : expired_files) {
       if (retained_files.count(f)) continue;
-      if (fs->Delete(io::UriToPath(f)).ok()) ++result.deleted_files;
+      if (fs->Delete(LocalPath(fs, f)).ok()) ++result.deleted_files;
     }
     return result;
   }

@@ -184,13 +184,13 @@ const std::string& ManifestFileAvroSchema() {
   return s;
 }
 
-Result<ManifestFile> WriteManifest(io::FileSystem* fs, const std::string& path, const Schema& schema,
+Result<ManifestFile> WriteManifest(io::FileSystem* fs, const TableFile& file, const Schema& schema,
                                    const PartitionSpec& spec, const std::vector<ManifestEntry>& entries,
                                    int64_t snapshot_id, int64_t sequence_number) {
   ManifestFile m;
   m.partition_spec_id = spec.spec_id;
   std::vector<json> tuples;
-  m.path = io::PathToUri(path);
+  m.path = file.uri;
   m.sequence_number = sequence_number;
   m.added_snapshot_id = snapshot_id;
   m.min_sequence_number = sequence_number;
@@ -217,13 +217,13 @@ Result<ManifestFile> WriteManifest(io::FileSystem* fs, const std::string& path, 
   ARROW_ASSIGN_OR_RAISE(m.partitions, PartitionSummaries(spec, schema, tuples));
   ARROW_ASSIGN_OR_RAISE(auto partition_type, PartitionAvroType(spec, schema));
   ARROW_ASSIGN_OR_RAISE(auto bytes, avro::WriteContainer(ManifestEntryAvroSchema(partition_type), header, records));
-  ARROW_RETURN_NOT_OK(fs->WriteAtomic(path, bytes, /*overwrite=*/false));
+  ARROW_RETURN_NOT_OK(fs->WriteAtomic(file.path, bytes, /*overwrite=*/false));
   m.length = static_cast<int64_t>(bytes.size());
   return m;
 }
 
 Result<std::vector<ManifestEntry>> ReadManifest(io::FileSystem* fs, const ManifestFile& manifest) {
-  ARROW_ASSIGN_OR_RAISE(auto bytes, fs->ReadFile(io::UriToPath(manifest.path)));
+  ARROW_ASSIGN_OR_RAISE(auto bytes, fs->ReadFile(LocalPath(fs, manifest.path)));
   ARROW_ASSIGN_OR_RAISE(auto contents, avro::ReadContainer(bytes, manifest.path));
   std::vector<ManifestEntry> entries;
   for (const auto& r : contents.records) {
@@ -278,7 +278,7 @@ Result<ManifestFile> ManifestFileFromJson(const json& r) {
 }  // namespace
 
 Result<std::vector<ManifestFile>> ReadManifestList(io::FileSystem* fs, const std::string& uri) {
-  ARROW_ASSIGN_OR_RAISE(auto bytes, fs->ReadFile(io::UriToPath(uri)));
+  ARROW_ASSIGN_OR_RAISE(auto bytes, fs->ReadFile(LocalPath(fs, uri)));
   ARROW_ASSIGN_OR_RAISE(auto contents, avro::ReadContainer(bytes, uri));
   std::vector<ManifestFile> list;
   for (const auto& r : contents.records) {

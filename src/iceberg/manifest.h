@@ -42,11 +42,11 @@ struct ManifestFile {
 };
 
 /// Writes a data manifest (status, snapshot id and sequence numbers as given in `entries`) to
-/// local path `path`, create-only, its entries' partition tuples laid out by `spec` (header
-/// keys partition-spec / partition-spec-id). Returns its list entry with counts, exact length
+/// `file.path`, create-only, its entries' partition tuples laid out by `spec` (header keys
+/// partition-spec / partition-spec-id). Returns its list entry (path `file.uri`) with counts, exact length
 /// and partition field summaries; `sequence_number`/`added_snapshot_id` set from the
 /// arguments (the snapshot adding it).
-Result<ManifestFile> WriteManifest(io::FileSystem* fs, const std::string& path, const Schema& schema,
+Result<ManifestFile> WriteManifest(io::FileSystem* fs, const TableFile& file, const Schema& schema,
                                    const PartitionSpec& spec, const std::vector<ManifestEntry>& entries,
                                    int64_t snapshot_id, int64_t sequence_number);
 

@@ -52,10 +52,6 @@ const char* OperationName(SnapshotChange::Kind kind) {
 
 }  // namespace
 
-std::string TablePath(const TableMetadata& metadata, const std::string& rel) {
-  return io::JoinPath(io::UriToPath(metadata.location), rel);
-}
-
 Result<std::vector<ManifestEntry>> LiveEntries(io::FileSystem* fs, const TableMetadata& metadata) {
   std::vector<ManifestEntry> live;
   const Snapshot* current = metadata.CurrentSnapshot();
@@ -94,9 +90,9 @@ Result<TableMetadata> ApplySnapshotChange(io::FileSystem* fs, const TableMetadat
   const std::string commit = io::RandomUuid();
   int manifest_counter = 0;
   auto next_manifest_path = [&]() {
-    return TablePath(base, "metadata/" + commit + "-m" + std::to_string(manifest_counter++) + ".avro");
+    return TableFileAt(fs, base, "metadata/" + commit + "-m" + std::to_string(manifest_counter++) + ".avro");
   };
-  ARROW_RETURN_NOT_OK(fs->MakeDirs(TablePath(base, "metadata")));
+  ARROW_RETURN_NOT_OK(fs->MakeDirs(TableFileAt(fs, base, "metadata").path));
 
   std::vector<ManifestFile> manifests;
   Totals added;
@@ -172,8 +168,8 @@ Result<TableMetadata> ApplySnapshotChange(io::FileSystem* fs, const TableMetadat
                            change.removed.size() - deleted.files, " of the files to replace are no longer live");
   }
 
-  const std::string list_path = TablePath(base, "metadata/snap-" + std::to_string(id) + "-0-" + commit + ".avro");
-  ARROW_RETURN_NOT_OK(WriteManifestList(fs, list_path, id, parent ? std::optional<int64_t>(parent->snapshot_id)
+  const TableFile list = TableFileAt(fs, base, "metadata/snap-" + std::to_string(id) + "-0-" + commit + ".avro");
+  ARROW_RETURN_NOT_OK(WriteManifestList(fs, list.path, id, parent ? std::optional<int64_t>(parent->snapshot_id)
                                                                   : std::nullopt, seq, manifests));
   ARROW_RETURN_NOT_OK(fs->FaultPoint("iceberg_after_manifests"));
 
@@ -185,7 +181,7 @@ Result<TableMetadata> ApplySnapshotChange(io::FileSystem* fs, const TableMetadat
   snap.snapshot_id = id;
   if (parent) snap.parent_snapshot_id = parent->snapshot_id;
   snap.sequence_number = seq;
-  snap.manifest_list = io::PathToUri(list_path);
+  snap.manifest_list = list.uri;
   snap.schema_id = base.current_schema_id;
   auto& s = snap.summary;
   s = change.summary;

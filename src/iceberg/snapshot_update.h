@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "iceberg/data_file.h"
+#include "iceberg/location.h"
 #include "iceberg/manifest.h"
 #include "iceberg/metadata.h"
 #include "io/file_system.h"
@@ -46,8 +47,5 @@ Result<TableMetadata> ApplySnapshotChange(io::FileSystem* fs, const TableMetadat
 /// Walks the current snapshot's ancestry (parent-snapshot-id links, newest first) and returns
 /// the first snapshot `match` accepts; null when none.
 const Snapshot* FindInAncestry(const TableMetadata& metadata, const std::function<bool(const Snapshot&)>& match);
-
-/// Local path of a file below the table location (`rel` like "metadata/x.avro").
-std::string TablePath(const TableMetadata& metadata, const std::string& rel);
 
 }  // namespace sluice::iceberg

@@ -4,6 +4,7 @@
 
 #include <cstdio>
 
+#include "iceberg/location.h"
 #include "io/uuid.h"
 #include "util/numbers.h"
 
@@ -71,7 +72,7 @@ Result<std::optional<std::string>> SqlCatalog::CurrentLocation(const TableIdent&
 Result<std::optional<LoadedTable>> SqlCatalog::Load(const TableIdent& ident) {
   ARROW_ASSIGN_OR_RAISE(auto location, CurrentLocation(ident));
   if (!location) return std::optional<LoadedTable>();
-  ARROW_ASSIGN_OR_RAISE(auto text, fs_->ReadFile(io::UriToPath(*location)));
+  ARROW_ASSIGN_OR_RAISE(auto text, fs_->ReadFile(LocalPath(fs_.get(), *location)));
   ARROW_ASSIGN_OR_RAISE(auto metadata, TableMetadata::Parse(text, *location));
   return std::optional<LoadedTable>(LoadedTable{std::move(metadata), *location});
 }
@@ -114,12 +115,14 @@ Result<LoadedTable> SqlCatalog::Create(const TableIdent& ident, const Schema& sc
 Result<LoadedTable> SqlCatalog::CreateInNamespace(const TableIdent& ident, const Schema& schema,
                                                   const std::map<std::string, std::string>& properties,
                                                   const PartitionSpec& spec) {
-  const std::string dir = io::JoinPath(warehouse_, ident.NamespaceString() + ".db/" + ident.name);
-  TableMetadata metadata = NewTableMetadata(io::PathToUri(dir), schema, properties, NowMs(), spec);
+  // Directories that need no URI escaping, whatever the names (location.h); the row keeps the names.
+  const std::string dir =
+      io::JoinPath(warehouse_, LocationDirName(ident.NamespaceString()) + ".db/" + LocationDirName(ident.name));
+  TableMetadata metadata = NewTableMetadata(FileUri(dir), schema, properties, NowMs(), spec);
   const std::string path = io::JoinPath(dir, "metadata/" + MetadataFileName(0));
   ARROW_RETURN_NOT_OK(fs_->MakeDirs(io::JoinPath(dir, "metadata")));
   ARROW_RETURN_NOT_OK(fs_->WriteAtomic(path, metadata.ToJsonText(), /*overwrite=*/false));
-  const std::string location = io::PathToUri(path);
+  const std::string location = FileUri(path);
   std::string sql = has_type_column_
                         ? "INSERT INTO iceberg_tables (catalog_name, table_namespace, table_name, metadata_location, "
                           "previous_metadata_location, iceberg_type) VALUES (?, ?, ?, ?, NULL, 'TABLE')"
@@ -138,10 +141,11 @@ Result<LoadedTable> SqlCatalog::CreateInNamespace(const TableIdent& ident, const
 
 Result<LoadedTable> SqlCatalog::Commit(const TableIdent& ident, const LoadedTable& base, TableMetadata updated) {
   const int64_t version = VersionOf(base.metadata_location) + 1;  // 0 for a foreign name: still unique by uuid
-  const std::string path = io::JoinPath(io::UriToPath(updated.location), "metadata/" + MetadataFileName(version));
+  const TableFile file = TableFileAt(fs_.get(), updated, "metadata/" + MetadataFileName(version));
+  const std::string& path = file.path;
   ARROW_RETURN_NOT_OK(fs_->WriteAtomic(path, updated.ToJsonText(), /*overwrite=*/false));
   ARROW_RETURN_NOT_OK(fs_->FaultPoint("iceberg_after_metadata_file"));
-  const std::string location = io::PathToUri(path);
+  const std::string& location = file.uri;
   std::string sql =
       "UPDATE iceberg_tables SET metadata_location = ?, previous_metadata_location = ? WHERE catalog_name = ? AND "
       "table_namespace = ? AND table_name = ? AND metadata_location = ?";

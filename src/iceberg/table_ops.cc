@@ -7,6 +7,8 @@
 #include <random>
 #include <thread>
 
+#include "iceberg/location.h"
+
 namespace sluice::iceberg {
 
 Result<CommitOutcome> CommitWithRetry(Catalog* catalog, io::FileSystem* fs, const TableIdent& ident,
@@ -57,17 +59,17 @@ Status CheckCurrentFilesExist(io::FileSystem* fs, const TableMetadata& metadata,
   const Snapshot* current = metadata.CurrentSnapshot();
   if (!current) return Status::OK();
   auto missing = [&](const std::string& what, const std::string& uri, const std::string& where) {
-    return Status::Invalid("Iceberg table ", table_name, " references ", what, " '", io::UriToPath(uri), "'", where,
+    return Status::Invalid("Iceberg table ", table_name, " references ", what, " '", LocalPath(fs, uri), "'", where,
                            " in its current snapshot ", current->snapshot_id,
                            ", but the file does not exist (deleted by hand?). The table cannot be read completely, "
                            "and a new snapshot would keep referencing it, so nothing is committed. Restore the "
                            "file, or roll the table back to a snapshot that does not reference it.");
   };
-  ARROW_ASSIGN_OR_RAISE(auto list_info, fs->Stat(io::UriToPath(current->manifest_list)));
+  ARROW_ASSIGN_OR_RAISE(auto list_info, fs->Stat(LocalPath(fs, current->manifest_list)));
   if (!list_info) return missing("manifest list", current->manifest_list, "");
   ARROW_ASSIGN_OR_RAISE(auto manifests, ReadManifestList(fs, current->manifest_list));
   for (const auto& m : manifests) {
-    ARROW_ASSIGN_OR_RAISE(auto info, fs->Stat(io::UriToPath(m.path)));
+    ARROW_ASSIGN_OR_RAISE(auto info, fs->Stat(LocalPath(fs, m.path)));
     if (!info) return missing("manifest", m.path, "");
     auto cached = cache ? cache->find(m.path) : ManifestFilesCache::iterator{};
     std::vector<std::string> files;
@@ -81,8 +83,8 @@ Status CheckCurrentFilesExist(io::FileSystem* fs, const TableMetadata& metadata,
       if (cache) (*cache)[m.path] = files;
     }
     for (const auto& f : files) {
-      ARROW_ASSIGN_OR_RAISE(auto file_info, fs->Stat(io::UriToPath(f)));
-      if (!file_info) return missing("data file", f, " (listed in manifest '" + io::UriToPath(m.path) + "')");
+      ARROW_ASSIGN_OR_RAISE(auto file_info, fs->Stat(LocalPath(fs, f)));
+      if (!file_info) return missing("data file", f, " (listed in manifest '" + LocalPath(fs, m.path) + "')");
     }
   }
   return Status::OK();

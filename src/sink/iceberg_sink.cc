@@ -18,6 +18,7 @@
 #include <optional>
 
 #include "iceberg/catalog_config.h"
+#include "iceberg/location.h"
 #include "iceberg/table_ops.h"
 #include "io/uuid.h"
 #include "util/numbers.h"
@@ -281,7 +282,7 @@ class IcebergSink final : public Sink {
     ARROW_ASSIGN_OR_RAISE(auto conformed, iceberg::ConformToSchema(*rows, schema, ref_.ToString()));
     ARROW_ASSIGN_OR_RAISE(auto files, WriteDataFiles(table.metadata, schema, spec, *conformed, batch_id));
     auto cleanup = [&]() {
-      for (const auto& f : files) (void)fs_->Delete(io::UriToPath(f.path));
+      for (const auto& f : files) (void)fs_->Delete(iceberg::LocalPath(fs_.get(), f.path));
     };
     Status st = fs_->FaultPoint("iceberg_after_data_files");
     if (!st.ok()) {
@@ -359,7 +360,7 @@ class IcebergSink final : public Sink {
     for (const auto& part : parts) {
       auto written = WritePartFiles(metadata, schema, part, batch_id, op, &file_no);
       if (!written.ok()) {
-        for (const auto& f : files) (void)fs_->Delete(io::UriToPath(f.path));
+        for (const auto& f : files) (void)fs_->Delete(iceberg::LocalPath(fs_.get(), f.path));
         return written.status();
       }
       for (auto& f : *written) files.push_back(std::move(f));
@@ -382,15 +383,16 @@ class IcebergSink final : public Sink {
     }
     const int64_t bytes_per_row = std::max<int64_t>(1, bytes / n);
     const int64_t rows_per_file = std::max<int64_t>(1, target_file_size_ / bytes_per_row);
-    const std::string dir = iceberg::TablePath(metadata, part.dir.empty() ? "data" : "data/" + part.dir);
-    ARROW_RETURN_NOT_OK(fs_->MakeDirs(dir));
+    const std::string dir = part.dir.empty() ? "data" : "data/" + part.dir;
+    ARROW_RETURN_NOT_OK(fs_->MakeDirs(iceberg::TableFileAt(fs_.get(), metadata, dir).path));
     for (int64_t offset = 0; offset < n; offset += rows_per_file) {
       char name[128];
       std::snprintf(name, sizeof(name), "00000-%lld-%s-%05d.parquet", static_cast<long long>(batch_id), op.c_str(),
                     ++*file_no);
-      auto file = iceberg::WriteDataFile(fs_.get(), io::JoinPath(dir, name), *rows.Slice(offset, rows_per_file), schema);
+      auto file = iceberg::WriteDataFile(fs_.get(), iceberg::TableFileAt(fs_.get(), metadata, dir + "/" + name),
+                                         *rows.Slice(offset, rows_per_file), schema);
       if (!file.ok()) {
-        for (const auto& f : files) (void)fs_->Delete(io::UriToPath(f.path));
+        for (const auto& f : files) (void)fs_->Delete(iceberg::LocalPath(fs_.get(), f.path));
         return file.status();
       }
       file->partition = part.partition;

@@ -42,9 +42,9 @@ Status Append(Catalog* catalog, const TableIdent& ident, int64_t first, int64_t 
   ARROW_ASSIGN_OR_RAISE(auto table, LoadExisting(catalog, ident));
   const Schema schema = *table.metadata.CurrentSchema();
   ARROW_ASSIGN_OR_RAISE(auto rows, ConformToSchema(*Ids(first, n), schema, ident.ToString()));
-  std::string path = TablePath(table.metadata, "data/" + std::to_string(first) + ".parquet");
-  ARROW_RETURN_NOT_OK(fs->MakeDirs(TablePath(table.metadata, "data")));
-  ARROW_ASSIGN_OR_RAISE(auto file, WriteDataFile(fs.get(), path, *rows, schema));
+  const TableFile at = TableFileAt(fs.get(), table.metadata, "data/" + std::to_string(first) + ".parquet");
+  ARROW_RETURN_NOT_OK(fs->MakeDirs(TableFileAt(fs.get(), table.metadata, "data").path));
+  ARROW_ASSIGN_OR_RAISE(auto file, WriteDataFile(fs.get(), at, *rows, schema));
   return CommitWithRetry(catalog, fs.get(), ident, [&](const LoadedTable&) -> Result<std::optional<SnapshotChange>> {
            SnapshotChange c;
            c.added = {file};

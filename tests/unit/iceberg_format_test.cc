@@ -102,7 +102,7 @@ TEST(IcebergDataFile, ParquetCarriesFieldIdsAndMetricsAreExact) {
   auto fs = io::LocalFileSystem();
   auto schema = *SchemaFromArrow(*AllTypes());
   auto rows = *ConformToSchema(*AllTypesRows(), schema, "t");
-  auto file = WriteDataFile(fs.get(), dir.Sub("f.parquet"), *rows, schema);
+  auto file = WriteDataFile(fs.get(), {dir.Sub("f.parquet"), FileUri(dir.Sub("f.parquet"))}, *rows, schema);
   ASSERT_OK(file);
   EXPECT_EQ(file->record_count, 3);
   EXPECT_EQ(file->file_size, static_cast<int64_t>(std::filesystem::file_size(dir.Sub("f.parquet"))));
@@ -146,7 +146,8 @@ TEST(IcebergManifest, EntriesAndListRoundTripWithInheritance) {
   existing.sequence_number = 1;
   existing.file_sequence_number = 1;
   existing.file.path = "file:///x/b.parquet";
-  auto m = WriteManifest(fs.get(), dir.Sub("m.avro"), schema, PartitionSpec{}, {added, existing}, 9, 2);
+  auto m = WriteManifest(fs.get(), {dir.Sub("m.avro"), FileUri(dir.Sub("m.avro"))}, schema, PartitionSpec{},
+                         {added, existing}, 9, 2);
   ASSERT_OK(m);
   EXPECT_EQ(m->length, static_cast<int64_t>(std::filesystem::file_size(dir.Sub("m.avro"))));
   EXPECT_EQ(m->added_files_count, 1);
@@ -198,7 +199,7 @@ TEST(IcebergSnapshot, AppendsCarryManifestsAndOverwriteDeletesEveryLiveFile) {
   auto add = [&](SnapshotChange::Kind kind, const std::string& name) {
     SnapshotChange c;
     c.kind = kind;
-    c.added = {*WriteDataFile(fs.get(), dir.Sub(name), *rows, schema)};
+    c.added = {*WriteDataFile(fs.get(), {dir.Sub(name), FileUri(dir.Sub(name))}, *rows, schema)};
     auto next = ApplySnapshotChange(fs.get(), meta, "file:///prev.json", c);
     EXPECT_OK(next);
     meta = *next;

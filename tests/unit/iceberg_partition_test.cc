@@ -156,7 +156,7 @@ TEST(IcebergPartition, ManifestsCarryTheTupleAndTheListSummarisesBounds) {
   entries[1].file.partition = {{"ts_day", 19000}, {"name", nullptr}};
   entries[2].file.path = "file:///t/c.parquet";
   entries[2].file.partition = {{"ts_day", 19900}, {"name", "a"}};
-  auto m = WriteManifest(fs.get(), dir.Sub("m.avro"), schema, spec, entries, 7, 1);
+  auto m = WriteManifest(fs.get(), {dir.Sub("m.avro"), FileUri(dir.Sub("m.avro"))}, schema, spec, entries, 7, 1);
   ASSERT_OK(m);
   auto read = ReadManifest(fs.get(), *m);
   ASSERT_OK(read);
