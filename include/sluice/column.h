@@ -132,6 +132,9 @@ Column collect_set(const Column& c);
 Column approx_count_distinct(const Column& c, double rsd = 0.05);
 /// The value at `percentage` (0..1) of the sorted non-null values (docs/sql.md: exact in sluice).
 Column percentile_approx(const Column& c, double percentage, int64_t accuracy = 10000);
+/// Spark's percentile_approx(c, array(p1, p2, ...)): an array with the value at each percentage,
+/// in the given order (NULL while there is no non-null value), e.g. {0.25, 0.5, 0.75}.
+Column percentile_approx(const Column& c, const std::vector<double>& percentages, int64_t accuracy = 10000);
 
 // Arrays and structs (Spark's complex types) and JSON.
 /// array(a, b, ...) of the values' common type; struct_(a, b, ...) names fields after the columns

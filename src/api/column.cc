@@ -151,6 +151,11 @@ Column approx_count_distinct(const Column& c, double rsd) { return Call("approx_
 Column percentile_approx(const Column& c, double percentage, int64_t accuracy) {
   return Call("percentile_approx", {E(c), E(lit(percentage)), E(lit(accuracy))});
 }
+Column percentile_approx(const Column& c, const std::vector<double>& percentages, int64_t accuracy) {
+  std::vector<ExprPtr> ps;
+  for (const double p : percentages) ps.push_back(E(lit(p)));
+  return Call("percentile_approx", {E(c), Expr::Call("array", std::move(ps)), E(lit(accuracy))});
+}
 
 Column window(const Column& time, const std::string& duration) {
   return Call("window", {E(time), E(lit(duration))});

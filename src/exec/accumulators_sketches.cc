@@ -142,29 +142,46 @@ int64_t HllEstimate(int p, const std::string& registers) {
   return std::llround(estimate);
 }
 
-Status AppendPercentile(const plan::AggCall& call, const std::map<std::string, int64_t>& counts,
-                        arrow::ArrayBuilder* builder) {
-  if (counts.empty()) return builder->AppendNull();
-  int64_t n = 0;
-  for (const auto& [v, c] : counts) n += c;
-  const double relative_error = 1.0 / static_cast<double>(call.accuracy);
-  const std::string* value = &counts.rbegin()->first;
-  if (call.percentage <= relative_error) {
-    value = &counts.begin()->first;
-  } else if (call.percentage < 1.0 - relative_error) {
-    // Spark's QuantileSummaries.query over uncompressed samples: the ceil(p * n)-th smallest.
-    const auto rank = static_cast<int64_t>(std::ceil(call.percentage * static_cast<double>(n)));
+namespace {
+
+// The value Spark's QuantileSummaries.query gives for `percentage` over uncompressed samples
+// (`n` values in all): the ceil(p * n)-th smallest; the smallest within the relative error of
+// p = 0, the largest within it of p = 1.
+const std::string& PercentileValue(const std::map<std::string, int64_t>& counts, int64_t n, double percentage,
+                                   double relative_error) {
+  if (percentage <= relative_error) return counts.begin()->first;
+  if (percentage < 1.0 - relative_error) {
+    const auto rank = static_cast<int64_t>(std::ceil(percentage * static_cast<double>(n)));
     int64_t seen = 0;
     for (const auto& [v, c] : counts) {
       seen += c;
-      if (seen >= rank) {
-        value = &v;
-        break;
-      }
+      if (seen >= rank) return v;
     }
   }
-  size_t pos = 0;
-  return DecodeValue(*value, &pos, *call.out_type, builder);
+  return counts.rbegin()->first;
+}
+
+}  // namespace
+
+Status AppendPercentile(const plan::AggCall& call, const std::map<std::string, int64_t>& counts,
+                        arrow::ArrayBuilder* builder) {
+  // Spark answers NULL without a value, and also for an empty array of percentages.
+  if (counts.empty() || call.percentages.empty()) return builder->AppendNull();
+  int64_t n = 0;
+  for (const auto& [v, c] : counts) n += c;
+  const double relative_error = 1.0 / static_cast<double>(call.accuracy);
+  if (!call.percentage_array) {
+    size_t pos = 0;
+    return DecodeValue(PercentileValue(counts, n, call.percentages[0], relative_error), &pos, *call.out_type, builder);
+  }
+  auto* list = static_cast<arrow::ListBuilder*>(builder);
+  ARROW_RETURN_NOT_OK(list->Append());
+  for (const double p : call.percentages) {
+    size_t pos = 0;
+    ARROW_RETURN_NOT_OK(DecodeValue(PercentileValue(counts, n, p, relative_error), &pos, *call.arg_type,
+                                    list->value_builder()));
+  }
+  return Status::OK();
 }
 
 }  // namespace sluice::exec

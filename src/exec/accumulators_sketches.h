@@ -35,7 +35,8 @@ void HllMerge(const std::string& later, std::string* registers);
 int64_t HllEstimate(int p, const std::string& registers);
 
 /// Appends percentile_approx's value over `counts` (encoded value -> occurrences) to `builder`:
-/// NULL without values.
+/// x's value, or for an array of percentages a list with one value per percentage, in order;
+/// NULL without values (or without percentages).
 Status AppendPercentile(const plan::AggCall& call, const std::map<std::string, int64_t>& counts,
                         arrow::ArrayBuilder* builder);
 

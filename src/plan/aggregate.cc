@@ -64,15 +64,15 @@ std::string AggUsage(const std::string& fn) {
   if (fn == "avg_distinct") return "avg(DISTINCT x)";
   if (fn == "max_by" || fn == "min_by") return fn + "(x, ord)";
   if (fn == "approx_count_distinct") return "approx_count_distinct(x[, rsd])";
-  if (fn == "percentile_approx") return "percentile_approx(x, percentage[, accuracy])";
+  if (fn == "percentile_approx") return "percentile_approx(x, percentage | array(percentage, ...)[, accuracy])";
   return fn + "(x)";
 }
 
-// A numeric literal argument (a constant such as 0.5 or 100) as a double.
-Result<double> NumberLiteralArg(const Expr& call, size_t i, const std::string& what) {
-  const Expr& e = *call.args[i];
+// A numeric literal (a constant such as 0.5 or 100) as a double. `what` names it in errors ("the
+// accuracy"); `call` is the aggregate call it belongs to.
+Result<double> NumberLiteral(const Expr& e, const Expr& call, const std::string& what) {
   if (e.kind != Expr::Kind::kLiteral || !e.value || !e.value->is_valid || !IsNumericType(*e.value->type)) {
-    return Status::Invalid(call.name, "(): the ", what, " must be a numeric literal, but it is ", e.ToString(), " (in ",
+    return Status::Invalid(call.name, "(): ", what, " must be a numeric literal, but it is ", e.ToString(), " (in ",
                            call.ToString(), ")");
   }
   if (e.value->type->id() == arrow::Type::DECIMAL128) {  // 0.5 in SQL is DECIMAL(1,1)
@@ -83,6 +83,37 @@ Result<double> NumberLiteralArg(const Expr& call, size_t i, const std::string& w
   }
   ARROW_ASSIGN_OR_RAISE(auto d, e.value->CastTo(arrow::float64()));
   return static_cast<const arrow::DoubleScalar&>(*d).value;
+}
+
+// The numeric literal argument `i` of `call`.
+Result<double> NumberLiteralArg(const Expr& call, size_t i, const std::string& what) {
+  return NumberLiteral(*call.args[i], call, "the " + what);
+}
+
+// percentile_approx's percentages: one literal, or array(...) of literals (Spark's ARRAY<DOUBLE>,
+// whose result is an array with one value per percentage, in order). Each must be in [0, 1].
+Status ResolvePercentages(const Expr& call, AggCall* a) {
+  const Expr& p = *call.args[1];
+  std::vector<const Expr*> given;
+  if (p.kind == Expr::Kind::kCall && p.name == "array") {
+    a->percentage_array = true;
+    for (const auto& e : p.args) {
+      ARROW_ASSIGN_OR_RAISE(double v, NumberLiteral(*e, call, "each percentage in " + p.ToString()));
+      a->percentages.push_back(v);
+      given.push_back(e.get());
+    }
+  } else {
+    ARROW_ASSIGN_OR_RAISE(double v, NumberLiteralArg(call, 1, "percentage"));
+    a->percentages.push_back(v);
+    given.push_back(&p);
+  }
+  for (size_t j = 0; j < given.size(); ++j) {
+    if (!(a->percentages[j] >= 0.0 && a->percentages[j] <= 1.0)) {
+      return Status::Invalid("percentile_approx(): the percentage must be between 0.0 and 1.0, but it is ",
+                             given[j]->ToString(), " (in ", call.ToString(), ")");
+    }
+  }
+  return Status::OK();
 }
 
 // Spark's HyperLogLog++ precision for a relative standard deviation: ceil(2 log2(1.106 / rsd)),
@@ -245,11 +276,7 @@ Result<AggCall> ResolveAgg(const Expr& e, const arrow::Schema& input) {
     if (!IsNumericType(t) && t.id() != arrow::Type::DATE32 && t.id() != arrow::Type::TIMESTAMP) {
       return type_error("a numeric, date or timestamp argument");
     }
-    ARROW_ASSIGN_OR_RAISE(a.percentage, NumberLiteralArg(call, 1, "percentage"));
-    if (!(a.percentage >= 0.0 && a.percentage <= 1.0)) {
-      return Status::Invalid("percentile_approx(): the percentage must be between 0.0 and 1.0, but it is ",
-                             call.args[1]->ToString(), " (in ", text, ")");
-    }
+    ARROW_RETURN_NOT_OK(ResolvePercentages(call, &a));
     double accuracy = 10000;
     if (call.args.size() == 3) {
       ARROW_ASSIGN_OR_RAISE(accuracy, NumberLiteralArg(call, 2, "accuracy"));
@@ -259,7 +286,8 @@ Result<AggCall> ResolveAgg(const Expr& e, const arrow::Schema& input) {
                              "2147483647), but it is ", call.args[2]->ToString(), " (in ", text, ")");
     }
     a.accuracy = static_cast<int64_t>(accuracy);
-    a.out_type = a.arg_type;
+    // Spark's ArrayType(x's type, containsNull = false): NULL is the whole result's (no value yet).
+    a.out_type = a.percentage_array ? arrow::list(arrow::field("element", a.arg_type, false)) : a.arg_type;
   } else if (a.fn == "min" || a.fn == "max") {
     if (!IsOrderable(t)) {
       return type_error("an orderable argument (number, string, date, timestamp, boolean)");
@@ -355,8 +383,8 @@ std::string AggCall::ToString() const {
     if (fn == "approx_count_distinct") call += ", p=" + std::to_string(hll_precision);
     if (fn == "percentile_approx") {
       std::ostringstream p;
-      p << percentage;
-      call += ", " + p.str() + ", " + std::to_string(accuracy);
+      for (size_t j = 0; j < percentages.size(); ++j) p << (j ? ", " : "") << percentages[j];
+      call += ", " + (percentage_array ? "array(" + p.str() + ")" : p.str()) + ", " + std::to_string(accuracy);
     }
     call += ")";
   }

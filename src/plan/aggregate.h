@@ -22,7 +22,7 @@ using PlanPtr = std::shared_ptr<const LogicalPlan>;
 /// count_if, bool_and, bool_or, any_value (resolved to count/min/max/first), stddev/variance
 /// (resolved to stddev_samp/var_samp), stddev_samp, stddev_pop, var_samp, var_pop, sum_distinct,
 /// avg_distinct, max_by(x, ord), min_by(x, ord), collect_list, collect_set,
-/// approx_count_distinct(x[, rsd]), percentile_approx(x, percentage[, accuracy]).
+/// approx_count_distinct(x[, rsd]), percentile_approx(x, percentage | array(percentage, ...)[, accuracy]).
 bool IsAggregateFunction(const std::string& fn);
 /// Window functions usable only as grouping expressions: window, session_window.
 bool IsWindowFunction(const std::string& fn);
@@ -39,7 +39,8 @@ struct AggCall {
   ExprPtr ordering{};                         // max_by/min_by: the ordering argument (else null)
   std::shared_ptr<arrow::DataType> ordering_type{};
   int hll_precision{};                        // approx_count_distinct: register index bits, from rsd as Spark
-  double percentage{};                        // percentile_approx: in [0, 1]
+  std::vector<double> percentages{};          // percentile_approx: each in [0, 1], in the call's order
+  bool percentage_array = false;              // percentile_approx: given as an array, so the result is one
   int64_t accuracy{};                         // percentile_approx: 1 / relative error (validated, see docs)
   std::string name;                           // output column name
   std::shared_ptr<arrow::DataType> arg_type;  // resolved against the aggregate's input

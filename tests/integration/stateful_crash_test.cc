@@ -4,8 +4,9 @@
 // the final result equals a never-stopped run's on the same input, row for row. The sinks make
 // a duplicate or a loss visible: the parquet file sink (append mode) or, for complete mode, a
 // foreachBatch that writes each batch to batch-<id>.jsonl, so the last file is the answer. The
-// "sketches" job restores approx_count_distinct registers, a collect_set, a max_by pair and a
-// percentile_approx histogram, beside a count(*) that shows a doubled row.
+// "sketches" job restores approx_count_distinct registers, a collect_set, a max_by pair and
+// percentile_approx histograms (one percentage, and an array of them), beside a count(*) that
+// shows a doubled row.
 #include <gtest/gtest.h>
 
 #include <filesystem>

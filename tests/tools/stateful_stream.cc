@@ -23,8 +23,9 @@
 //                 mode, into a foreachBatch that writes
 //                 every batch to OUT/batch-<id>.jsonl, replacing the file of a redone batch.
 //   sketches      as complete, aggregating count(*), approx_count_distinct(id), collect_set(v),
-//                 max_by(id, ts) and percentile_approx(v, 0.5): state that is a register
-//                 array, a value set, a (value, ordering) pair and a value histogram.
+//                 max_by(id, ts), percentile_approx(v, 0.5) and percentile_approx(v, {0.9, 0.1,
+//                 0.5}): state that is a register array, a value set, a (value, ordering) pair
+//                 and a value histogram (read by one percentage, and by an array of them).
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
@@ -87,7 +88,8 @@ Result<DataFrame> BuildQuery(const std::string& query, const DataFrame& events, 
   if (query == "sketches") {
     return events.groupBy({window(col("ts"), "10 seconds"), col("k")})
         .agg({count(col("*")).alias("n"), approx_count_distinct(col("id")).alias("ids"), collect_set(col("v")).alias("vs"),
-              max_by(col("id"), col("ts")).alias("latest"), percentile_approx(col("v"), 0.5).alias("median")});
+              max_by(col("id"), col("ts")).alias("latest"), percentile_approx(col("v"), 0.5).alias("median"),
+              percentile_approx(col("v"), {0.9, 0.1, 0.5}).alias("deciles")});
   }
   return Status::Invalid("unknown --query '", query, "'");
 }

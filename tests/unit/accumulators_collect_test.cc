@@ -46,7 +46,7 @@ std::shared_ptr<arrow::Array> Strings(const std::vector<std::optional<std::strin
 }
 
 // Folds rows [0, split) into one partial and [split, n) into another, merges them, sends the
-// merged state through its bytes, and returns the final value as text.
+// merged state through its bytes, and returns the final values as text (joined by " | ").
 Result<std::string> SplitAndFinish(const std::vector<plan::AggCall>& calls,
                                    const std::vector<std::shared_ptr<arrow::Array>>& args, int64_t split) {
   AccumulatorSet set(calls);
@@ -64,12 +64,18 @@ Result<std::string> SplitAndFinish(const std::vector<plan::AggCall>& calls,
   std::string again;
   set.Encode(restored, &again);
   if (again != bytes) return Status::Invalid("state does not re-encode to the same bytes");
-  std::vector<std::unique_ptr<arrow::ArrayBuilder>> builders(1);
-  ARROW_RETURN_NOT_OK(arrow::MakeBuilder(arrow::default_memory_pool(), calls[0].out_type, &builders[0]));
+  std::vector<std::unique_ptr<arrow::ArrayBuilder>> builders(calls.size());
+  for (size_t i = 0; i < calls.size(); ++i) {
+    ARROW_RETURN_NOT_OK(arrow::MakeBuilder(arrow::default_memory_pool(), calls[i].out_type, &builders[i]));
+  }
   ARROW_RETURN_NOT_OK(set.Finish(restored, builders, 0));
-  ARROW_ASSIGN_OR_RAISE(auto out, builders[0]->Finish());
-  ARROW_ASSIGN_OR_RAISE(auto scalar, out->GetScalar(0));
-  return scalar->ToString();
+  std::string text;  // each call's value, joined by " | "
+  for (size_t i = 0; i < calls.size(); ++i) {
+    ARROW_ASSIGN_OR_RAISE(auto out, builders[i]->Finish());
+    ARROW_ASSIGN_OR_RAISE(auto scalar, out->GetScalar(0));
+    text += (i ? " | " : "") + scalar->ToString();
+  }
+  return text;
 }
 
 // The same result for every split point (0 = all rows in the later partial).
@@ -125,7 +131,15 @@ TEST(AccumulatorsCollect, SumDistinctOverflowFailsUnderAnsiNamingTheCall) {
 
 plan::AggCall Percentile(double p, int64_t accuracy = 10000) {
   plan::AggCall c = Call("percentile_approx", arrow::int64(), arrow::int64());
-  c.percentage = p;
+  c.percentages = {p};
+  c.accuracy = accuracy;
+  return c;
+}
+
+plan::AggCall Percentiles(std::vector<double> ps, int64_t accuracy = 10000) {
+  plan::AggCall c = Call("percentile_approx", arrow::int64(), arrow::list(arrow::field("element", arrow::int64(), false)));
+  c.percentages = std::move(ps);
+  c.percentage_array = true;
   c.accuracy = accuracy;
   return c;
 }
@@ -142,6 +156,19 @@ TEST(AccumulatorsCollect, PercentileApproxIsTheCeilOfPTimesNthSmallestValue) {
   // Within 1/accuracy of either end Spark answers the minimum / maximum.
   ExpectForEverySplit({Percentile(0.95, 10)}, {values}, "10");
   ExpectForEverySplit({Percentile(0.5)}, {Int64s({std::nullopt})}, "null");
+}
+
+TEST(AccumulatorsCollect, PercentileApproxOverAnArrayGivesEachPercentageInTheGivenOrder) {
+  auto values = Int64s({7, 3, std::nullopt, 10, 1, 5, 7, 2, 9, 4, 6, 8});  // as above: n = 11
+  const std::string prefix = "list<element: int64 not null>";
+  // The same values as the single form, unsorted and with a repeat, from the one histogram.
+  ExpectForEverySplit({Percentiles({0.7, 0.25, 0.5, 0.25})}, {values}, prefix + "[7, 3, 6, 3]");
+  ExpectForEverySplit({Percentiles({0.0, 1.0, 0.95}, 10)}, {values}, prefix + "[1, 10, 10]");
+  // Beside the single form over the same column: each keeps its own state and result type.
+  ExpectForEverySplit({Percentiles({0.5}), Percentile(0.5)}, {values, values}, prefix + "[6] | 6");
+  // No non-null value: the whole array is NULL (Spark's), as is an empty array of percentages.
+  ExpectForEverySplit({Percentiles({0.5, 0.9})}, {Int64s({std::nullopt})}, "null");
+  ExpectForEverySplit({Percentiles({})}, {values}, "null");
 }
 
 plan::AggCall Hll(int p) {

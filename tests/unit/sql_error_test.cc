@@ -201,6 +201,12 @@ TEST_F(SqlErrorTest, AggregationErrorsArePointedAt) {
           {"percentage must be between 0.0 and 1.0", "1.5"}});
   Expect({"percentile of a column", "SELECT percentile_approx(price, price) FROM events;", "p.sql:3:8",
           {"percentage must be a numeric literal"}});
+  Expect({"percentile array out of range", "SELECT percentile_approx(price, array(0.5, 1.5)) FROM events;", "p.sql:3:8",
+          {"percentage must be between 0.0 and 1.0, but it is 1.5"}});
+  Expect({"percentile array of a column", "SELECT percentile_approx(price, array(0.5, price)) FROM events;",
+          "p.sql:3:8", {"each percentage in array(0.5, price) must be a numeric literal, but it is price"}});
+  Expect({"percentile array with a NULL", "SELECT percentile_approx(price, array(0.5, NULL)) FROM events;",
+          "p.sql:3:8", {"must be a numeric literal, but it is NULL"}});
   Expect({"approx_count_distinct rsd too large", "SELECT approx_count_distinct(name, 0.5) FROM events;", "p.sql:3:8",
           {"at least 4 bits", "at most 0.39"}});
   Expect({"LIKE ESCAPE before another character", "SELECT name FROM events WHERE name LIKE 'a!b' ESCAPE '!';",

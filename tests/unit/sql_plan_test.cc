@@ -195,6 +195,29 @@ TEST_F(SqlPlanTest, GroupByAndAggregatesMatchGroupByAgg) {
   EXPECT_EQ(SqlPlan("SELECT upper(name) AS who, count(*) AS n FROM events GROUP BY 1;"), by_alias);
 }
 
+// percentile_approx over an array of percentages (SQL's array(...) or ARRAY[...], the C++ vector
+// overload): ARRAY<x's type> whose elements are never NULL (the array is NULL without a value).
+TEST_F(SqlPlanTest, PercentileApproxOverAnArrayIsAnArrayOfTheArgumentsType) {
+  DataFrame api = Events().groupBy({col("name")}).agg({percentile_approx(col("price"), {0.25, 0.5, 0.75}).alias("q"),
+                                                       percentile_approx(col("id"), {1.0, 0.0}, 100).alias("ends"),
+                                                       percentile_approx(col("id"), 0.5).alias("med")});
+  const std::string plan = api.explain();
+  EXPECT_EQ(SqlPlan("SELECT name, percentile_approx(price, array(0.25, 0.5, 0.75)) AS q, "
+                    "approx_percentile(id, ARRAY[1, 0], 100) AS ends, percentile_approx(id, 0.5) AS med "
+                    "FROM events GROUP BY name;"),
+            plan);
+  EXPECT_THAT(plan, ::testing::HasSubstr("percentile_approx(price, array(0.25, 0.5, 0.75), 10000) AS q"));
+  const auto schema = api.schema();
+  ASSERT_NE(schema, nullptr);
+  ASSERT_EQ(schema->num_fields(), 4);
+  EXPECT_TRUE(schema->field(1)->type()->Equals(arrow::list(arrow::field("element", arrow::float64(), false))))
+      << schema->field(1)->type()->ToString();
+  EXPECT_TRUE(schema->field(2)->type()->Equals(arrow::list(arrow::field("element", arrow::int64(), false))))
+      << schema->field(2)->type()->ToString();
+  EXPECT_TRUE(schema->field(1)->nullable());
+  EXPECT_TRUE(schema->field(3)->type()->Equals(arrow::int64()));
+}
+
 // ORDER BY / LIMIT == orderBy(...).limit(n) on the SELECT's result; a key may be a result
 // column, a position or a selected expression written again, all naming the result column.
 TEST_F(SqlPlanTest, OrderByAndLimitMatchOrderByLimit) {

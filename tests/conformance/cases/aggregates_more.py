@@ -6,6 +6,7 @@ from harness import Case
 from cases.aggregations import FILES
 from cases.expressions import ANSI_OFF, expr
 from cases.functions import tcase
+from cases.windows import BASIC, HOP, LATE, win
 
 
 def agg(case_id, sql, mode="complete", files=FILES, **kw):
@@ -45,6 +46,26 @@ CASES = [
         "FROM src GROUP BY k", files=MANY),
     agg("fn-agg-percentile-refused", "SELECT percentile_approx(v, 2.0) AS p FROM src",
         error="between 0.0 and 1.0"),
+    # An array of percentages: ARRAY<x's type>, one value per percentage in the given order (repeats
+    # kept); NULL for a group without a non-null value (k = 'c'), and for an empty array.
+    agg("fn-agg-percentile-approx-array", "SELECT k, percentile_approx(v, array(0.25, 0.5, 0.75)) AS qs, "
+        "approx_percentile(v, array(1.0, 0, 0.5, 0.5), 100) AS ends, percentile_approx(ts, array(0.5)) AS mid_ts, "
+        "percentile_approx(v, array()) AS none FROM src GROUP BY k", smoke=True),
+    agg("fn-agg-percentile-approx-array-update", "SELECT k, percentile_approx(v, array(0.9, 0.1)) AS qs, "
+        "percentile_approx(CAST(v AS DOUBLE), array(0.5)) AS med, percentile_approx(v, 0.5) AS med1 "
+        "FROM src GROUP BY k", mode="update", files=MANY),
+    # Event-time windows with a watermark: append emits each window's array once (late rows dropped),
+    # update as the windows change.
+    win("fn-agg-percentile-approx-array-window", "SELECT {S}, {E}, k, percentile_approx(v, array(0.5, 0.9, 0.1)) AS qs "
+        "FROM src GROUP BY {W}, k", LATE),
+    win("fn-agg-percentile-approx-array-hop-update", "SELECT {S}, {E}, percentile_approx(v, array(0.75, 0.25)) AS qs "
+        "FROM src GROUP BY {W}", BASIC, kind=HOP, mode="update"),
+    agg("fn-agg-percentile-array-refused", "SELECT percentile_approx(v, array(0.5, 1.5)) AS p FROM src",
+        error="between 0.0 and 1.0, but it is 1.5"),
+    agg("fn-agg-percentile-array-null-refused", "SELECT percentile_approx(v, array(0.5, NULL)) AS p FROM src",
+        error="must be a numeric literal, but it is NULL"),
+    agg("fn-agg-percentile-array-column-refused", "SELECT percentile_approx(v, array(0.5, v)) AS p FROM src",
+        error="must be a numeric literal, but it is v"),
     agg("agg-sum-avg-distinct", "SELECT k, sum(DISTINCT v) AS s, avg(DISTINCT v) AS a, max(DISTINCT v) AS m "
         "FROM src GROUP BY k", files=FILES + [[{"k": "a", "v": 4, "ts": None}, {"k": "b", "v": 2, "ts": None}]]),
     expr("str-like-escape-clause", "s LIKE 'x!%y' ESCAPE '!' AS a, s LIKE '%!%%' ESCAPE '!' AS c, "
