@@ -202,8 +202,7 @@ TEST(JsonMapColumns, MapValuesOfEveryDecodedType) {
             R"({"l":{"a":[1,null,2],"b":null,"c":[]},"s":{"a":{"x":1,"y":"s","z":9},"b":{}},"mm":{"a":{"p":1},"b":null,"c":{}},)"
             R"("lm":[{"k":1},null,{}],"sm":{"m":{"k":1},"n":2},"t":{"a":"2024-01-01 10:00:00.123456789","b":"2024-01-01T10:00:00+01:00"},)"
             R"("d":{"a":"2024-02-29"},"f":{"a":1,"b":2.5},"bo":{"a":true},"st":{"a":"x"},"top":"2024-01-01 00:00:00.1234567"})"
-            "
-");
+            "\n");
   auto schema = arrow::schema({
       arrow::field("l", StringTo(arrow::list(arrow::int64()))),
       arrow::field("s", StringTo(arrow::struct_({arrow::field("x", arrow::int32()), arrow::field("y", arrow::utf8())}))),
