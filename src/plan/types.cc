@@ -121,6 +121,10 @@ std::string TypeName(const arrow::DataType& type) {
       }
       return out + ">";
     }
+    case arrow::Type::MAP: {
+      const auto& map = static_cast<const arrow::MapType&>(type);
+      return "map<" + TypeName(*map.key_type()) + "," + TypeName(*map.item_type()) + ">";
+    }
     default: return type.ToString();
   }
 }

@@ -329,19 +329,40 @@ Result<std::shared_ptr<arrow::Table>> DecodeTruncatingFractions(const std::share
   return ConformToSchema(arrow::Table::Make(arrow::schema(out_fields), columns, table->num_rows()), schema, path);
 }
 
-// PERMISSIVE's partial result for a JSON record Arrow rejected as a whole (Spark 4): each field
-// that decodes on its own keeps its value, the others are null. An error when no field decodes.
+// Decodes one JSON line into a table of `parse_schema` (one field of the declared schema's).
+using JsonFieldDecoder = std::function<Result<std::shared_ptr<arrow::Table>>(
+    const std::shared_ptr<arrow::Buffer>& line, const std::shared_ptr<arrow::Schema>& parse_schema)>;
+
+Result<std::shared_ptr<arrow::Table>> DecodeJsonWithArrow(const std::shared_ptr<arrow::Buffer>& line,
+                                                          const std::shared_ptr<arrow::Schema>& parse_schema) {
+  return DecodeJson(line, parse_schema, false, BlockSizeFor(line->size(), false));
+}
+
+// The simdjson decoder as the only judge of the records (a schema with a MAP): a declined range
+// is an error giving the decoder's reason.
+Result<std::shared_ptr<arrow::Table>> DecodeJsonWithSimdjson(const std::shared_ptr<arrow::Buffer>& range,
+                                                             const std::shared_ptr<arrow::Schema>& parse_schema,
+                                                             bool use_threads) {
+  std::string why;
+  ARROW_ASSIGN_OR_RAISE(auto table, DecodeJsonLinesSimdjson(range, parse_schema, use_threads, &why));
+  if (!table) return Status::Invalid(why);
+  return table;
+}
+
+// PERMISSIVE's partial result for a JSON record rejected as a whole (Spark 4): each field that
+// decodes on its own (by `decode`) keeps its value, the others are null. An error when no field
+// decodes.
 Result<std::shared_ptr<arrow::Table>> SalvageJsonRecord(const std::shared_ptr<arrow::Buffer>& line,
                                                         const std::shared_ptr<arrow::Schema>& schema,
                                                         const std::shared_ptr<arrow::Schema>& parse_schema,
-                                                        const std::string& path) {
+                                                        const std::string& path, const JsonFieldDecoder& decode) {
   std::vector<std::shared_ptr<arrow::ChunkedArray>> columns;
   bool any = false;
   for (const auto& field : schema->fields()) {
     std::shared_ptr<arrow::Table> one;
     const auto parse_field = parse_schema->GetFieldByName(field->name());
     if (parse_field) {
-      auto decoded = DecodeJson(line, arrow::schema({parse_field}), false, BlockSizeFor(line->size(), false));
+      auto decoded = decode(line, arrow::schema({parse_field}));
       auto conformed = decoded.ok() ? ConformToSchema(*decoded, arrow::schema({field}), path) : decoded.status();
       if (conformed.ok() && (*conformed)->num_rows() == 1) one = *conformed;
     }
@@ -462,6 +483,36 @@ Result<std::vector<std::string>> CsvHeaderNames(const std::shared_ptr<arrow::Buf
 
 std::string GeneratedCsvName(int i) { return "_c" + std::to_string(i); }
 
+// A JSON-lines file whose schema has a MAP column: the simdjson decoder alone reads it (Arrow's
+// reader has no map type), and bisects the file to find malformed records as Arrow does above.
+Result<FileReadResult> ReadJsonLinesWithMaps(const std::shared_ptr<arrow::Buffer>& data, const std::string& path,
+                                             const std::shared_ptr<arrow::Schema>& schema,
+                                             const std::shared_ptr<arrow::Schema>& parse_schema,
+                                             const FileFormatOptions& options, bool use_threads) {
+  if (options.json_reader != JsonReader::kSimdjson) {
+    return Status::Invalid("Cannot read ", io::PathToUri(path), " with option jsonReader = arrow: Arrow's JSON reader ",
+                           "has no MAP type; use jsonReader = simdjson (the default)");
+  }
+  ARROW_RETURN_NOT_OK(CheckSimdjsonDecodesMapSchema(*parse_schema));
+  RangeParser parse = [&](const std::shared_ptr<arrow::Buffer>& range) -> Result<std::shared_ptr<arrow::Table>> {
+    if (!ValidUtf8(*range)) return InvalidUtf8();
+    ARROW_ASSIGN_OR_RAISE(auto table,
+                          DecodeJsonWithSimdjson(range, parse_schema, use_threads && range->size() > kThreadedRange));
+    return ConformToSchema(table, schema, path);
+  };
+  auto fast = parse(data);
+  if (fast.ok()) return FileReadResult{std::move(*fast), 0};
+  RangeParser salvage = [&](const std::shared_ptr<arrow::Buffer>& line) -> Result<std::shared_ptr<arrow::Table>> {
+    if (!ValidUtf8(*line)) return InvalidUtf8();
+    return SalvageJsonRecord(line, schema, parse_schema, path,
+                             [](const std::shared_ptr<arrow::Buffer>& one, const std::shared_ptr<arrow::Schema>& s) {
+                               return DecodeJsonWithSimdjson(one, s, false);
+                             });
+  };
+  MalformedLineFinder finder(data, path, schema, options, parse, salvage);
+  return finder.Run(NonBlankLines(*data), fast.status());
+}
+
 }  // namespace
 
 Result<FileReadResult> ReadJsonLines(const std::shared_ptr<arrow::Buffer>& data, const std::string& path,
@@ -470,6 +521,7 @@ Result<FileReadResult> ReadJsonLines(const std::shared_ptr<arrow::Buffer>& data,
   // A record with bytes that are not UTF-8 is malformed (as Spark's JSON parser rejects it);
   // Arrow's reader would copy them into string columns.
   auto parse_schema = JsonParseSchema(schema, options.corrupt_column);
+  if (SchemaHoldsMap(*parse_schema)) return ReadJsonLinesWithMaps(data, path, schema, parse_schema, options, use_threads);
   const bool valid_utf8 = ValidUtf8(*data);
   if (valid_utf8 && options.json_reader == JsonReader::kSimdjson && SimdjsonDecodesSchema(*parse_schema)) {
     ARROW_ASSIGN_OR_RAISE(auto decoded, DecodeJsonLinesSimdjson(data, parse_schema, use_threads));
@@ -493,7 +545,7 @@ Result<FileReadResult> ReadJsonLines(const std::shared_ptr<arrow::Buffer>& data,
   };
   RangeParser salvage = [&](const std::shared_ptr<arrow::Buffer>& line) -> Result<std::shared_ptr<arrow::Table>> {
     if (!ValidUtf8(*line)) return InvalidUtf8();
-    return SalvageJsonRecord(line, schema, parse_schema, path);
+    return SalvageJsonRecord(line, schema, parse_schema, path, DecodeJsonWithArrow);
   };
   RangeParser rescue = [&](const std::shared_ptr<arrow::Buffer>& line) -> Result<std::shared_ptr<arrow::Table>> {
     if (!ValidUtf8(*line)) return InvalidUtf8();

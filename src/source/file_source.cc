@@ -18,10 +18,12 @@
 #include <unordered_set>
 
 #include "checkpoint/file_sink_log.h"
+#include "plan/expr.h"
 #include "source/file_listing.h"
 #include "source/file_readers.h"
 #include "source/file_source_log.h"
 #include "source/file_source_options.h"
+#include "source/json_simdjson_reader.h"
 #include "util/log.h"
 
 namespace sluice::source {
@@ -48,6 +50,42 @@ bool IsStringType(const arrow::DataType& t) {
   return t.id() == arrow::Type::STRING || t.id() == arrow::Type::LARGE_STRING;
 }
 
+// A MAP whose key is not a string, at any depth of `type` (nullptr when none).
+const arrow::MapType* NonStringKeyMap(const arrow::DataType& type) {
+  if (type.id() == arrow::Type::MAP) {
+    const auto& map = static_cast<const arrow::MapType&>(type);
+    if (map.key_type()->id() != arrow::Type::STRING) return &map;
+  }
+  for (const auto& f : type.fields()) {
+    if (const auto* inner = NonStringKeyMap(*f->type())) return inner;
+  }
+  return nullptr;
+}
+
+// MAP columns of a JSON source: read from JSON objects by the simdjson reader only, with string
+// keys (as Spark's JSON source), and only beside columns that reader decodes.
+Status CheckJsonMapColumns(const arrow::Schema& schema, const FileFormatOptions& format) {
+  if (!SchemaHoldsMap(schema)) return Status::OK();
+  for (const auto& f : schema.fields()) {
+    if (!SchemaHoldsMap(*arrow::schema({f}))) continue;
+    if (const auto* map = NonStringKeyMap(*f->type())) {
+      return Status::Invalid("Input schema column '", f->name(), "' ", plan::TypeName(*f->type()),
+                             " of the JSON source can only contain STRING as a key type for a MAP (",
+                             plan::TypeName(*map), " has another key type)");
+    }
+    if (format.json_reader == JsonReader::kArrow) {
+      return Status::Invalid("Column '", f->name(), "' is ", plan::TypeName(*f->type()),
+                             ", which the JSON source option jsonReader = arrow cannot read (Arrow's JSON reader has "
+                             "no MAP type); remove the option or set jsonReader = simdjson (the default)");
+    }
+  }
+  arrow::FieldVector read;  // the columns the decoder reads: all but the corrupt-record column
+  for (const auto& f : schema.fields()) {
+    if (f->name() != format.corrupt_column) read.push_back(f);
+  }
+  return CheckSimdjsonDecodesMapSchema(arrow::Schema(read));
+}
+
 Status CheckSchema(const plan::SourceSpec& spec, const FileSourceOptions& opts) {
   const auto& schema = spec.schema;
   if (!schema) return Status::OK();
@@ -64,6 +102,7 @@ Status CheckSchema(const plan::SourceSpec& spec, const FileSourceOptions& opts) 
     return Status::Invalid("The field for corrupt records '", opts.format.corrupt_column,
                            "' must be string type and nullable, but it is ", schema->field(corrupt)->type()->ToString());
   }
+  if (spec.format == "json") ARROW_RETURN_NOT_OK(CheckJsonMapColumns(*schema, opts.format));
   if (spec.format == "csv") {
     for (const auto& f : schema->fields()) {
       if (arrow::is_nested(f->type()->id())) {

@@ -11,6 +11,8 @@
 #include <string_view>
 #include <vector>
 
+#include "plan/expr.h"
+#include "source/json_value_builder.h"
 #include "util/compute_init.h"
 
 namespace sluice::source {
@@ -18,7 +20,8 @@ namespace {
 
 constexpr int64_t kMinBytesPerPart = 4 << 20;  // below this a file is parsed on one thread
 
-enum class ValueKind { kString, kInteger, kDouble, kBoolean, kTimestamp };
+// kNested: any type JsonValueBuilderDecodes that is not flat (only in a schema with a MAP).
+enum class ValueKind { kString, kInteger, kDouble, kBoolean, kTimestamp, kNested };
 
 Result<ValueKind> KindOf(const arrow::DataType& type) {
   switch (type.id()) {
@@ -53,6 +56,7 @@ struct ColumnBuilder {
   arrow::Int64Builder integers;  // kInteger and kTimestamp values
   arrow::DoubleBuilder doubles;
   arrow::BooleanBuilder booleans;
+  std::unique_ptr<arrow::ArrayBuilder> nested;
 };
 
 std::pair<int64_t, int64_t> IntegerRange(arrow::Type::type id) {
@@ -71,16 +75,28 @@ std::pair<int64_t, int64_t> IntegerRange(arrow::Type::type id) {
 // Decodes consecutive lines of one file into columns; one instance per thread.
 class LineRangeDecoder {
  public:
-  explicit LineRangeDecoder(const arrow::Schema& schema) {
+  LineRangeDecoder(const arrow::Schema& schema, bool truncate_fractions) : truncate_fractions_(truncate_fractions) {
     columns_.resize(static_cast<size_t>(schema.num_fields()));
     for (int i = 0; i < schema.num_fields(); ++i) {
       auto& c = columns_[static_cast<size_t>(i)];
       c.name = schema.field(i)->name();
       c.type = schema.field(i)->type();
-      c.kind = *KindOf(*c.type);
+      auto kind = KindOf(*c.type);
+      c.kind = kind.ok() ? *kind : ValueKind::kNested;
       std::tie(c.min, c.max) = IntegerRange(c.type->id());
     }
   }
+
+  Status Init() {
+    for (auto& c : columns_) {
+      if (c.kind != ValueKind::kNested) continue;
+      ARROW_RETURN_NOT_OK(arrow::MakeBuilder(arrow::default_memory_pool(), c.type, &c.nested));
+    }
+    return Status::OK();
+  }
+
+  // Why the decoder declined a line (after Decode returned false).
+  const std::string& why() const { return why_; }
 
   // Decodes bytes [begin, end) of `file` (whole lines). False: a line is declined (see header).
   Result<bool> Decode(const char* file, int64_t file_size, int64_t begin, int64_t end) {
@@ -115,6 +131,9 @@ class LineRangeDecoder {
         case ValueKind::kBoolean:
           ARROW_RETURN_NOT_OK(c.booleans.Finish(&array));
           break;
+        case ValueKind::kNested:
+          ARROW_RETURN_NOT_OK(c.nested->Finish(&array));
+          break;
         case ValueKind::kInteger:
         case ValueKind::kTimestamp: {
           ARROW_RETURN_NOT_OK(c.integers.Finish(&array));
@@ -145,17 +164,31 @@ class LineRangeDecoder {
       text = padded_.data();
     }
     simdjson::dom::element doc;
-    if (parser_.parse(text, size, /*realloc_if_needed=*/false).get(doc) != simdjson::SUCCESS) return false;
+    if (const auto error = parser_.parse(text, size, /*realloc_if_needed=*/false).get(doc); error != simdjson::SUCCESS) {
+      return Decline("the record is not valid JSON (", simdjson::error_message(error), ")");
+    }
     simdjson::dom::object object;
-    if (doc.get_object().get(object) != simdjson::SUCCESS) return false;
+    if (doc.get_object().get(object) != simdjson::SUCCESS) {
+      return Decline("the record is ", JsonKindName(doc.type()), ", not an object");
+    }
     const int64_t row = rows_;
     for (simdjson::dom::key_value_pair field : object) {
       ColumnBuilder* c = Find(field.key);
       if (!c) continue;  // a field the schema lacks is ignored
-      if (c->last_row == row) return false;  // a declared key given twice: Arrow's reader rejects the record
+      // A declared key given twice: Arrow's reader rejects the record.
+      if (c->last_row == row) return Decline("the field '", field.key, "' is given twice");
       c->last_row = row;
-      ARROW_ASSIGN_OR_RAISE(bool ok, Append(c, field.value));
-      if (!ok) return false;
+      if (c->kind == ValueKind::kNested) {
+        auto st = AppendJsonValue(field.value, *c->type, c->nested.get());
+        if (st.IsInvalid()) return Decline("field '", field.key, "': ", st.message());
+        ARROW_RETURN_NOT_OK(st);
+        continue;
+      }
+      ARROW_ASSIGN_OR_RAISE(bool ok, Append(c, field.value, truncate_fractions_));
+      if (!ok) {
+        return Decline("field '", field.key, "': ", JsonKindName(field.value.type()), " ",
+                       simdjson::minify(field.value), " does not fit ", plan::TypeName(*c->type));
+      }
     }
     for (auto& c : columns_) {
       if (c.last_row != row) {
@@ -165,6 +198,12 @@ class LineRangeDecoder {
     }
     ++rows_;
     return true;
+  }
+
+  template <typename... Args>
+  bool Decline(Args&&... args) {
+    why_ = Status::Invalid(std::forward<Args>(args)...).message();
+    return false;
   }
 
   ColumnBuilder* Find(std::string_view key) {
@@ -182,13 +221,15 @@ class LineRangeDecoder {
         return c->doubles.AppendNull();
       case ValueKind::kBoolean:
         return c->booleans.AppendNull();
+      case ValueKind::kNested:
+        return c->nested->AppendNull();
       default:
         return c->integers.AppendNull();
     }
   }
 
   // False: `value` is not one Arrow's reader takes for the column's type.
-  static Result<bool> Append(ColumnBuilder* c, const simdjson::dom::element& value) {
+  static Result<bool> Append(ColumnBuilder* c, const simdjson::dom::element& value, bool truncate_fractions) {
     const auto type = value.type();
     if (type == simdjson::dom::element_type::NULL_VALUE) {
       ARROW_RETURN_NOT_OK(AppendNull(c));
@@ -202,25 +243,14 @@ class LineRangeDecoder {
         return true;
       }
       case ValueKind::kInteger: {
-        // An integer literal in int64's range (simdjson reads "1.0", "1e2" and "-0" as doubles,
-        // which Arrow's integer parser also rejects).
-        if (type != simdjson::dom::element_type::INT64) return false;
-        const int64_t v = value.get_int64().value_unsafe();
-        if (v < c->min || v > c->max) return false;
+        int64_t v = 0;
+        if (!JsonIntegerIn(value, c->min, c->max, &v)) return false;
         ARROW_RETURN_NOT_OK(c->integers.Append(v));
         return true;
       }
       case ValueKind::kDouble: {
         double v = 0;
-        if (type == simdjson::dom::element_type::INT64) {
-          v = static_cast<double>(value.get_int64().value_unsafe());
-        } else if (type == simdjson::dom::element_type::UINT64) {
-          v = static_cast<double>(value.get_uint64().value_unsafe());
-        } else if (type == simdjson::dom::element_type::DOUBLE) {
-          v = value.get_double().value_unsafe();
-        } else {
-          return false;
-        }
+        if (!JsonNumber(value, &v)) return false;
         ARROW_RETURN_NOT_OK(c->doubles.Append(v));
         return true;
       }
@@ -229,14 +259,13 @@ class LineRangeDecoder {
         ARROW_RETURN_NOT_OK(c->booleans.Append(value.get_bool().value_unsafe()));
         return true;
       }
+      case ValueKind::kNested:
+        return false;  // appended by AppendJsonValue
       case ValueKind::kTimestamp: {
-        if (type != simdjson::dom::element_type::STRING) return false;
-        std::string_view s = value.get_string().value_unsafe();
         int64_t v = 0;
         // The parser Arrow's JSON reader applies to timestamp text (a zone offset is converted
         // to UTC; more than the unit's fractional digits fails, and Arrow's path truncates them).
-        if (!arrow::internal::ParseValue<arrow::TimestampType>(static_cast<const arrow::TimestampType&>(*c->type),
-                                                               s.data(), s.size(), &v)) {
+        if (!JsonTimestamp(value, static_cast<const arrow::TimestampType&>(*c->type), truncate_fractions, &v)) {
           return false;
         }
         ARROW_RETURN_NOT_OK(c->integers.Append(v));
@@ -246,6 +275,8 @@ class LineRangeDecoder {
     return false;
   }
 
+  bool truncate_fractions_;
+  std::string why_;
   std::vector<ColumnBuilder> columns_;
   simdjson::dom::parser parser_;
   std::string padded_;
@@ -277,9 +308,42 @@ bool SimdjsonDecodesSchema(const arrow::Schema& parse_schema) {
   return true;
 }
 
+bool HoldsMap(const arrow::DataType& type) {
+  if (type.id() == arrow::Type::MAP) return true;
+  for (const auto& f : type.fields()) {
+    if (HoldsMap(*f->type())) return true;
+  }
+  return false;
+}
+
+bool SchemaHoldsMap(const arrow::Schema& schema) {
+  for (const auto& f : schema.fields()) {
+    if (HoldsMap(*f->type())) return true;
+  }
+  return false;
+}
+
+Status CheckSimdjsonDecodesMapSchema(const arrow::Schema& parse_schema) {
+  for (const auto& f : parse_schema.fields()) {
+    if (KindOf(*f->type()).ok() || JsonValueBuilderDecodes(*f->type())) continue;
+    if (HoldsMap(*f->type())) {
+      return Status::Invalid("The JSON reader reads a MAP only with STRING keys and values of the types string, "
+                             "tinyint, smallint, int, bigint, float, double, boolean, timestamp, date, or arrays, "
+                             "structs and maps of them; column '", f->name(), "' is ", plan::TypeName(*f->type()));
+    }
+    return Status::Invalid("The JSON reader reads a schema with a MAP column only when every column is of the "
+                           "types string, tinyint, smallint, int, bigint, float, double, boolean, timestamp, date, "
+                           "or arrays, structs and maps of them; column '", f->name(), "' is ", plan::TypeName(*f->type()));
+  }
+  return Status::OK();
+}
+
 Result<std::shared_ptr<arrow::Table>> DecodeJsonLinesSimdjson(const std::shared_ptr<arrow::Buffer>& data,
                                                               const std::shared_ptr<arrow::Schema>& parse_schema,
-                                                              bool use_threads) {
+                                                              bool use_threads, std::string* why) {
+  // With a nested column (a schema with a MAP) this decoder alone judges the records, so it also
+  // truncates timestamp fractions, as Arrow's path does for the flat schemas it declines.
+  const bool sole_decoder = !SimdjsonDecodesSchema(*parse_schema);
   const char* p = reinterpret_cast<const char*>(data->data());
   const int64_t n = data->size();
   int parts = 1;
@@ -292,7 +356,8 @@ Result<std::shared_ptr<arrow::Table>> DecodeJsonLinesSimdjson(const std::shared_
   std::vector<uint8_t> accepted(ranges.size(), 0);
   auto decode = [&](int i) -> Status {
     const auto k = static_cast<size_t>(i);
-    decoders[k] = std::make_unique<LineRangeDecoder>(*parse_schema);
+    decoders[k] = std::make_unique<LineRangeDecoder>(*parse_schema, sole_decoder);
+    ARROW_RETURN_NOT_OK(decoders[k]->Init());
     ARROW_ASSIGN_OR_RAISE(bool ok, decoders[k]->Decode(p, n, ranges[k].first, ranges[k].second));
     accepted[k] = ok ? 1 : 0;
     return Status::OK();
@@ -304,8 +369,10 @@ Result<std::shared_ptr<arrow::Table>> DecodeJsonLinesSimdjson(const std::shared_
   } else {
     ARROW_RETURN_NOT_OK(arrow::internal::ParallelFor(static_cast<int>(ranges.size()), decode));
   }
-  for (uint8_t ok : accepted) {
-    if (!ok) return nullptr;
+  for (size_t k = 0; k < accepted.size(); ++k) {
+    if (accepted[k]) continue;
+    if (why) *why = decoders[k]->why();
+    return nullptr;
   }
   std::vector<std::shared_ptr<arrow::Table>> tables;
   for (auto& d : decoders) {

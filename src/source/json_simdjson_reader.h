@@ -11,8 +11,13 @@
 // (integers in range, doubles correctly rounded, timestamps by Arrow's ISO-8601 parser).
 //
 // Declared types decoded here: string, int8..int64, double, boolean, timestamp (any unit),
-// date (as text; ConformToSchema casts it). A schema with any other type (struct, list, map,
-// float, decimal, binary, ...) is decoded by Arrow's reader for the whole file.
+// date (as text; ConformToSchema casts it). A schema with any other type (struct, list, float,
+// decimal, binary, ...) is decoded by Arrow's reader for the whole file.
+//
+// A schema with a MAP column (at any depth) is the exception: Arrow's reader has no map type, so
+// this decoder alone reads such files (json_value_builder.h: nested values, and the types it
+// takes), and a line it declines is a malformed record (file_record_readers.cc bisects the file
+// with it). Then timestamps with more than six fractional digits are truncated, not declined.
 //
 // Thread-safe (no shared mutable state). Lines are parsed one at a time: a file is never parsed
 // as one document, and only the output arrays grow with it.
@@ -22,6 +27,7 @@
 #include <arrow/table.h>
 
 #include <memory>
+#include <string>
 
 #include "sluice/status.h"
 
@@ -30,11 +36,19 @@ namespace sluice::source {
 /// Whether every field of `parse_schema` has a type the simdjson decoder builds.
 bool SimdjsonDecodesSchema(const arrow::Schema& parse_schema);
 
-/// `data` (a whole JSON-lines file) as a table of exactly `parse_schema`, or nullptr when the
-/// decoder declines the file (see above). `use_threads`: a large file is split into line
-/// ranges parsed in parallel (rows keep the file's order).
+/// Whether `schema` has a MAP at any depth of any field.
+bool SchemaHoldsMap(const arrow::Schema& schema);
+
+/// For a schema with a MAP: OK when the decoder reads every field, else an error naming the
+/// field it does not read.
+Status CheckSimdjsonDecodesMapSchema(const arrow::Schema& parse_schema);
+
+/// `data` (JSON lines) as a table of exactly `parse_schema`, or nullptr when the decoder
+/// declines it (see above; `why`, when given, receives the reason for a declined line).
+/// `use_threads`: a large file is split into line ranges parsed in parallel (rows keep the
+/// file's order).
 Result<std::shared_ptr<arrow::Table>> DecodeJsonLinesSimdjson(const std::shared_ptr<arrow::Buffer>& data,
                                                               const std::shared_ptr<arrow::Schema>& parse_schema,
-                                                              bool use_threads);
+                                                              bool use_threads, std::string* why = nullptr);
 
 }  // namespace sluice::source

@@ -103,8 +103,9 @@ def _norm(v):
         return "t" + v.isoformat(sep=" ")
     if isinstance(v, dt.date):
         return "D" + v.isoformat()
-    if isinstance(v, dict):
-        return tuple(_norm(x) for x in v.values())
+    if isinstance(v, dict):  # a map (both sides give structs as tuples): its entries, by key (PySpark's
+        # dicts do not keep the map's order; compare the order through map_keys)
+        return tuple(sorted(((_norm(k), _norm(x)) for k, x in v.items()), key=repr))
     if isinstance(v, (list, tuple)):  # pyspark Row is a tuple
         return tuple(_norm(x) for x in v)
     if isinstance(v, bytes):
@@ -145,7 +146,28 @@ def _arrow_type_name(t) -> str:
         return "struct<" + ",".join(f"{f.name}:{_arrow_type_name(f.type)}" for f in t) + ">"
     if pa.types.is_list(t):
         return f"array<{_arrow_type_name(t.value_type)}>"
+    if pa.types.is_map(t):
+        return f"map<{_arrow_type_name(t.key_type)},{_arrow_type_name(t.item_type)}>"
     return str(t)
+
+
+def _from_arrow(v, t):
+    """A value of pyarrow's to_pylist() as PySpark's collect() gives it: a struct as a tuple of its
+    fields' values, a map as a dict (a repeated key keeps its first place and its last value)."""
+    import pyarrow as pa
+
+    if v is None:
+        return None
+    if pa.types.is_struct(t):
+        return tuple(_from_arrow(v[f.name], f.type) for f in t)
+    if pa.types.is_map(t):
+        out = {}
+        for k, x in v:
+            out[_from_arrow(k, t.key_type)] = _from_arrow(x, t.item_type)
+        return out
+    if pa.types.is_list(t) or pa.types.is_large_list(t):
+        return [_from_arrow(x, t.value_type) for x in v]
+    return v
 
 
 # ---- sluice --------------------------------------------------------------------------------
@@ -176,7 +198,8 @@ def _read_sluice_batches(out_dir: Path) -> Outcome:
     for f in out_dir.glob("batch-*.arrow"):
         table = ipc.open_file(f).read_all()
         cols = tuple((fl.name, _arrow_type_name(fl.type)) for fl in table.schema)
-        ordered = [tuple(_norm(r[c]) for c in table.column_names) for r in table.to_pylist()]
+        types = {fl.name: fl.type for fl in table.schema}
+        ordered = [tuple(_norm(_from_arrow(r[c], types[c])) for c in table.column_names) for r in table.to_pylist()]
         out.batches[int(f.stem.split("-")[1])] = (cols, collections.Counter(ordered))
         out.order[int(f.stem.split("-")[1])] = ordered
     return out

@@ -91,6 +91,32 @@ TEST(FileSourceOptions, SchemaRules) {
   EXPECT_THAT(ErrorOf(Spec("csv", "/in", nested)), HasSubstr("column 'a'"));
 }
 
+// A JSON MAP column: string keys only (as Spark), refused with jsonReader = arrow (named), and
+// only beside columns the simdjson reader decodes.
+TEST(FileSourceOptions, JsonMapColumnRules) {
+  auto map = arrow::schema({arrow::field("id", arrow::int64()), arrow::field("m", arrow::map(arrow::utf8(), arrow::int32())),
+                            arrow::field("_corrupt_record", arrow::utf8())});
+  EXPECT_OK(ValidateFileSourceSpec(Spec("json", "/in", map)));
+  EXPECT_OK(ValidateFileSourceSpec(Spec("json", "/in", map, {{"jsonReader", "simdjson"}})));
+  const std::string arrow_reader = ErrorOf(Spec("json", "/in", map, {{"jsonReader", "arrow"}}));
+  EXPECT_THAT(arrow_reader, HasSubstr("Column 'm'"));
+  EXPECT_THAT(arrow_reader, HasSubstr("jsonReader = arrow"));
+  // Nested inside an array, too; without a map the option is fine.
+  auto in_list = arrow::schema({arrow::field("l", arrow::list(arrow::map(arrow::utf8(), arrow::utf8())))});
+  EXPECT_THAT(ErrorOf(Spec("json", "/in", in_list, {{"jsonReader", "arrow"}})), HasSubstr("Column 'l'"));
+  EXPECT_OK(ValidateFileSourceSpec(Spec("json", "/in", AB(), {{"jsonReader", "arrow"}})));
+
+  auto int_key = arrow::schema({arrow::field("k", arrow::map(arrow::int32(), arrow::utf8()))});
+  const std::string key = ErrorOf(Spec("json", "/in", int_key));
+  EXPECT_THAT(key, HasSubstr("column 'k'"));
+  EXPECT_THAT(key, HasSubstr("can only contain STRING as a key type for a MAP"));
+
+  auto with_decimal = arrow::schema({arrow::field("m", arrow::map(arrow::utf8(), arrow::int64())),
+                                     arrow::field("x", arrow::decimal128(5, 2))});
+  EXPECT_THAT(ErrorOf(Spec("json", "/in", with_decimal)), HasSubstr("column 'x'"));
+  EXPECT_OK(ValidateFileSourceSpec(Spec("json", "/in", arrow::schema({with_decimal->field(1)}))));
+}
+
 TEST(FileSourceOptions, DurationsAndMaxFileAgeRule) {
   ASSERT_OK_AND_ASSIGN(auto aged, ParseFileSourceOptions(Spec("json", "/in", AB(), {{"maxFileAge", "2 DAYS"}})));
   EXPECT_EQ(aged.max_file_age_ms, 2LL * 24 * 3600 * 1000);

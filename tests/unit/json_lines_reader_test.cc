@@ -1,6 +1,8 @@
 // The JSON-lines readers (file_readers.h, json_simdjson_reader.h): every test runs against both
 // `jsonReader` values, and the simdjson decoder is checked against Arrow's reader on the inputs
 // where they could differ (it must decode the common case itself and decline everything else).
+#include <arrow/array/concatenate.h>
+#include <arrow/json/from_string.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -157,6 +159,150 @@ TEST_P(JsonLinesReaders, BlankLinesCrlfAndAMissingFinalNewline) {
 
 INSTANTIATE_TEST_SUITE_P(BothReaders, JsonLinesReaders, ::testing::Values(JsonReader::kSimdjson, JsonReader::kArrow),
                          [](const auto& info) { return info.param == JsonReader::kSimdjson ? "simdjson" : "arrow"; });
+
+// ---- MAP columns (the simdjson reader only: Arrow's has no map type) -------------------------
+
+FileFormatOptions SimdjsonJson(ParseMode mode = ParseMode::kPermissive) {
+  FileFormatOptions o;
+  o.format = "json";
+  o.mode = mode;
+  return o;
+}
+
+// Column `name` of `table` equals `json` (Arrow's JSON notation for arrays of `type`).
+void ExpectColumn(const std::shared_ptr<arrow::Table>& table, const std::string& name, const std::string& json) {
+  auto column = table->GetColumnByName(name);
+  ASSERT_NE(column, nullptr) << name;
+  ASSERT_OK_AND_ASSIGN(auto expected, arrow::json::ArrayFromJSONString(column->type(), json));
+  ASSERT_OK_AND_ASSIGN(auto actual, arrow::Concatenate(column->chunks()));
+  EXPECT_TRUE(actual->Equals(*expected)) << name << ": " << actual->ToString() << "\nexpected " << expected->ToString();
+}
+
+std::shared_ptr<arrow::DataType> StringTo(std::shared_ptr<arrow::DataType> value) {
+  return arrow::map(arrow::utf8(), std::move(value));
+}
+
+// As Spark: keys in the record's order, a repeated key kept twice, null values kept; a null or
+// missing map is NULL, an empty object an empty map.
+TEST(JsonMapColumns, ObjectsReadAsMapsInRecordOrder) {
+  TempDir dir;
+  WriteFile(dir.Sub("a.json"), "{\"id\":1,\"m\":{\"b\":1,\"a\":null,\"c\":3}}\n{\"id\":2,\"m\":null}\n{\"id\":3}\n"
+                               "{\"m\":{},\"id\":4}\n{\"id\":5,\"m\":{\"a\":1,\"a\":2},\"other\":[1]}\n");
+  auto schema = arrow::schema({arrow::field("id", arrow::int64()), arrow::field("m", StringTo(arrow::int32()))});
+  ASSERT_OK_AND_ASSIGN(auto r, Read(dir.Sub("a.json"), schema, SimdjsonJson()));
+  EXPECT_TRUE(r.table->schema()->Equals(*schema));
+  EXPECT_EQ(r.malformed_rows, 0);
+  ExpectColumn(r.table, "id", "[1, 2, 3, 4, 5]");
+  ExpectColumn(r.table, "m", R"([[["b", 1], ["a", null], ["c", 3]], null, null, [], [["a", 1], ["a", 2]]])");
+}
+
+TEST(JsonMapColumns, MapValuesOfEveryDecodedType) {
+  TempDir dir;
+  WriteFile(dir.Sub("a.json"),
+            R"({"l":{"a":[1,null,2],"b":null,"c":[]},"s":{"a":{"x":1,"y":"s","z":9},"b":{}},"mm":{"a":{"p":1},"b":null,"c":{}},)"
+            R"("lm":[{"k":1},null,{}],"sm":{"m":{"k":1},"n":2},"t":{"a":"2024-01-01 10:00:00.123456789","b":"2024-01-01T10:00:00+01:00"},)"
+            R"("d":{"a":"2024-02-29"},"f":{"a":1,"b":2.5},"bo":{"a":true},"st":{"a":"x"},"top":"2024-01-01 00:00:00.1234567"})"
+            "\n");
+  auto schema = arrow::schema({
+      arrow::field("l", StringTo(arrow::list(arrow::int64()))),
+      arrow::field("s", StringTo(arrow::struct_({arrow::field("x", arrow::int32()), arrow::field("y", arrow::utf8())}))),
+      arrow::field("mm", StringTo(StringTo(arrow::int64()))),
+      arrow::field("lm", arrow::list(StringTo(arrow::int64()))),
+      arrow::field("sm", arrow::struct_({arrow::field("m", StringTo(arrow::int64())), arrow::field("n", arrow::int32())})),
+      arrow::field("t", StringTo(arrow::timestamp(arrow::TimeUnit::MICRO, "UTC"))),
+      arrow::field("d", StringTo(arrow::date32())),
+      arrow::field("f", StringTo(arrow::float32())),
+      arrow::field("bo", StringTo(arrow::boolean())),
+      arrow::field("st", StringTo(arrow::utf8())),
+      arrow::field("top", arrow::timestamp(arrow::TimeUnit::MICRO, "UTC")),
+  });
+  ASSERT_OK_AND_ASSIGN(auto r, Read(dir.Sub("a.json"), schema, SimdjsonJson()));
+  EXPECT_EQ(r.malformed_rows, 0);
+  ExpectColumn(r.table, "l", R"([[["a", [1, null, 2]], ["b", null], ["c", []]]])");
+  ExpectColumn(r.table, "s", R"([[["a", {"x": 1, "y": "s"}], ["b", {"x": null, "y": null}]]])");
+  ExpectColumn(r.table, "mm", R"([[["a", [["p", 1]]], ["b", null], ["c", []]]])");
+  ExpectColumn(r.table, "lm", R"([[[["k", 1]], null, []]])");
+  ExpectColumn(r.table, "sm", R"([{"m": [["k", 1]], "n": 2}])");
+  // Fractions beyond microseconds are cut (as Spark), an offset is converted to UTC.
+  ExpectColumn(r.table, "t", R"([[["a", "2024-01-01 10:00:00.123456"], ["b", "2024-01-01 09:00:00"]]])");
+  ExpectColumn(r.table, "d", R"([[["a", 19782]]])");
+  ExpectColumn(r.table, "f", R"([[["a", 1.0], ["b", 2.5]]])");
+  ExpectColumn(r.table, "bo", R"([[["a", true]]])");
+  ExpectColumn(r.table, "st", R"([[["a", "x"]]])");
+  ExpectColumn(r.table, "top", R"(["2024-01-01 00:00:00.123456"])");
+}
+
+// Each line 2..6 is malformed: an array, a string and a number where the map is declared, a
+// badly typed value inside the map, and a record that is not JSON.
+const char* kBadMaps =
+    "{\"id\":1,\"m\":{\"a\":1},\"t\":\"x\"}\n"
+    "{\"id\":2,\"m\":[1],\"t\":\"kept\"}\n"
+    "{\"id\":3,\"m\":\"str\"}\n"
+    "{\"id\":4,\"m\":5}\n"
+    "{\"id\":5,\"m\":{\"a\":\"x\",\"b\":1.5},\"t\":\"kept\"}\n"
+    "{\"id\":6,\"m\":\n"
+    "{\"id\":7,\"m\":{\"b\":[]}}\n";
+
+std::shared_ptr<arrow::Schema> MapWithCorrupt() {
+  return arrow::schema({arrow::field("id", arrow::int64()), arrow::field("m", StringTo(arrow::int32())),
+                        arrow::field("t", arrow::utf8()), arrow::field("_corrupt_record", arrow::utf8())});
+}
+
+TEST(JsonMapColumns, MalformedMapsPermissiveKeepTheOtherFields) {
+  TempDir dir;
+  WriteFile(dir.Sub("a.json"), kBadMaps);
+  ASSERT_OK_AND_ASSIGN(auto r, Read(dir.Sub("a.json"), MapWithCorrupt(), SimdjsonJson()));
+  EXPECT_EQ(r.malformed_rows, 6);
+  // Spark 4's partial results: the map is NULL, the fields that decode keep their values.
+  ExpectColumn(r.table, "id", "[1, 2, 3, 4, 5, null, 7]");
+  ExpectColumn(r.table, "m", R"([[["a", 1]], null, null, null, null, null, null])");
+  ExpectColumn(r.table, "t", R"(["x", "kept", null, null, "kept", null, null])");
+  ExpectColumn(r.table, "_corrupt_record",
+               R"([null, "{\"id\":2,\"m\":[1],\"t\":\"kept\"}", "{\"id\":3,\"m\":\"str\"}", "{\"id\":4,\"m\":5}",)"
+               R"( "{\"id\":5,\"m\":{\"a\":\"x\",\"b\":1.5},\"t\":\"kept\"}", "{\"id\":6,\"m\":",)"
+               R"( "{\"id\":7,\"m\":{\"b\":[]}}"])");
+}
+
+TEST(JsonMapColumns, MalformedMapsDropAndFailFast) {
+  TempDir dir;
+  WriteFile(dir.Sub("a.json"), kBadMaps);
+  ASSERT_OK_AND_ASSIGN(auto dropped, Read(dir.Sub("a.json"), MapWithCorrupt(), SimdjsonJson(ParseMode::kDropMalformed)));
+  EXPECT_EQ(dropped.malformed_rows, 6);
+  ExpectColumn(dropped.table, "id", "[1]");
+  ExpectColumn(dropped.table, "m", R"([[["a", 1]]])");
+
+  auto failed = Read(dir.Sub("a.json"), MapWithCorrupt(), SimdjsonJson(ParseMode::kFailFast));
+  ASSERT_FALSE(failed.ok());
+  const std::string prefix = "Malformed record in " + io::PathToUri(dir.Sub("a.json")) + " at line 2: ";
+  EXPECT_EQ(failed.status().message().rfind(prefix, 0), 0u) << failed.status().message();
+  EXPECT_THAT(failed.status().message(), HasSubstr("field 'm': an array where map<string,int> is declared"));
+
+  // The reason names the key whose value does not fit.
+  WriteFile(dir.Sub("b.json"), "{\"id\":1,\"m\":{\"a\":1,\"b\":\"two\"}}\n");
+  auto inner = Read(dir.Sub("b.json"), MapWithCorrupt(), SimdjsonJson(ParseMode::kFailFast));
+  ASSERT_FALSE(inner.ok());
+  EXPECT_THAT(inner.status().message(), HasSubstr("at line 1: field 'm': key 'b': a string where int is declared"));
+}
+
+TEST(JsonMapColumns, ArrowReaderRefusesAMapColumn) {
+  TempDir dir;
+  WriteFile(dir.Sub("a.json"), "{\"id\":1,\"m\":{\"a\":1}}\n");
+  auto o = SimdjsonJson();
+  o.json_reader = JsonReader::kArrow;
+  auto r = Read(dir.Sub("a.json"), MapWithCorrupt(), o);
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(r.status().message(), HasSubstr("jsonReader = arrow"));
+}
+
+// As Spark: without a declared schema an object is inferred as a STRUCT, never a MAP.
+TEST(JsonMapColumns, InferredSchemaReadsObjectsAsStructs) {
+  TempDir dir;
+  WriteFile(dir.Sub("a.json"), "{\"id\":1,\"m\":{\"a\":1,\"b\":\"x\"}}\n");
+  ASSERT_OK_AND_ASSIGN(auto schema, InferDataFileSchema(fs().get(), dir.Sub("a.json"), SimdjsonJson()));
+  auto m = schema->GetFieldByName("m");
+  ASSERT_NE(m, nullptr);
+  EXPECT_EQ(m->type()->id(), arrow::Type::STRUCT) << m->type()->ToString();
+}
 
 // ---- the simdjson decoder against Arrow's reader --------------------------------------------
 

@@ -31,4 +31,6 @@ KNOWN = {
         'restart': 'batch 0: sluice-only [] spark-only [(None, 2, None, 20), (None, 3, None, 20)]; batch 3: sluice-only [(None, 2, None, None), (None, 3, None, None), (None, None, None, 20)] spark-only []'}),
     'json-duplicate-key': ('D37', 'batch 0: sluice-only [(1, None, None, None)] spark-only [(1, 2, None, None)]'),
     'json-double-out-of-range': ('D38', "batch 0: sluice-only [(None, None)] spark-only [(1, 'finf')]"),
+    'json-map-number-for-string': ('D2', "batch 0: sluice-only [(1, None)] spark-only [(1, (('a', '1'), ('b', 's')))]"),
+    'json-map-struct-value-bad-field': ('D39', "batch 0: sluice-only [(1, None)] spark-only [(1, (('a', (None, 's')),))]"),
 }
