@@ -81,26 +81,45 @@ std::shared_ptr<arrow::Schema> RecordSchema() {
   return schema;
 }
 
-// json and csv: every parse mode (and for JSON both readers, the simdjson one and Arrow's); a
-// decoded table must be valid Arrow data (UTF-8 included).
+// Nested columns, JSON only: a MAP (read by the simdjson reader alone) holding arrays of structs.
+std::shared_ptr<arrow::Schema> NestedSchema() {
+  static const auto schema = arrow::schema(
+      {arrow::field("id", arrow::int64()),
+       arrow::field("m", arrow::map(arrow::utf8(), arrow::list(arrow::struct_({arrow::field("x", arrow::float64()),
+                                                                                arrow::field("s", arrow::utf8())})))),
+       arrow::field("tags", arrow::list(arrow::utf8())), arrow::field("_corrupt_record", arrow::utf8())});
+  return schema;
+}
+
+// json and csv: every parse mode (and for JSON both readers, the simdjson one and Arrow's, and a
+// schema with nested columns); a decoded table must be valid Arrow data (UTF-8 included).
 std::string RecordReader(std::string_view input, const char* format) {
   const auto buffer = arrow::Buffer::FromString(std::string(input));
   const bool json = std::string_view(format) == "json";
-  for (auto reader : {source::JsonReader::kSimdjson, source::JsonReader::kArrow}) {
-    if (!json && reader != source::JsonReader::kSimdjson) break;
+  struct Pass {
+    source::JsonReader reader;
+    std::shared_ptr<arrow::Schema> schema;
+    const char* name;
+  };
+  std::vector<Pass> passes = {{source::JsonReader::kSimdjson, RecordSchema(), ""}};
+  if (json) {
+    passes = {{source::JsonReader::kSimdjson, RecordSchema(), " (simdjson)"},
+              {source::JsonReader::kArrow, RecordSchema(), " (arrow)"},
+              {source::JsonReader::kSimdjson, NestedSchema(), " (simdjson, nested columns)"}};
+  }
+  for (const auto& pass : passes) {
     for (auto mode :
          {source::ParseMode::kPermissive, source::ParseMode::kDropMalformed, source::ParseMode::kFailFast}) {
       source::FileFormatOptions options;
       options.mode = mode;
       options.format = format;
       options.header = true;
-      options.json_reader = reader;
-      auto r = json ? source::ReadJsonLines(buffer, "/fuzz/a.json", RecordSchema(), options, false)
-                    : source::ReadCsv(buffer, "/fuzz/a.csv", RecordSchema(), options, false);
+      options.json_reader = pass.reader;
+      auto r = json ? source::ReadJsonLines(buffer, "/fuzz/a.json", pass.schema, options, false)
+                    : source::ReadCsv(buffer, "/fuzz/a.csv", pass.schema, options, false);
       if (!r.ok()) continue;
       if (auto st = r->table->ValidateFull(); !st.ok()) {
-        const char* which = !json ? "" : reader == source::JsonReader::kArrow ? " (arrow)" : " (simdjson)";
-        return std::string(format) + " reader" + which + " (mode " + std::to_string(static_cast<int>(mode)) +
+        return std::string(format) + " reader" + pass.name + " (mode " + std::to_string(static_cast<int>(mode)) +
                ") produced an invalid table: " + st.ToString();
       }
     }
