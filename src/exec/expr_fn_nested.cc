@@ -1,6 +1,7 @@
 // Kernels of the nested-value functions (typing: plan/function_types_nested.cc). Structs are
-// built by Arrow's make_struct and read by struct_field; arrays are Arrow list arrays, read
-// through their offsets and gathered with Take, so no element is copied one by one.
+// built by Arrow's make_struct and read by struct_field; arrays are Arrow list arrays and maps
+// Arrow map arrays, read through their offsets and gathered with Take, so no element is copied
+// one by one.
 #include <arrow/api.h>
 #include <arrow/compute/api.h>
 
@@ -67,8 +68,57 @@ Result<Datum> NamedStruct(const Expr&, const std::vector<Datum>& args, const Cal
   return MakeStruct(values, sig);
 }
 
+// For each row of a map array, the position (in the map's keys) of the first entry whose key
+// equals the row's key; NULL when the map or the key is NULL or no key equals it. All the
+// keys are compared with their row's key in one kernel call.
+Result<std::shared_ptr<arrow::Int64Array>> FindMapKeys(const Broadcast& b) {
+  const auto& map = static_cast<const arrow::MapArray&>(*b.arrays[0]);
+  const auto& key = b.arrays[1];
+  const int64_t first = b.length == 0 ? 0 : map.value_offset(0);
+  const int64_t last = b.length == 0 ? 0 : map.value_offset(b.length);
+  arrow::Int64Builder parents;
+  ARROW_RETURN_NOT_OK(parents.Reserve(last - first));
+  for (int64_t i = 0; i < b.length; ++i) {
+    for (int64_t p = map.value_offset(i); p < map.value_offset(i + 1); ++p) parents.UnsafeAppend(i);
+  }
+  ARROW_ASSIGN_OR_RAISE(auto parent_array, parents.Finish());
+  ARROW_ASSIGN_OR_RAISE(auto needles, arrow::compute::Take(key, parent_array));
+  ARROW_ASSIGN_OR_RAISE(auto equal_datum, Kernel("equal", {Datum(map.keys()->Slice(first, last - first)), needles}));
+  const auto equal = std::static_pointer_cast<arrow::BooleanArray>(equal_datum.make_array());
+  arrow::Int64Builder positions;
+  ARROW_RETURN_NOT_OK(positions.Reserve(b.length));
+  for (int64_t i = 0; i < b.length; ++i) {
+    int64_t found = -1;
+    if (!map.IsNull(i) && !key->IsNull(i)) {
+      for (int64_t p = map.value_offset(i); p < map.value_offset(i + 1) && found < 0; ++p) {
+        if (equal->IsValid(p - first) && equal->Value(p - first)) found = p;
+      }
+    }
+    if (found < 0) {
+      positions.UnsafeAppendNull();
+    } else {
+      positions.UnsafeAppend(found);
+    }
+  }
+  ARROW_ASSIGN_OR_RAISE(auto out, positions.Finish());
+  return std::static_pointer_cast<arrow::Int64Array>(out);
+}
+
+// m['k'], m[k], element_at(m, k): the value of the first entry with that key, else NULL.
+Result<Datum> MapValue(const std::vector<Datum>& args, const CallSignature& sig) {
+  ARROW_ASSIGN_OR_RAISE(Broadcast b, BroadcastArgs(args));
+  ARROW_ASSIGN_OR_RAISE(auto positions, FindMapKeys(b));
+  const auto& map = static_cast<const arrow::MapArray&>(*b.arrays[0]);
+  ARROW_ASSIGN_OR_RAISE(auto taken, arrow::compute::Take(map.items(), positions));
+  ARROW_ASSIGN_OR_RAISE(auto out, SparkCast(taken, sig.out));
+  return Finish(b, out.make_array());
+}
+
+bool IsMap(const Datum& d) { return d.type()->id() == arrow::Type::MAP; }
+
 Result<Datum> GetField(const Expr& call, const std::vector<Datum>& args, const CallSignature& sig) {
   if (args[0].type()->id() == arrow::Type::NA) return Datum(arrow::MakeNullScalar(sig.out));
+  if (IsMap(args[0])) return MapValue(args, sig);
   ARROW_ASSIGN_OR_RAISE(int index, plan::FindStructField(call, *args[0].type(), LiteralText(args[1])));
   arrow::compute::StructFieldOptions options({index});
   return Kernel("struct_field", {args[0]}, &options);
@@ -103,6 +153,7 @@ Result<Datum> Array(const Expr&, const std::vector<Datum>& args, const CallSigna
 
 // element_at (1-based, negative from the end) and get_item (0-based): the element of each row.
 Result<Datum> ElementAt(const Expr& call, const std::vector<Datum>& args, const CallSignature& sig) {
+  if (IsMap(args[0])) return MapValue(args, sig);
   ARROW_ASSIGN_OR_RAISE(Broadcast b, BroadcastArgs(args));
   const auto& list = static_cast<const arrow::ListArray&>(*b.arrays[0]);
   const auto& index = static_cast<const arrow::Int32Array&>(*b.arrays[1]);
@@ -138,8 +189,47 @@ Result<Datum> ElementAt(const Expr& call, const std::vector<Datum>& args, const 
   return Finish(b, out.make_array());
 }
 
+// A map's entries as a list array of its keys or of its values (offsets and nulls shared).
+Result<std::shared_ptr<arrow::Array>> MapAsList(const arrow::MapArray& map, bool keys) {
+  const auto& values = keys ? map.keys() : map.items();
+  return std::make_shared<arrow::ListArray>(arrow::list(values->type()), map.length(), map.value_offsets(), values,
+                                            map.null_bitmap(), map.null_count(), map.offset());
+}
+
+Result<Datum> MapKeysOrValues(const Expr& call, const std::vector<Datum>& args, const CallSignature& sig) {
+  if (!IsMap(args[0])) return Datum(arrow::MakeNullScalar(sig.out));
+  ARROW_ASSIGN_OR_RAISE(Broadcast b, BroadcastArgs(args));
+  ARROW_ASSIGN_OR_RAISE(auto list, MapAsList(static_cast<const arrow::MapArray&>(*b.arrays[0]),
+                                             call.name == "map_keys"));
+  ARROW_ASSIGN_OR_RAISE(auto out, SparkCast(list, sig.out));
+  return Finish(b, out.make_array());
+}
+
+Result<Datum> MapContainsKey(const Expr&, const std::vector<Datum>& args, const CallSignature& sig) {
+  if (!IsMap(args[0])) return Datum(arrow::MakeNullScalar(sig.out));
+  ARROW_ASSIGN_OR_RAISE(Broadcast b, BroadcastArgs(args));
+  ARROW_ASSIGN_OR_RAISE(auto positions, FindMapKeys(b));
+  arrow::BooleanBuilder out;
+  ARROW_RETURN_NOT_OK(out.Reserve(b.length));
+  for (int64_t i = 0; i < b.length; ++i) {
+    if (b.arrays[0]->IsNull(i) || b.arrays[1]->IsNull(i)) {
+      out.UnsafeAppendNull();
+    } else {
+      out.UnsafeAppend(positions->IsValid(i));
+    }
+  }
+  ARROW_ASSIGN_OR_RAISE(auto result, out.Finish());
+  return Finish(b, result);
+}
+
 Result<Datum> Size(const Expr& call, const std::vector<Datum>& args, const CallSignature&) {
-  ARROW_ASSIGN_OR_RAISE(auto lengths, Kernel("list_value_length", {args[0]}));
+  Datum list = args[0];
+  if (IsMap(list)) {
+    ARROW_ASSIGN_OR_RAISE(Broadcast b, BroadcastArgs({list}));
+    ARROW_ASSIGN_OR_RAISE(auto keys, MapAsList(static_cast<const arrow::MapArray&>(*b.arrays[0]), true));
+    ARROW_ASSIGN_OR_RAISE(list, Finish(b, keys));
+  }
+  ARROW_ASSIGN_OR_RAISE(auto lengths, Kernel("list_value_length", {list}));
   if (call.mode != plan::EvalMode::kLegacy) return lengths;
   return Kernel("coalesce", {lengths, Datum(std::make_shared<arrow::Int32Scalar>(-1))});  // legacy sizeOfNull
 }
@@ -200,6 +290,7 @@ std::vector<FunctionKernelEntry> NestedKernels() {
   return {{"struct", Struct},           {"named_struct", NamedStruct}, {"get_field", GetField},
           {"array", Array},             {"element_at", ElementAt},     {"get_item", ElementAt},
           {"size", Size},               {"cardinality", Size},         {"array_contains", ArrayContains},
+          {"map_keys", MapKeysOrValues}, {"map_values", MapKeysOrValues}, {"map_contains_key", MapContainsKey},
           {"split", Split}};
 }
 

@@ -1,8 +1,9 @@
 // Typing of the functions over nested values (Spark's complex types): structs (Arrow struct
-// arrays) and arrays (Arrow list arrays). Every field and element of a result is nullable, so
+// arrays), arrays (Arrow list arrays) and maps (Arrow map arrays). Every field and element of a result is nullable, so
 // the type a kernel builds is the type resolution promised. Indexes follow Spark: element_at
 // is 1-based (negative counts from the end), the subscript x[i] (get_item) is 0-based; out of
-// range is an error under ANSI (Spark 4's default) and NULL otherwise.
+// range is an error under ANSI (Spark 4's default) and NULL otherwise. A map's value by key
+// (m['k'], m[k], element_at(m, k)) is NULL for a missing key.
 #include <arrow/api.h>
 
 #include "plan/function_registry.h"
@@ -20,6 +21,27 @@ Status NeedArray(const Expr& call, const arrow::FieldVector& args, size_t i) {
   if (t.id() == arrow::Type::LIST || IsNullType(t)) return Status::OK();
   return Status::TypeError("argument ", i + 1, " of ", call.name, " must be an array, but it is ", TypeName(t), " in ",
                            call.ToString());
+}
+
+bool IsMap(const arrow::DataType& t) { return t.id() == arrow::Type::MAP; }
+
+Status NeedMap(const Expr& call, const arrow::FieldVector& args, size_t i) {
+  const auto& t = *args[i]->type();
+  if (IsMap(t) || IsNullType(t)) return Status::OK();
+  return Status::TypeError("argument ", i + 1, " of ", call.name, " must be a map, but it is ", TypeName(t), " in ",
+                           call.ToString());
+}
+
+// m[key], element_at(m, key): the key is compared as the map's key type; a missing key gives
+// NULL, so the result is nullable.
+Result<CallSignature> MapValue(const Expr& call, const arrow::FieldVector& args) {
+  const auto& map = static_cast<const arrow::MapType&>(*args[0]->type());
+  DataTypePtr key = CommonType(map.key_type(), args[1]->type());
+  if (!key || !key->Equals(*map.key_type())) {
+    return Status::TypeError("the key of ", call.name, " must be ", TypeName(*map.key_type()), " (the map's key type), "
+                             "but it is ", TypeName(*args[1]->type()), " in ", call.ToString());
+  }
+  return CallSignature{{args[0]->type(), map.key_type()}, map.item_type(), true};
 }
 
 DataTypePtr ElementType(const arrow::DataType& t) {
@@ -88,6 +110,7 @@ namespace {
 
 // get_field(s, 'name'): s.name and s['name'] in SQL.
 Result<CallSignature> GetField(const Expr& call, const arrow::FieldVector& args) {
+  if (IsMap(*args[0]->type())) return MapValue(call, args);  // m['k']
   ARROW_ASSIGN_OR_RAISE(auto name, LiteralArg(call, 1, IsText, "string"));
   if (IsNullType(*args[0]->type())) return CallSignature{{args[0]->type(), args[1]->type()}, arrow::null(), true};
   ARROW_ASSIGN_OR_RAISE(int index, FindStructField(call, *args[0]->type(), name->ToString()));
@@ -106,6 +129,7 @@ Result<CallSignature> Array(const Expr& call, const arrow::FieldVector& args) {
 
 // element_at(array, index) and get_item(array, index): the element type.
 Result<CallSignature> ElementAt(const Expr& call, const arrow::FieldVector& args) {
+  if (IsMap(*args[0]->type())) return MapValue(call, args);
   ARROW_RETURN_NOT_OK(NeedArray(call, args, 0));
   ARROW_RETURN_NOT_OK(IntegerArg(call, args, 1));
   const DataTypePtr& a = args[0]->type();
@@ -114,7 +138,7 @@ Result<CallSignature> ElementAt(const Expr& call, const arrow::FieldVector& args
 
 // size(array) / cardinality(array): -1 for NULL without ANSI (Spark's legacy sizeOfNull), NULL with it.
 Result<CallSignature> Size(const Expr& call, const arrow::FieldVector& args) {
-  ARROW_RETURN_NOT_OK(NeedArray(call, args, 0));
+  if (!IsMap(*args[0]->type())) ARROW_RETURN_NOT_OK(NeedArray(call, args, 0));
   const DataTypePtr& a = args[0]->type();
   const bool nullable = call.mode != EvalMode::kLegacy && args[0]->nullable();
   return CallSignature{{IsNullType(*a) ? arrow::list(arrow::null()) : a}, arrow::int32(), nullable};
@@ -128,6 +152,25 @@ Result<CallSignature> ArrayContains(const Expr& call, const arrow::FieldVector& 
   if (!common) return TypeMismatch("array_contains", call, args);
   if (IsNullType(*common)) common = arrow::boolean();
   return CallSignature{{arrow::list(common), common}, arrow::boolean(), true};
+}
+
+// map_keys(m), map_values(m): arrays of the keys and of the values, in the map's order.
+Result<CallSignature> MapKeysOrValues(const Expr& call, const arrow::FieldVector& args) {
+  ARROW_RETURN_NOT_OK(NeedMap(call, args, 0));
+  const DataTypePtr& m = args[0]->type();
+  if (IsNullType(*m)) return CallSignature{{m}, arrow::list(arrow::null()), true};
+  const auto& map = static_cast<const arrow::MapType&>(*m);
+  return CallSignature{{m}, arrow::list(call.name == "map_keys" ? map.key_type() : map.item_type()),
+                       args[0]->nullable()};
+}
+
+// map_contains_key(m, key): whether the map has the key.
+Result<CallSignature> MapContainsKey(const Expr& call, const arrow::FieldVector& args) {
+  ARROW_RETURN_NOT_OK(NeedMap(call, args, 0));
+  if (IsNullType(*args[0]->type())) return CallSignature{{args[0]->type(), args[1]->type()}, arrow::boolean(), true};
+  ARROW_ASSIGN_OR_RAISE(auto sig, MapValue(call, args));
+  sig.out = arrow::boolean();
+  return sig;
 }
 
 // split(str, regex[, limit]): limit > 0 keeps at most limit pieces (the last holds the rest);
@@ -151,10 +194,13 @@ std::vector<FunctionTyping> NestedFunctionTypings() {
       {"named_struct", 2, SIZE_MAX, "named_struct('a', x, 'b', y, ...)", NamedStruct},
       {"get_field", 2, 2, "s.name, s['name']", GetField},
       {"array", 0, SIZE_MAX, "array(a, b, ...)", Array},
-      {"element_at", 2, 2, "element_at(array, index)", ElementAt},
-      {"get_item", 2, 2, "array[index]", ElementAt},
-      {"size", 1, 1, "size(array)", Size},
-      {"cardinality", 1, 1, "cardinality(array)", Size},
+      {"element_at", 2, 2, "element_at(array, index) or element_at(map, key)", ElementAt},
+      {"get_item", 2, 2, "array[index] or map[key]", ElementAt},
+      {"size", 1, 1, "size(array or map)", Size},
+      {"cardinality", 1, 1, "cardinality(array or map)", Size},
+      {"map_keys", 1, 1, "map_keys(map)", MapKeysOrValues},
+      {"map_values", 1, 1, "map_values(map)", MapKeysOrValues},
+      {"map_contains_key", 2, 2, "map_contains_key(map, key)", MapContainsKey},
       {"array_contains", 2, 2, "array_contains(array, value)", ArrayContains},
       {"split", 2, 3, "split(str, regex[, limit])", Split},
   };

@@ -1,6 +1,7 @@
 // Arrays, structs and the JSON functions: Spark's types, 0- and 1-based indexes, NULL rules,
 // the ANSI/legacy split for out-of-range indexes, PERMISSIVE from_json.
 #include <arrow/api.h>
+#include <arrow/json/from_string.h>
 #include <gtest/gtest.h>
 
 #include "sluice/column.h"
@@ -79,6 +80,29 @@ TEST(ExprFnNested, ArrayContainsIsNullWhenOnlyANullElementCouldMatch) {
   ExpectEval(array_contains(array({lit(1), litNull("int")}), col("n")), b, arrow::boolean(), "[null, null, null, null]");
   ExpectEval(array_contains(array({lit(2), litNull("int")}), col("n")), b, arrow::boolean(), "[true, null, null, null]");
   ExpectEval(array_contains(array({lit(1), lit(2)}), lit(2)), b->Slice(0, 1), arrow::boolean(), "[true]");
+}
+
+// Maps: the value of the first entry with the key (NULL when none, under ANSI too), keys and
+// values in the map's order, entries counted; a sliced batch reads its own rows.
+TEST(ExprFnNested, MapFunctionsReadTheFirstEntryWithTheKey) {
+  auto map_type = arrow::map(arrow::utf8(), arrow::int32());
+  auto m = arrow::json::ArrayFromJSONString(
+      map_type, R"([[["x", 0]], [["b", 1], ["a", null], ["b", 2]], [], null, [["a", 5]]])");
+  ASSERT_OK(m);
+  auto k = testing::ArrayFromJson(arrow::utf8(), R"(["x", "b", "a", "a", null])");
+  auto schema = arrow::schema({arrow::field("m", map_type), arrow::field("k", arrow::utf8())});
+  auto b = arrow::RecordBatch::Make(schema, 5, {*m, k})->Slice(1);
+  ExpectEval(Fn("get_field", {col("m"), lit("b")}), b, arrow::int32(), "[1, null, null, null]");
+  ExpectEval(Fn("get_item", {col("m"), col("k")}), b, arrow::int32(), "[1, null, null, null]");
+  ExpectEval(Fn("element_at", {col("m"), lit("a")}), b, arrow::int32(), "[null, null, null, 5]");
+  ExpectEval(Fn("element_at", {col("m"), lit("zz")}), b, arrow::int32(), "[null, null, null, null]");
+  ExpectEval(Fn("map_keys", {col("m")}), b, Strings(), R"([["b", "a", "b"], [], null, ["a"]])");
+  ExpectEval(Fn("map_values", {col("m")}), b, arrow::list(arrow::int32()), "[[1, null, 2], [], null, [5]]");
+  ExpectEval(Fn("size", {col("m")}), b, arrow::int32(), "[3, 0, null, 1]");
+  ExpectEval(Legacy(Fn("cardinality", {col("m")})), b, arrow::int32(), "[3, 0, -1, 1]");
+  ExpectEval(Fn("map_contains_key", {col("m"), col("k")}), b, arrow::boolean(), "[true, false, null, null]");
+  EXPECT_THAT(ErrorOf(Fn("map_keys", {col("k")}), b), HasSubstr("argument 1 of map_keys must be a map"));
+  EXPECT_THAT(ErrorOf(Fn("element_at", {col("m"), lit(1)}), b), HasSubstr("the map's key type"));
 }
 
 TEST(ExprFnNested, FromJsonIsPermissive) {

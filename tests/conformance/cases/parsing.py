@@ -71,12 +71,20 @@ CASES = [
     js("json-byte-order-mark", "\ufeff" + GOOD),
     # MAP columns read from JSON objects: null values, NULL for a null or missing map, {} for an
     # empty object; a non-object or a badly typed value is malformed (PERMISSIVE keeps the record's
-    # other fields); a repeated key is kept twice (seen through to_json: sluice has no map functions
-    # yet). Maps compare by key here (PySpark's dicts lose the order); the unit tests check the order.
+    # other fields); a repeated key is kept twice (map_keys shows both, m['a'] gives the first).
+    # Maps compare by key here (PySpark's dicts lose the order); map_keys/map_values keep it.
     js("json-map-column", MAPS + BAD_MAPS, schema=MAP_SCHEMA),
     js("json-map-through-operators", MAPS, '{"id":7,"m":{"a":1,"a":2}}\n', schema="id BIGINT, m MAP<STRING, INT>",
        sql="SELECT id, m IS NULL AS no_map, to_json(named_struct('m', m)) AS j, named_struct('m', m) AS s FROM src "
            "WHERE id > 1"),
+    js("json-map-functions", MAPS, '{"id":7,"m":{"a":1,"a":2}}\n{"id":8,"m":{"z":26,"b":null}}\n',
+       schema="id BIGINT, m MAP<STRING, INT>, t STRING",
+       sql="SELECT id, m['a'] AS a, m[t] AS by_column, element_at(m, 'c') AS c, map_keys(m) AS k, "
+           "map_values(m) AS v, size(m) AS n, cardinality(m) AS n2, map_contains_key(m, 'b') AS has_b FROM src",
+       smoke=True),
+    js("json-map-functions-legacy-size", MAPS, schema="id BIGINT, m MAP<STRING, INT>",
+       sql="SELECT id, size(m) AS n, element_at(m, 'zz') AS missing FROM src",
+       conf={"spark.sql.ansi.enabled": "false"}),
     js("json-map-dropmalformed", MAPS + BAD_MAPS, schema="id BIGINT, m MAP<STRING, INT>, t STRING",
        options={"mode": "DROPMALFORMED"}),
     js("json-map-failfast", MAPS + BAD_MAPS, schema="id BIGINT, m MAP<STRING, INT>, t STRING",
