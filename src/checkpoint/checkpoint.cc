@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <nlohmann/json.hpp>
 
@@ -28,14 +29,31 @@ std::string OffsetSeq::Serialize() const {
   return out;
 }
 
+namespace {
+
+// A whole-number field of a log entry's JSON (`fallback` when absent). json::value would convert
+// a fraction or an out-of-range number unchecked; such an entry is corrupt.
+Result<int64_t> WholeNumber(const json& j, const char* key, const char* log, const std::string& where) {
+  auto it = j.find(key);
+  if (it == j.end()) return 0;
+  if (it->is_number_integer() && !(it->is_number_unsigned() && it->get<uint64_t>() > INT64_MAX)) {
+    return it->get<int64_t>();
+  }
+  return Status::Invalid(log, " entry '", where, "' is corrupt: ", key, " is not a whole number of milliseconds");
+}
+
+}  // namespace
+
 Result<OffsetSeq> OffsetSeq::Parse(const std::string& body, const std::string& where) {
   auto lines = SplitLines(body);
   OffsetSeq seq;
   try {
     if (!lines.empty() && !lines[0].empty()) {
       json meta = json::parse(lines[0]);
-      seq.batch_watermark_ms = meta.value("batchWatermarkMs", int64_t{0});
-      seq.batch_timestamp_ms = meta.value("batchTimestampMs", int64_t{0});
+      if (!meta.is_object()) return Status::Invalid("Offsets log entry '", where, "' is corrupt: its first line is not "
+                                                    "a JSON object");
+      ARROW_ASSIGN_OR_RAISE(seq.batch_watermark_ms, WholeNumber(meta, "batchWatermarkMs", "Offsets log", where));
+      ARROW_ASSIGN_OR_RAISE(seq.batch_timestamp_ms, WholeNumber(meta, "batchTimestampMs", "Offsets log", where));
       if (meta.contains("conf")) {
         for (auto& [k, v] : meta["conf"].items()) seq.conf[k] = v.is_string() ? v.get<std::string>() : v.dump();
       }
@@ -60,7 +78,8 @@ Result<CommitEntry> CommitEntry::Parse(const std::string& body, const std::strin
   if (body.empty()) return entry;
   try {
     json j = json::parse(SplitLines(body)[0]);
-    entry.next_batch_watermark_ms = j.value("nextBatchWatermarkMs", int64_t{0});
+    if (!j.is_object()) return Status::Invalid("Commit log entry '", where, "' is corrupt: it is not a JSON object");
+    ARROW_ASSIGN_OR_RAISE(entry.next_batch_watermark_ms, WholeNumber(j, "nextBatchWatermarkMs", "Commit log", where));
   } catch (const json::exception& e) {
     return Status::Invalid("Commit log entry '", where, "' is corrupt: ", util::JsonErrorWithoutInput(e.what()));
   }

@@ -4,6 +4,7 @@
 
 #include <arrow/util/compression.h>
 
+#include <cstdint>
 #include <cstring>
 #include <random>
 
@@ -203,6 +204,7 @@ Status ReadBlocks(const std::string& data, size_t* pos, F&& item) {
     ARROW_ASSIGN_OR_RAISE(int64_t count, ReadLong(data, pos));
     if (count == 0) return Status::OK();
     if (count < 0) {
+      if (count == INT64_MIN) return Status::Invalid("Avro decode: block count out of range at byte ", *pos);
       count = -count;
       ARROW_RETURN_NOT_OK(ReadLong(data, pos).status());  // block size in bytes
     }

@@ -82,6 +82,22 @@ TEST(OffsetSeq, RoundTripsInSparksLayout) {
   EXPECT_EQ(*back.offsets[2], 12);
 }
 
+// Found by fuzzing: a fraction or an out-of-range number where Spark writes whole milliseconds
+// was converted unchecked (undefined behaviour); the entry is corrupt, and the message says which.
+TEST(OffsetSeq, RefusesTimesThatAreNotWholeMilliseconds) {
+  for (const std::string first : {R"({"batchWatermarkMs":0,"batchTimestampMs":170000000066666666666.000})",
+                                  R"({"batchWatermarkMs":1.5})", R"({"batchWatermarkMs":18446744073709551615})",
+                                  R"({"batchTimestampMs":"12"})", "[1]"}) {
+    auto parsed = OffsetSeq::Parse(first + "\n{\"logOffset\":3}", "/ckpt/offsets/7");
+    ASSERT_FALSE(parsed.ok()) << first;
+    EXPECT_THAT(parsed.status().message(), HasSubstr("Offsets log entry '/ckpt/offsets/7' is corrupt")) << first;
+  }
+  auto commit = CommitEntry::Parse(R"({"nextBatchWatermarkMs":-1e300})", "/ckpt/commits/7");
+  ASSERT_FALSE(commit.ok());
+  EXPECT_THAT(commit.status().message(), HasSubstr("nextBatchWatermarkMs is not a whole number"));
+  EXPECT_EQ(OffsetSeq::Parse(R"({"batchWatermarkMs":-5})", "x").ValueOrDie().batch_watermark_ms, -5);
+}
+
 TEST(Checkpoint, RefusesMetadataOfAnotherQueryNamingTheDifference) {
   TempDir d;
   Checkpoint ckpt(io::LocalFileSystem(), d.path());

@@ -87,6 +87,19 @@ TEST(IcebergAvro, UnionsArraysMapsBytesRoundTrip) {
   EXPECT_EQ(*back, value);
 }
 
+// Found by fuzzing: a block count of INT64_MIN (a negative count means "byte size follows")
+// was negated, which overflows; it is refused as damaged data.
+TEST(IcebergAvro, ABlockCountThatCannotBeNegatedIsRefused) {
+  auto type = ParseSchema(std::string(R"({"type":"array","items":"int"})"));
+  ASSERT_OK(type);
+  // zigzag(INT64_MIN) = 2^64 - 1: nine 0xff bytes then 0x01.
+  const std::string data = std::string(9, '\xff') + std::string("\x01\x00", 2);
+  size_t pos = 0;
+  auto back = Decode(**type, data, &pos);
+  ASSERT_FALSE(back.ok());
+  EXPECT_THAT(back.status().message(), HasSubstr("block count out of range"));
+}
+
 TEST(IcebergAvro, EncodingAValueThatDoesNotFitNamesTheField) {
   auto type = ParseSchema(std::string(R"({"type":"record","name":"r","fields":[{"name":"n","type":"int"}]})"));
   ASSERT_OK(type);
