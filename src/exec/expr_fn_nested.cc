@@ -68,23 +68,36 @@ Result<Datum> NamedStruct(const Expr&, const std::vector<Datum>& args, const Cal
   return MakeStruct(values, sig);
 }
 
+// Each element of row i of `list` (`elements`: its values, or a map's keys) compared with
+// value[i] by Arrow's equal, in one kernel call; entry p - first is element p's result.
+struct ElementMatches {
+  std::shared_ptr<arrow::BooleanArray> equal;
+  int64_t first = 0;
+};
+
+Result<ElementMatches> MatchElements(const arrow::ListArray& list, const std::shared_ptr<arrow::Array>& elements,
+                                     const std::shared_ptr<arrow::Array>& value, int64_t length) {
+  const int64_t first = length == 0 ? 0 : list.value_offset(0);
+  const int64_t last = length == 0 ? 0 : list.value_offset(length);
+  arrow::Int64Builder parents;
+  ARROW_RETURN_NOT_OK(parents.Reserve(last - first));
+  for (int64_t i = 0; i < length; ++i) {
+    for (int64_t p = list.value_offset(i); p < list.value_offset(i + 1); ++p) parents.UnsafeAppend(i);
+  }
+  ARROW_ASSIGN_OR_RAISE(auto parent_array, parents.Finish());
+  ARROW_ASSIGN_OR_RAISE(auto needles, arrow::compute::Take(value, parent_array));
+  ARROW_ASSIGN_OR_RAISE(auto equal, Kernel("equal", {Datum(elements->Slice(first, last - first)), needles}));
+  return ElementMatches{std::static_pointer_cast<arrow::BooleanArray>(equal.make_array()), first};
+}
+
 // For each row of a map array, the position (in the map's keys) of the first entry whose key
-// equals the row's key; NULL when the map or the key is NULL or no key equals it. All the
-// keys are compared with their row's key in one kernel call.
+// equals the row's key; NULL when the map or the key is NULL or no key equals it.
 Result<std::shared_ptr<arrow::Int64Array>> FindMapKeys(const Broadcast& b) {
   const auto& map = static_cast<const arrow::MapArray&>(*b.arrays[0]);
   const auto& key = b.arrays[1];
-  const int64_t first = b.length == 0 ? 0 : map.value_offset(0);
-  const int64_t last = b.length == 0 ? 0 : map.value_offset(b.length);
-  arrow::Int64Builder parents;
-  ARROW_RETURN_NOT_OK(parents.Reserve(last - first));
-  for (int64_t i = 0; i < b.length; ++i) {
-    for (int64_t p = map.value_offset(i); p < map.value_offset(i + 1); ++p) parents.UnsafeAppend(i);
-  }
-  ARROW_ASSIGN_OR_RAISE(auto parent_array, parents.Finish());
-  ARROW_ASSIGN_OR_RAISE(auto needles, arrow::compute::Take(key, parent_array));
-  ARROW_ASSIGN_OR_RAISE(auto equal_datum, Kernel("equal", {Datum(map.keys()->Slice(first, last - first)), needles}));
-  const auto equal = std::static_pointer_cast<arrow::BooleanArray>(equal_datum.make_array());
+  ARROW_ASSIGN_OR_RAISE(auto match, MatchElements(map, map.keys(), key, b.length));
+  const auto& equal = match.equal;
+  const int64_t first = match.first;
   arrow::Int64Builder positions;
   ARROW_RETURN_NOT_OK(positions.Reserve(b.length));
   for (int64_t i = 0; i < b.length; ++i) {
@@ -239,18 +252,9 @@ Result<Datum> Size(const Expr& call, const std::vector<Datum>& args, const CallS
 Result<Datum> ArrayContains(const Expr&, const std::vector<Datum>& args, const CallSignature&) {
   ARROW_ASSIGN_OR_RAISE(Broadcast b, BroadcastArgs(args));
   const auto& list = static_cast<const arrow::ListArray&>(*b.arrays[0]);
-  const int64_t first = b.length == 0 ? 0 : list.value_offset(0);
-  const int64_t last = b.length == 0 ? 0 : list.value_offset(b.length);
-  arrow::Int64Builder parents;
-  ARROW_RETURN_NOT_OK(parents.Reserve(last - first));
-  for (int64_t i = 0; i < b.length; ++i) {
-    for (int64_t p = list.value_offset(i); p < list.value_offset(i + 1); ++p) parents.UnsafeAppend(i);
-  }
-  ARROW_ASSIGN_OR_RAISE(auto parent_array, parents.Finish());
-  ARROW_ASSIGN_OR_RAISE(auto needles, arrow::compute::Take(b.arrays[1], parent_array));
-  auto values = list.values()->Slice(first, last - first);
-  ARROW_ASSIGN_OR_RAISE(auto equal_datum, Kernel("equal", {Datum(values), needles}));
-  const auto equal = std::static_pointer_cast<arrow::BooleanArray>(equal_datum.make_array());
+  ARROW_ASSIGN_OR_RAISE(auto match, MatchElements(list, list.values(), b.arrays[1], b.length));
+  const auto& equal = match.equal;
+  const int64_t first = match.first;
   arrow::BooleanBuilder out;
   ARROW_RETURN_NOT_OK(out.Reserve(b.length));
   for (int64_t i = 0; i < b.length; ++i) {
