@@ -28,6 +28,7 @@ set(_fuzz_sources
   sql/sql_flink_options.cc sql/sql_parse.cc sql/sql_script.cc sql/sql_spark_spelling.cc sql/sql_text.cc
   sql/sql_types.cc
   util/calendar.cc util/compute_init.cc util/log.cc util/numbers.cc util/strings.cc util/timestamp_text.cc
+  util/utf8_text.cc
   util/value_text.cc)
 list(TRANSFORM _fuzz_sources PREPEND ${CMAKE_SOURCE_DIR}/src/)
 add_library(sluice_fuzz_core STATIC ${_fuzz_sources} ${CMAKE_SOURCE_DIR}/tests/fuzz/fuzz_targets.cc)

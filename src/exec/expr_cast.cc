@@ -14,6 +14,7 @@
 #include <limits>
 
 #include "util/compute_init.h"
+#include "util/decimal_text.h"
 #include "util/timestamp_text.h"
 #include "exec/expr_kernels.h"
 #include "plan/expr_resolve.h"
@@ -143,82 +144,8 @@ Result<Datum> StringToInteger(const arrow::Array& in, const std::shared_ptr<arro
   });
 }
 
-// Spark's text -> DECIMAL(p, s): the text is read as a Java BigDecimal (sign, digits with an
-// optional point, an optional exponent; any number of digits), rounded half up to the scale,
-// then refused when it needs more than p digits. Exact on the text's digits: no intermediate
-// decimal type limits the literal's own precision or scale.
-enum class TextDecimal { kOk, kMalformed, kOutOfRange };
-
-TextDecimal ParseTextDecimal(std::string_view s, int32_t precision, int32_t scale, arrow::Decimal128* out) {
-  size_t i = 0;
-  const bool negative = i < s.size() && s[i] == '-';
-  if (i < s.size() && (s[i] == '-' || s[i] == '+')) ++i;
-  std::string digits;
-  int64_t frac_digits = 0;
-  bool point = false, any = false;
-  for (; i < s.size(); ++i) {
-    const char c = s[i];
-    if (c >= '0' && c <= '9') {
-      any = true;
-      if (!(digits.empty() && c == '0')) digits.push_back(c);  // no leading zeros
-      if (point) ++frac_digits;
-    } else if (c == '.' && !point) {
-      point = true;
-    } else {
-      break;
-    }
-  }
-  if (!any) return TextDecimal::kMalformed;
-  int64_t exponent = 0;
-  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
-    ++i;
-    const bool exp_negative = i < s.size() && s[i] == '-';
-    if (i < s.size() && (s[i] == '-' || s[i] == '+')) ++i;
-    if (i == s.size()) return TextDecimal::kMalformed;
-    for (; i < s.size() && s[i] >= '0' && s[i] <= '9'; ++i) {
-      exponent = exponent * 10 + (s[i] - '0');
-      if (exponent > std::numeric_limits<int32_t>::max()) return TextDecimal::kMalformed;  // as Java
-    }
-    if (exp_negative) exponent = -exponent;
-  }
-  if (i != s.size()) return TextDecimal::kMalformed;
-  // value = digits * 10^-text_scale; the result keeps `scale` fractional digits.
-  const int64_t text_scale = frac_digits - exponent;
-  if (text_scale > scale) {
-    const int64_t drop = text_scale - scale;
-    const int64_t keep = static_cast<int64_t>(digits.size()) - drop;
-    bool up = false;
-    if (keep < 0) {
-      digits.clear();
-    } else {
-      up = static_cast<size_t>(keep) < digits.size() && digits[keep] >= '5';
-      digits.resize(keep);
-    }
-    if (up) {
-      size_t k = digits.size();
-      while (k > 0 && digits[k - 1] == '9') digits[--k] = '0';
-      if (k == 0) {
-        digits.insert(digits.begin(), '1');
-      } else {
-        ++digits[k - 1];
-      }
-    }
-  } else if (!digits.empty()) {
-    const int64_t pad = scale - text_scale;
-    if (static_cast<int64_t>(digits.size()) + pad > precision) return TextDecimal::kOutOfRange;
-    digits.append(pad, '0');
-  }
-  if (static_cast<int64_t>(digits.size()) > precision) return TextDecimal::kOutOfRange;
-  if (digits.empty()) {
-    *out = arrow::Decimal128(0);
-    return TextDecimal::kOk;
-  }
-  auto v = arrow::Decimal128::FromString(digits);
-  if (!v.ok()) return TextDecimal::kMalformed;
-  *out = negative ? -*v : *v;
-  return TextDecimal::kOk;
-}
-
+// Spark's text -> DECIMAL(p, s) (util::ParseDecimalText): every digit of the text, rounded half
+// up to the scale; malformed text and values that need more than p digits fail under ANSI.
 Result<Datum> StringToDecimal(const arrow::Array& in, const std::shared_ptr<arrow::DataType>& to, EvalMode mode) {
   const auto& text = static_cast<const arrow::StringArray&>(in);
   const auto& type = static_cast<const arrow::Decimal128Type&>(*to);
@@ -231,14 +158,14 @@ Result<Datum> StringToDecimal(const arrow::Array& in, const std::shared_ptr<arro
     }
     const std::string_view s = text.GetView(i);
     arrow::Decimal128 v;
-    const TextDecimal r = ParseTextDecimal(s, type.precision(), type.scale(), &v);
-    if (r == TextDecimal::kOk) {
+    const util::DecimalText r = util::ParseDecimalText(s, type.precision(), type.scale(), &v);
+    if (r == util::DecimalText::kOk) {
       builder.UnsafeAppend(v);
       continue;
     }
     if (mode == EvalMode::kAnsi) {
-      return r == TextDecimal::kMalformed ? CastInvalidInput(std::string(s), *to)
-                                          : DecimalOutOfRange(std::string(s), *to);
+      return r == util::DecimalText::kMalformed ? CastInvalidInput(std::string(s), *to)
+                                                : DecimalOutOfRange(std::string(s), *to);
     }
     builder.UnsafeAppendNull();
   }

@@ -9,7 +9,6 @@
 #include <arrow/csv/api.h>
 #include <arrow/io/memory.h>
 #include <arrow/json/api.h>
-#include <arrow/util/utf8.h>
 
 #include <algorithm>
 #include <cctype>
@@ -21,9 +20,13 @@
 #include "source/file_readers.h"
 #include "source/json_simdjson_reader.h"
 #include "util/timestamp_text.h"
+#include "util/utf8_text.h"
 
 namespace sluice::source {
 namespace {
+
+using util::ReplaceInvalidUtf8;
+using util::ValidUtf8;
 
 constexpr int32_t kBlockSize = 1 << 20;
 constexpr int64_t kThreadedRange = 4 << 20;  // slow-path ranges above this decode with threads
@@ -34,56 +37,6 @@ struct Line {
   int64_t begin;
   int64_t end;
 };
-
-// Arrow's validator reads a lookup table that InitializeUTF8 fills (once; cheap after).
-bool ValidUtf8(const arrow::Buffer& data) {
-  arrow::util::InitializeUTF8();
-  return arrow::util::ValidateUTF8(data.data(), data.size());
-}
-
-// `raw` with each ill-formed UTF-8 sequence (its maximal subpart, as Java's decoder counts it)
-// replaced by U+FFFD, so text taken from a damaged file is valid UTF-8 for every reader.
-std::string ReplaceInvalidUtf8(std::string_view raw) {
-  const auto* p = reinterpret_cast<const uint8_t*>(raw.data());
-  const size_t n = raw.size();
-  auto within = [](uint8_t c, uint8_t lo, uint8_t hi) { return c >= lo && c <= hi; };
-  std::string out;
-  out.reserve(n);
-  for (size_t i = 0; i < n;) {
-    const uint8_t b = p[i];
-    if (b < 0x80) {
-      out.push_back(static_cast<char>(b));
-      ++i;
-      continue;
-    }
-    // Sequence length and the allowed range of the second byte (no overlongs, no surrogates).
-    size_t len = 0;
-    uint8_t lo = 0x80, hi = 0xBF;
-    if (within(b, 0xC2, 0xDF)) {
-      len = 2;
-    } else if (within(b, 0xE0, 0xEF)) {
-      len = 3;
-      if (b == 0xE0) lo = 0xA0;
-      if (b == 0xED) hi = 0x9F;
-    } else if (within(b, 0xF0, 0xF4)) {
-      len = 4;
-      if (b == 0xF0) lo = 0x90;
-      if (b == 0xF4) hi = 0x8F;
-    }
-    size_t k = 1;
-    if (len > 0 && i + 1 < n && within(p[i + 1], lo, hi)) {
-      k = 2;
-      while (k < len && i + k < n && within(p[i + k], 0x80, 0xBF)) ++k;
-    }
-    if (len > 0 && k == len) {
-      out.append(raw.substr(i, len));
-    } else {
-      out.append("\xEF\xBF\xBD");
-    }
-    i += k;
-  }
-  return out;
-}
 
 Status InvalidUtf8() { return Status::Invalid("the record is not valid UTF-8"); }
 
