@@ -220,7 +220,7 @@ def _one_str_arg(name):
 
 
 for _name in ("abs", "sqrt", "exp", "ln", "log10", "sign", "signum", "initcap", "reverse", "md5", "base64",
-              "unbase64", "timestamp_seconds", "timestamp_millis", "size", "cardinality",
+              "unbase64", "timestamp_seconds", "timestamp_millis", "size", "cardinality", "map_keys", "map_values",
               "explode", "explode_outer", "posexplode", "posexplode_outer", "day",
               "count_if", "bool_and", "every", "bool_or", "stddev", "std", "stddev_samp", "stddev_pop",
               "variance", "var_samp", "var_pop", "collect_list", "array_agg", "collect_set"):
@@ -510,6 +510,10 @@ def element_at(col, extraction):
 
 def array_contains(col, value):
     return _call("array_contains", _to_col(col), _lit(value))
+
+
+def map_contains_key(col, value):
+    return _call("map_contains_key", _to_col(col), _lit(value))
 
 
 def get_json_object(col, path):
