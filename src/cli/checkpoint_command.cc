@@ -141,7 +141,7 @@ Status ResetCheckpoint(const ResetArgs& args, std::istream& in, std::ostream& ou
   // The sink first: if the reset stops half-way, the old query (its checkpoint still whole) can
   // take its output back (SinkOwner::previous_query_id); then `metadata`, so a half-reset
   // checkpoint is a new query's.
-  ARROW_ASSIGN_OR_RAISE(std::string released, sink::ReleaseSink(fs, md->fingerprint.sink, md->id));
+  ARROW_ASSIGN_OR_RAISE(std::string released, sink::ReleaseSink(fs, md->fingerprint.sink, md->id, dir));
   for (const char* entry : {"metadata", "offsets", "commits", "sources", "state", "sink"}) {
     ARROW_RETURN_NOT_OK(fs->DeleteTree(io::JoinPath(dir, entry)));
   }

@@ -123,9 +123,12 @@ std::optional<int64_t> LastCommittedEpoch(const iceberg::TableMetadata& metadata
   return *epoch;
 }
 
-// Refuses writing into a table that other streaming queries wrote and this one never did.
+// Refuses writing into a table that other streaming queries wrote and this one never did,
+// unless the last of them is the query `sluice checkpoint reset` released at this checkpoint
+// (`released_query_id`, see ReleasedIcebergQuery).
 Status CheckTableOwner(const iceberg::TableMetadata& metadata, const std::string& table_name,
-                       const std::string& query_id, const std::string& checkpoint_dir) {
+                       const std::string& query_id, const std::string& checkpoint_dir,
+                       const std::string& released_query_id) {
   auto written_by = [](const std::string& id) {
     return [id](const iceberg::Snapshot& snap) {
       auto it = snap.summary.find(kQueryIdSummaryKey);
@@ -139,6 +142,7 @@ Status CheckTableOwner(const iceberg::TableMetadata& metadata, const std::string
     auto it = other->summary.find(key);
     return it == other->summary.end() ? std::string(fallback) : it->second;
   };
+  if (!released_query_id.empty() && get(kQueryIdSummaryKey, "") == released_query_id) return Status::OK();
   return Status::Invalid("Iceberg table ", table_name, " was written by streaming query ",
                          get(kQueryIdSummaryKey, "?"), " (checkpoint ", get(kCheckpointSummaryKey, "<not recorded>"),
                          ", batches up to ", get(kEpochIdSummaryKey, "?"), "), not by this query ", query_id,
@@ -493,6 +497,28 @@ std::string IcebergSinkTableName(const SinkSpec& spec) {
   return ref.ok() ? ref->ToString() : spec.options.GetOr("table", spec.options.GetOr("path", ""));
 }
 
+namespace {
+constexpr const char* kReleasedFile = "released_iceberg_query";
+}  // namespace
+
+Status ReleaseIcebergTables(io::FileSystem* fs, const std::string& checkpoint_dir, const std::string& query_id) {
+  return fs->WriteAtomic(io::JoinPath(checkpoint_dir, kReleasedFile), "v1\n" + query_id + "\n", /*overwrite=*/true);
+}
+
+Result<std::string> ReleasedIcebergQuery(io::FileSystem* fs, const std::string& checkpoint_dir) {
+  const std::string path = io::JoinPath(checkpoint_dir, kReleasedFile);
+  ARROW_ASSIGN_OR_RAISE(auto info, fs->Stat(path));
+  if (!info) return std::string();
+  ARROW_ASSIGN_OR_RAISE(std::string text, fs->ReadFile(path));
+  const size_t end = text.find('\n', 3);
+  if (text.rfind("v1\n", 0) != 0 || end == std::string::npos || end == 3) {
+    return Status::Invalid("Checkpoint file '", path, "' is damaged (", text.size(), " bytes, not 'v1' and a query "
+                           "id): it records the query `sluice checkpoint reset` released. Delete it to be refused as "
+                           "before the reset, or reset again.");
+  }
+  return text.substr(3, end - 3);
+}
+
 Result<std::unique_ptr<Sink>> MakeIcebergSink(const SinkSpec& spec, const SinkContext& ctx) {
   ARROW_RETURN_NOT_OK(ValidateIcebergSinkSpec(spec));
   auto options = OptionMap(spec.options);
@@ -505,7 +531,13 @@ Result<std::unique_ptr<Sink>> MakeIcebergSink(const SinkSpec& spec, const SinkCo
   ARROW_ASSIGN_OR_RAISE(auto partition_by, PartitionTerms(options));
   if (!ctx.query_id.empty() && !allow_others) {
     ARROW_ASSIGN_OR_RAISE(auto table, catalog->Load(ref.ident));
-    if (table) ARROW_RETURN_NOT_OK(CheckTableOwner(table->metadata, ref.ToString(), ctx.query_id, ctx.checkpoint_dir));
+    std::string released;
+    if (table && !ctx.checkpoint_dir.empty()) {
+      ARROW_ASSIGN_OR_RAISE(released, ReleasedIcebergQuery(fs.get(), ctx.checkpoint_dir));
+    }
+    if (table) {
+      ARROW_RETURN_NOT_OK(CheckTableOwner(table->metadata, ref.ToString(), ctx.query_id, ctx.checkpoint_dir, released));
+    }
   }
   std::string table_uuid;
   if (!ctx.query_id.empty() && !ctx.checkpoint_dir.empty()) {

@@ -33,8 +33,18 @@ std::string IcebergSinkTableName(const SinkSpec& spec);
 Status ValidateIcebergSinkSpec(const SinkSpec& spec);
 /// With a query id, refuses a table whose ancestry holds snapshots of another streaming query
 /// and none of this one (a second checkpoint on the same source would write every row again),
-/// naming that query and its checkpoint, unless option allowOtherQueries = true.
+/// naming that query and its checkpoint, unless option allowOtherQueries = true or the last of
+/// those queries is the one `sluice checkpoint reset` released at this checkpoint.
 Result<std::unique_ptr<Sink>> MakeIcebergSink(const SinkSpec& spec, const SinkContext& ctx);
+
+/// `sluice checkpoint reset` of a query that wrote an Iceberg table: records in the checkpoint
+/// (file `released_iceberg_query`, kept by the reset) that `query_id` handed its tables over, so
+/// the next query at this checkpoint may append to them. Snapshots are history and keep naming
+/// the old query; only a query started at this checkpoint is let in.
+Status ReleaseIcebergTables(io::FileSystem* fs, const std::string& checkpoint_dir, const std::string& query_id);
+
+/// The query id ReleaseIcebergTables recorded at `checkpoint_dir` ("" when none).
+Result<std::string> ReleasedIcebergQuery(io::FileSystem* fs, const std::string& checkpoint_dir);
 
 /// df.write().format("iceberg").mode(m).save("catalog.ns.table") (after PrepareIcebergSinkSpec):
 /// one snapshot without streaming keys. Modes: append (an `append` snapshot), overwrite (an

@@ -167,7 +167,7 @@ Status ValidateSinkSpec(const SinkSpec& spec) {
 }
 
 Result<std::string> ReleaseSink(const std::shared_ptr<io::FileSystem>& fs, const std::string& description,
-                                const std::string& query_id) {
+                                const std::string& query_id, const std::string& checkpoint_dir) {
   const size_t tag = description.find(kFileSinkTag);
   if (tag != std::string::npos && !description.empty() && description.back() == ']') {
     const size_t start = tag + std::string(kFileSinkTag).size();
@@ -179,10 +179,10 @@ Result<std::string> ReleaseSink(const std::shared_ptr<io::FileSystem>& fs, const
                           " (nothing to release)";
   }
   if (description.rfind(kIcebergSinkTag, 0) == 0) {
-    return "Iceberg table " + description.substr(std::string(kIcebergSinkTag).size(), description.size() -
-                                                     std::string(kIcebergSinkTag).size() - 1) +
-           ": its snapshots keep naming query " + query_id + "; the fresh query needs the sink option "
-           "allowOtherQueries = true to append to it";
+    ARROW_RETURN_NOT_OK(ReleaseIcebergTables(fs.get(), checkpoint_dir, query_id));
+    return "released Iceberg table " + description.substr(std::string(kIcebergSinkTag).size(), description.size() -
+                                                              std::string(kIcebergSinkTag).size() - 1) +
+           ": the next query at this checkpoint appends to it (its snapshots keep naming query " + query_id + ")";
   }
   return "sink " + description + ": no ownership record to release";
 }

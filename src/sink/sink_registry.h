@@ -57,10 +57,11 @@ std::vector<std::string> SinkKindNames(bool batch_only = false);
 std::string SinkKindList(bool batch_only = false);
 /// `sluice checkpoint reset`: releases what the sink a checkpoint recorded (`description`, as
 /// SinkSpec::Describe() gave it) keeps as written by query `query_id`, so a fresh query may write
-/// there: a file sink's output directory is handed over (ReleaseOutputDirectory). Returns one
-/// line saying what was done, or what the user must do (an Iceberg table).
+/// there: a file sink's output directory is handed over (ReleaseOutputDirectory); an Iceberg
+/// table is released to the next query at `checkpoint_dir` (ReleaseIcebergTables). Returns one
+/// line saying what was done.
 Result<std::string> ReleaseSink(const std::shared_ptr<io::FileSystem>& fs, const std::string& description,
-                                const std::string& query_id);
+                                const std::string& query_id, const std::string& checkpoint_dir);
 /// Adds a kind or replaces the one with the same name. Thread-safe; call before starting queries.
 void RegisterSinkKind(SinkKind kind);
 

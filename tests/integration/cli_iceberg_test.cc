@@ -4,6 +4,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 
 #include "integration/test_util.h"
@@ -41,6 +42,50 @@ class CliIceberg : public ::testing::Test {
   }
   TempDir dir_;
 };
+
+// `sluice checkpoint reset` hands an Iceberg table over to the next query at that checkpoint:
+// it appends (the rows it reprocesses come again, as for a file sink), while a query at another
+// checkpoint, or one whose checkpoint lost its metadata without a reset, is still refused.
+TEST_F(CliIceberg, ResetReleasesTheTableToTheNextQueryAtThatCheckpointOnly) {
+  std::string stream = Write("stream.sql", Catalog() +
+      "CREATE TABLE events (id BIGINT, name TEXT, price DOUBLE) WITH (connector = 'files', format = 'json', path = '" +
+      dir_.Sub("in") + "');\n"
+      "CREATE TABLE lake_events () WITH (connector = 'iceberg', catalog = 'lake', table = 'db.events');\n"
+      "INSERT INTO lake_events SELECT id, name, price FROM events;\n");
+  std::string read = Write("read.sql", Catalog() +
+      "CREATE TABLE lake_events (id BIGINT, name TEXT, price DOUBLE) WITH (connector = 'iceberg', catalog = 'lake', "
+      "table = 'db.events');\nSELECT id FROM lake_events WHERE id >= 0;\n");
+  WriteInputFile(dir_.Sub("in"), "f0.json", JsonRows(0, 5));
+  const std::string run = "run " + stream + " --checkpoint " + dir_.Sub("ckpt") + " --trigger available-now";
+  ASSERT_EQ(Sluice(run), 0) << Stderr();
+
+  // Another checkpoint on the same table: refused, naming the query that wrote it.
+  EXPECT_EQ(Sluice("run " + stream + " --checkpoint " + dir_.Sub("other") + " --trigger available-now"), 1);
+  EXPECT_THAT(Stderr(), HasSubstr("was written by streaming query"));
+
+  ASSERT_EQ(Sluice("checkpoint reset " + dir_.Sub("ckpt") + "/lake_events --yes"), 0) << Stderr();
+  EXPECT_THAT(Stdout(), HasSubstr("released Iceberg table"));
+  WriteInputFile(dir_.Sub("in"), "f1.json", JsonRows(5, 5));
+  ASSERT_EQ(Sluice(run), 0) << Stderr();  // a new query: both files again
+  ASSERT_EQ(Sluice("batch " + read + " --print"), 0) << Stderr();
+  EXPECT_THAT(Stdout(), HasSubstr("(15 rows)"));
+  WriteInputFile(dir_.Sub("in"), "f2.json", JsonRows(10, 5));
+  ASSERT_EQ(Sluice(run), 0) << Stderr();  // and then new files only
+  ASSERT_EQ(Sluice("batch " + read + " --print"), 0) << Stderr();
+  EXPECT_THAT(Stdout(), HasSubstr("(20 rows)"));
+
+  // The release is for the query the reset saw: its successor's checkpoint wiped by hand (no
+  // reset; the release record left behind) is refused again.
+  std::filesystem::remove(dir_.Sub("ckpt") + "/lake_events/metadata");
+  EXPECT_EQ(Sluice(run), 1);
+  EXPECT_THAT(Stderr(), HasSubstr("no 'metadata' file"));
+  for (const char* entry : {"offsets", "commits", "sources", "state", "sink"}) {
+    std::filesystem::remove_all(dir_.Sub("ckpt") + "/lake_events/" + entry);
+  }
+  EXPECT_EQ(Sluice(run), 1);
+  EXPECT_THAT(Stderr(), HasSubstr("was written by streaming query"));
+  EXPECT_EQ(Sluice("run " + stream + " --checkpoint " + dir_.Sub("other") + " --trigger available-now"), 1);
+}
 
 TEST_F(CliIceberg, StreamIntoATableRestartReadBackCompactAndExpire) {
   std::string stream = Write("stream.sql", Catalog() +
