@@ -40,6 +40,20 @@ class CliIceberg : public ::testing::Test {
     std::ofstream(dir_.Sub(name)) << text;
     return dir_.Sub(name);
   }
+  // stream.sql: JSON files of in/ (`source_options` added to its WITH) into lake.db.events.
+  std::string StreamPipeline(const std::string& source_options, const std::string& select) {
+    return Write("stream.sql", Catalog() +
+        "CREATE TABLE events (id BIGINT, name TEXT, price DOUBLE) WITH (connector = 'files', format = 'json', "
+        "path = '" + dir_.Sub("in") + "'" + source_options + ");\n"
+        "CREATE TABLE lake_events () WITH (connector = 'iceberg', catalog = 'lake', table = 'db.events');\n"
+        "INSERT INTO lake_events " + select + " FROM events;\n");
+  }
+  // read.sql: the ids of lake.db.events (`batch --print` says how many rows).
+  std::string ReadPipeline() {
+    return Write("read.sql", Catalog() +
+        "CREATE TABLE lake_events (id BIGINT, name TEXT, price DOUBLE) WITH (connector = 'iceberg', catalog = 'lake', "
+        "table = 'db.events');\nSELECT id FROM lake_events WHERE id >= 0;\n");
+  }
   TempDir dir_;
 };
 
@@ -47,14 +61,8 @@ class CliIceberg : public ::testing::Test {
 // it appends (the rows it reprocesses come again, as for a file sink), while a query at another
 // checkpoint, or one whose checkpoint lost its metadata without a reset, is still refused.
 TEST_F(CliIceberg, ResetReleasesTheTableToTheNextQueryAtThatCheckpointOnly) {
-  std::string stream = Write("stream.sql", Catalog() +
-      "CREATE TABLE events (id BIGINT, name TEXT, price DOUBLE) WITH (connector = 'files', format = 'json', path = '" +
-      dir_.Sub("in") + "');\n"
-      "CREATE TABLE lake_events () WITH (connector = 'iceberg', catalog = 'lake', table = 'db.events');\n"
-      "INSERT INTO lake_events SELECT id, name, price FROM events;\n");
-  std::string read = Write("read.sql", Catalog() +
-      "CREATE TABLE lake_events (id BIGINT, name TEXT, price DOUBLE) WITH (connector = 'iceberg', catalog = 'lake', "
-      "table = 'db.events');\nSELECT id FROM lake_events WHERE id >= 0;\n");
+  std::string stream = StreamPipeline("", "SELECT id, name, price");
+  std::string read = ReadPipeline();
   WriteInputFile(dir_.Sub("in"), "f0.json", JsonRows(0, 5));
   const std::string run = "run " + stream + " --checkpoint " + dir_.Sub("ckpt") + " --trigger available-now";
   ASSERT_EQ(Sluice(run), 0) << Stderr();
@@ -88,15 +96,8 @@ TEST_F(CliIceberg, ResetReleasesTheTableToTheNextQueryAtThatCheckpointOnly) {
 }
 
 TEST_F(CliIceberg, StreamIntoATableRestartReadBackCompactAndExpire) {
-  std::string stream = Write("stream.sql", Catalog() +
-      "CREATE TABLE events (id BIGINT, name TEXT, price DOUBLE) WITH (connector = 'files', format = 'json', path = '" +
-      dir_.Sub("in") + "', max_files_per_trigger = 1);\n"
-      "CREATE TABLE lake_events () WITH (connector = 'iceberg', catalog = 'lake', table = 'db.events');\n"
-      "INSERT INTO lake_events SELECT id, upper(name) AS name, price FROM events;\n");
-  std::string read = Write("read.sql", Catalog() +
-      "CREATE TABLE lake_events (id BIGINT, name TEXT, price DOUBLE) WITH (connector = 'iceberg', catalog = 'lake', "
-      "table = 'db.events');\n"
-      "SELECT id FROM lake_events WHERE id >= 0;\n");
+  std::string stream = StreamPipeline(", max_files_per_trigger = 1", "SELECT id, upper(name) AS name, price");
+  std::string read = ReadPipeline();
   for (int f = 0; f < 3; ++f) WriteInputFile(dir_.Sub("in"), "f" + std::to_string(f) + ".json", JsonRows(f * 5, 5));
   std::string run = "run " + stream + " --checkpoint " + dir_.Sub("ckpt") + " --trigger available-now";
   ASSERT_EQ(Sluice(run), 0) << Stderr();
