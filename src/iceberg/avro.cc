@@ -208,6 +208,12 @@ Status ReadBlocks(const std::string& data, size_t* pos, F&& item) {
       count = -count;
       ARROW_RETURN_NOT_OK(ReadLong(data, pos).status());  // block size in bytes
     }
+    // Every item a manifest holds takes at least one byte: a larger count is damage (and would
+    // make items of no bytes, such as nulls, grow without bound).
+    if (count > static_cast<int64_t>(data.size() - *pos)) {
+      return Status::Invalid("Avro decode: a block of ", count, " items at byte ", *pos, " is longer than the ",
+                             data.size() - *pos, " bytes left");
+    }
     for (int64_t i = 0; i < count; ++i) ARROW_RETURN_NOT_OK(item());
   }
 }

@@ -100,6 +100,21 @@ TEST(IcebergAvro, ABlockCountThatCannotBeNegatedIsRefused) {
   EXPECT_THAT(back.status().message(), HasSubstr("block count out of range"));
 }
 
+// Found by fuzzing: an array of nulls takes no bytes per item, so a damaged count of a billion
+// items grew memory without bound; a count larger than the bytes left is refused.
+TEST(IcebergAvro, ABlockLongerThanTheDataLeftIsRefused) {
+  auto type = ParseSchema(std::string(R"({"type":"array","items":"null"})"));
+  ASSERT_OK(type);
+  const std::string data = std::string("\x80\xa8\xd6\xb9\x07", 5) + std::string(1, '\0');  // zigzag(10^9), then 0
+  size_t pos = 0;
+  auto back = Decode(**type, data, &pos);
+  ASSERT_FALSE(back.ok());
+  EXPECT_THAT(back.status().message(), HasSubstr("is longer than the"));
+  const std::string three = std::string("\x06\x00", 2);  // 3 nulls, then the end
+  pos = 0;
+  EXPECT_FALSE(Decode(**type, three, &pos).ok());  // 3 items, 1 byte left: refused as damage too
+}
+
 TEST(IcebergAvro, EncodingAValueThatDoesNotFitNamesTheField) {
   auto type = ParseSchema(std::string(R"({"type":"record","name":"r","fields":[{"name":"n","type":"int"}]})"));
   ASSERT_OK(type);
