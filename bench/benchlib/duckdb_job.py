@@ -14,6 +14,8 @@ import time
 
 import duckdb
 
+from tree_cpu import tree_cpu_s
+
 RESULT_PREFIX = "BENCH_RESULT "
 
 
@@ -29,12 +31,12 @@ def main():
             con = duckdb.connect()
             for key, value in spec["settings"].items():
                 con.execute(f"SET {key} = '{value}'")
-            t0 = time.perf_counter()
+            t0, cpu0 = time.perf_counter(), tree_cpu_s()
             con.execute(f"CREATE VIEW bids AS SELECT * FROM read_json('{spec['input']}/*.json', "
                         f"format = 'newline_delimited', columns = {columns})")
             rows_out = con.execute(f"COPY ({q['select']}) TO '{out}' (FORMAT parquet)").fetchone()
-            seconds = time.perf_counter() - t0
-            runs.append({"seconds": seconds, "out_dir": out,
+            seconds, cpu_s = time.perf_counter() - t0, tree_cpu_s() - cpu0
+            runs.append({"seconds": seconds, "cpu_s": cpu_s, "out_dir": out,
                          "rows_out": rows_out[0] if rows_out else None})
             settings = {"threads": con.execute("SELECT current_setting('threads')").fetchone()[0],
                         "memory_limit":

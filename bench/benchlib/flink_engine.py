@@ -19,8 +19,8 @@ import socket
 from pathlib import Path
 
 from . import workloads as wl
-from .context import Context, failed, not_applicable, parquet_rows, write_spec
-from .measure import run_process, summary
+from .context import Context, failed, not_applicable, parquet_rows
+from .measure import cpu_fields, run_job, summary
 
 # bench/setup.sh puts them in .venv-flink/jars: the Parquet format and the Hadoop classes it needs
 JARS = ("flink-sql-parquet-2.3.0.jar", "hadoop-client-api-3.3.6.jar",
@@ -67,10 +67,7 @@ def throughput(ctx: Context, queries: list[wl.Query], input_dir: Path, workload:
             "watermark_s": watermark_s,
             "queries": [{"id": q.id, "select": q.text("flink"), "sink_schema": q.flink_sink,
                          "out_dir": str(d / q.id)} for q in queries]}
-    cmd = [str(ctx.flink_python), str(ctx.job_script("flink_job.py")),
-           str(write_spec(d / "spec.json", spec))]
-    run = run_process(cmd, cwd=d, timeout_s=ctx.timeout_s, log_dir=d)
-    result = run.job_result()
+    run, result = run_job(ctx, ctx.flink_python, "flink_job.py", d, spec)
     if not run.ok or result is None:
         return {q.id: failed(run.error_text()) for q in queries}
     out = {}
@@ -80,6 +77,7 @@ def throughput(ctx: Context, queries: list[wl.Query], input_dir: Path, workload:
         out[q.id] = {
             "status": "ok", "seconds": summary(seconds),
             "rows_per_s": summary([rows_in / s for s in seconds]),
+            **cpu_fields([r.get("cpu_s") for r in runs], [rows_in] * len(runs)),
             "process_wall_s": summary([run.wall_s]), "peak_rss_bytes": run.peak_rss_bytes,
             "rows_in": rows_in, "rows_out": parquet_rows(runs[-1]["out_dir"]),
             "settings": CONF_NOTES, "query": q.text("flink"),
@@ -115,10 +113,7 @@ def join_throughput(ctx: Context, query: wl.JoinQuery, persons: Path, auctions: 
             "auctions_schema": wl.table_schema(wl.AUCTION_COLUMNS, "flink"),
             "watermark_s": watermark_s, "select": query.text("flink"),
             "sink_schema": query.flink_sink, "out_dir": str(d / "out")}
-    cmd = [str(ctx.flink_python), str(ctx.job_script("flink_job.py")),
-           str(write_spec(d / "spec.json", spec))]
-    run = run_process(cmd, cwd=d, timeout_s=ctx.timeout_s, log_dir=d)
-    result = run.job_result()
+    run, result = run_job(ctx, ctx.flink_python, "flink_job.py", d, spec)
     if not run.ok or result is None:
         return failed(run.error_text())
     runs = result["runs"]
@@ -126,6 +121,7 @@ def join_throughput(ctx: Context, query: wl.JoinQuery, persons: Path, auctions: 
     state = [r["state_bytes_max"] for r in runs if r["state_bytes_max"] is not None]
     return {"status": "ok", "seconds": summary(seconds),
             "rows_per_s": summary([input_rows / s for s in seconds]),
+            **cpu_fields([r.get("cpu_s") for r in runs], [input_rows] * len(runs)),
             "process_wall_s": summary([run.wall_s]), "peak_rss_bytes": run.peak_rss_bytes,
             "rows_in": None, "rows_out": parquet_rows(runs[-1]["out_dir"]),
             "rows_out_per_rep": [parquet_rows(r["out_dir"]) for r in runs],

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from .report import engine_value
 
-ENGINE_ORDER = ("sluice", "spark", "flink", "duckdb", "arrow_json")
+ENGINE_ORDER = ("sluice", "sluice_rocksdb", "spark", "flink", "duckdb", "arrow_json")
 UNITS = {"rows_per_s": "rows/s", "batch_ms_p50": "ms (p50 per batch)", "restart_s": "s"}
 
 
@@ -52,8 +52,8 @@ def _workload(doc: dict, wid: str, w: dict) -> list[str]:
     key = {"rows_per_s": "rows_per_s", "batch_ms_p50": "batch_ms_p50",
            "restart_s": "restart_s"}[metric]
     lines = [f"### {wid}: {w['title']}", "",
-             f"| engine | {UNITS[metric]} median | min | max | peak RSS | rows in | rows out | "
-             f"sluice ratio | sluice RSS / peer |", "|---|---|---|---|---|---|---|---|---|"]
+             f"| engine | {UNITS[metric]} median | min | max | CPU-s per M rows | peak RSS | rows in | "
+             f"rows out | sluice ratio | sluice RSS / peer |", "|---|---|---|---|---|---|---|---|---|---|"]
     errors = []
     for engine in ENGINE_ORDER:
         if engine not in w["engines"]:
@@ -65,13 +65,14 @@ def _workload(doc: dict, wid: str, w: dict) -> list[str]:
         rss_ratio = w.get("rss_ratios", {}).get(engine)
         if res.get("status") == "ok":
             cells = _stat_cells(res, key)
-            lines.append(f"| {engine} | {' | '.join(cells)} | {_mb(res.get('peak_rss_bytes'))} | "
+            cpu = (res.get("cpu_s_per_mrows") or {}).get("median")
+            lines.append(f"| {engine} | {' | '.join(cells)} | {_num(cpu)} | {_mb(res.get('peak_rss_bytes'))} | "
                          f"{_num(res.get('rows_in'))} | {_num(res.get('rows_out'))} | "
-                         f"{'' if engine == 'sluice' else _num(ratio) + 'x'} | "
-                         f"{'' if engine == 'sluice' else _num(rss_ratio)} |")
+                         f"{'' if engine.startswith('sluice') else _num(ratio) + 'x'} | "
+                         f"{'' if engine.startswith('sluice') else _num(rss_ratio)} |")
         else:
             status = res.get("status", "?")
-            lines.append(f"| {engine} | {status.upper()} | | | | | | | |")
+            lines.append(f"| {engine} | {status.upper()} | | | | | | | | |")
             errors.append(f"- **{engine}** {status}: "
                           f"{(res.get('error') or res.get('reason') or '').strip()[-1500:]}")
     if any("state_rows_max" in r for r in w["engines"].values()):
@@ -91,8 +92,11 @@ def _workload(doc: dict, wid: str, w: dict) -> list[str]:
             if r.get("status") == "ok":
                 extra = (f"; in-engine (query start() to commit) "
                          f"{_num(r['in_engine_s']['median'])} s" if r.get("in_engine_s") else "")
+                cpu = (r.get("restart_cpu_s") or {}).get("median")
                 lines.append(f"\n{e}: initial run to commits/2 {_num(r.get('initial_run_s'))} s"
-                             f"{extra}")
+                             f"{extra}; CPU per restart {_num(cpu)} s (median); peak RSS of the "
+                             f"initial run {_mb(r.get('peak_rss_initial_bytes'))}, of a restart "
+                             f"{_mb(r.get('peak_rss_restart_bytes'))}")
     if errors:
         lines += ["", "Failed or not run:", ""] + [e.replace("\n", " ") for e in errors]
     lines.append("")
@@ -184,7 +188,7 @@ def write_chart(doc: dict, path: Path) -> None:
     for extra in axes[len(panels) + 1:]:
         extra.axis("off")
     axes = axes[:len(panels) + 1]
-    colors = {"sluice": "#1f77b4", "spark": "#ff7f0e", "flink": "#9467bd", "duckdb": "#2ca02c",
+    colors = {"sluice": "#1f77b4", "sluice_rocksdb": "#17becf", "spark": "#ff7f0e", "flink": "#9467bd", "duckdb": "#2ca02c",
               "arrow_json": "#7f7f7f"}
     for ax, (wid, w) in zip(axes, panels):
         names, vals = [], []

@@ -1,4 +1,12 @@
-"""Running one engine process and measuring it: wall time and peak RSS of its whole process tree.
+"""Running one engine process and measuring it: wall time, CPU time and peak RSS of its whole
+process tree.
+
+CPU time (user + system) is the larger of two readings: the process's own with the children it
+waited for, as the kernel reports it when the process is reaped (wait4; exact for sluice, a single
+process), and the sum over every process of the tree of its last sampled CPU time (which counts a
+child killed with the tree, as Spark's JVM, up to the last sample). Peers that run every repetition
+in one process also measure each repetition's CPU inside the job (tree_cpu.py). The machine is
+shared, so CPU seconds per million rows is the steadier figure next to wall time.
 
 Peak RSS is sampled every 50 ms as the sum of the resident set sizes of the process and all its
 descendants (PySpark's python and its JVM; PyFlink's python, its JVM and any Python workers). The
@@ -19,6 +27,8 @@ from typing import Callable
 
 import psutil
 
+from .context import write_spec
+
 POLL_S = 0.05
 RESULT_PREFIX = "BENCH_RESULT "   # job scripts print their measurements on one line after it
 
@@ -35,6 +45,7 @@ class ProcessRun:
     timed_out: bool = False
     start_epoch: float = 0.0        # time.time() just before the process was spawned
     stop_s: float | None = None     # seconds from spawn until stop_when() first returned true
+    cpu_s: float | None = None      # user + system CPU seconds (with the children it waited for)
 
     @property
     def ok(self) -> bool:
@@ -55,7 +66,8 @@ class ProcessRun:
         return f"exit status {self.returncode}: " + text[-limit:]
 
 
-def tree_rss(proc: psutil.Process) -> int:
+def tree_rss(proc: psutil.Process, cpu_seen: dict[int, float] | None = None) -> int:
+    """The tree's resident set size; records each process's CPU seconds so far in cpu_seen."""
     total = 0
     try:
         procs = [proc] + proc.children(recursive=True)
@@ -64,6 +76,9 @@ def tree_rss(proc: psutil.Process) -> int:
     for p in procs:
         try:
             total += p.memory_info().rss
+            if cpu_seen is not None:
+                t = p.cpu_times()
+                cpu_seen[p.pid] = t.user + t.system + t.children_user + t.children_system
         except psutil.Error:
             pass
     return total
@@ -98,20 +113,22 @@ def run_process(cmd: list[str], *, cwd: Path | None = None, env: dict | None = N
         popen = subprocess.Popen(run.cmd, cwd=cwd, env=env, stdout=out, stderr=err,
                                  stdin=subprocess.DEVNULL, start_new_session=True)
         proc = psutil.Process(popen.pid)
+        cpu_seen: dict[int, float] = {}
         while True:
-            run.peak_rss_bytes = max(run.peak_rss_bytes, tree_rss(proc))
-            if popen.poll() is not None:
+            run.peak_rss_bytes = max(run.peak_rss_bytes, tree_rss(proc, cpu_seen))
+            pid, status, usage = os.wait4(popen.pid, os.WNOHANG)
+            if pid:
                 break
             if stop_when is not None and stop_when():
                 run.stop_s = time.perf_counter() - t0
                 run.killed = on_stop == signal.SIGKILL
                 kill_tree(proc, on_stop)
-                popen.wait()
+                _, status, usage = os.wait4(popen.pid, 0)
                 break
             if time.perf_counter() - t0 > timeout_s:
                 run.timed_out = True
                 kill_tree(proc)
-                popen.wait()
+                _, status, usage = os.wait4(popen.pid, 0)
                 break
             time.sleep(poll_s)
         run.wall_s = time.perf_counter() - t0
@@ -120,10 +137,27 @@ def run_process(cmd: list[str], *, cwd: Path | None = None, env: dict | None = N
             os.killpg(popen.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
             pass
-    run.returncode = popen.returncode
+    popen.returncode = run.returncode = os.waitstatus_to_exitcode(status)
+    run.cpu_s = max(usage.ru_utime + usage.ru_stime, sum(cpu_seen.values()))
     run.stdout = out_path.read_text(errors="replace")
     run.stderr = err_path.read_text(errors="replace")
     return run
+
+
+def run_job(ctx, python: Path, script: str, d: Path, spec: dict, **kwargs) -> tuple[ProcessRun, dict | None]:
+    """Runs one of the job scripts (bench/benchlib/*_job.py) with `python` on a spec written to
+    d/spec.json; returns the process run and the result the job printed (None when it printed none)."""
+    cmd = [str(python), str(ctx.job_script(script)), str(write_spec(d / "spec.json", spec))]
+    run = run_process(cmd, cwd=d, timeout_s=ctx.timeout_s, log_dir=d, **kwargs)
+    return run, run.job_result()
+
+
+def cpu_fields(cpu_s: list[float | None], rows: list[int | None]) -> dict:
+    """cpu_s and cpu_s_per_mrows (CPU seconds per million input rows) summaries, over the
+    repetitions that have both figures."""
+    pairs = [(c, r) for c, r in zip(cpu_s, rows) if c is not None and r]
+    return {"cpu_s": summary([c for c, _ in pairs]),
+            "cpu_s_per_mrows": summary([c / r * 1e6 for c, r in pairs])}
 
 
 def summary(values: list[float]) -> dict:

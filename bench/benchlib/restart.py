@@ -56,7 +56,7 @@ def run(ctx, dataset_dir: Path, d: Path, make_command) -> dict:
                         poll_s=POLL_S)
     if not first.killed:
         return failed(first.error_text(), query=text, command=" ".join(cmd))
-    restart_s, in_engine_s, rss = [], [], []
+    restart_s, in_engine_s, rss, cpu = [], [], [], []
     for rep in range(ctx.reps):
         before = committed(commits_dir)
         add_file(files[3 + rep], input_dir)
@@ -69,6 +69,7 @@ def run(ctx, dataset_dir: Path, d: Path, make_command) -> dict:
         if not r.killed:
             return failed("restart: " + r.error_text(), query=text, command=" ".join(cmd))
         restart_s.append(r.stop_s)
+        cpu.append(r.cpu_s)
         rss.append(r.peak_rss_bytes)
         if marker is not None and marker.exists():
             started = float(marker.read_text())
@@ -76,7 +77,8 @@ def run(ctx, dataset_dir: Path, d: Path, make_command) -> dict:
         time.sleep(0.2)
     out = {"status": "ok", "restart_s": summary(restart_s),
            "restart_ms": summary([s * 1000 for s in restart_s]),
-           "initial_run_s": first.stop_s, "peak_rss_bytes": max(rss + [first.peak_rss_bytes]),
+           "restart_cpu_s": summary([c for c in cpu if c is not None]),
+           "initial_run_s": first.stop_s, "initial_run_cpu_s": first.cpu_s, "peak_rss_bytes": max(rss + [first.peak_rss_bytes]),
            "peak_rss_restart_bytes": max(rss), "peak_rss_initial_bytes": first.peak_rss_bytes,
            "query": text, "command": " ".join(cmd)}
     if in_engine_s:

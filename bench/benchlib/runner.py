@@ -142,13 +142,17 @@ def run(plan: Plan, ctx: Context, data_root: Path) -> dict:
         doc["data"]["keyed_state"] = keyed
         engines = {}
         if "sluice" in use:
-            _log("P4: sluice")
+            for engine, provider in (("sluice", "file"), ("sluice_rocksdb", "rocksdb")):
+                _log(f"P4: sluice, {provider} state store")
 
-            def sluice_cmd(input_dir, d):
-                text, cmd, commits = sluice_engine.keyed_state_command(ctx, wl.P4, input_dir, d)
-                return text, cmd, commits, None
-            engines["sluice"] = _guard("sluice", restart.run, ctx, Path(keyed["dir"]),
-                                       ctx.fresh_dir("P4_restart", "sluice"), sluice_cmd)
+                def sluice_cmd(input_dir, d, provider=provider):
+                    text, cmd, commits = sluice_engine.keyed_state_command(ctx, wl.P4, input_dir, d,
+                                                                           provider)
+                    return text, cmd, commits, None
+                engines[engine] = _guard(engine, restart.run, ctx, Path(keyed["dir"]),
+                                         ctx.fresh_dir("P4_restart", engine), sluice_cmd)
+                if engines[engine].get("status") == "ok":
+                    engines[engine]["settings"] = {"state_store": provider}
         if "spark" in use:
             _log("P4: spark")
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from . import workloads as wl
 from .context import Context, failed, parquet_rows
-from .measure import percentile, run_process, summary
+from .measure import cpu_fields, percentile, run_process, summary
 
 SETTINGS_NOTE = "defaults; the CLI flags and the pipeline text below are all it is given"
 
@@ -53,7 +53,7 @@ def _run_cmd(ctx: Context, sql: Path, ckpt: Path, trigger: str, progress: Path,
 def throughput(ctx: Context, query: wl.Query, input_dir: Path, *, event_time: bool = False,
                output_mode: str | None = None) -> dict:
     """P1 / P2: availableNow over the whole input into a fresh Parquet sink, ctx.reps times."""
-    seconds, rss, rows_in, rows_out, walls = [], [], None, None, []
+    seconds, rss, rows_in, rows_out, cpu = [], [], None, None, []
     text = None
     for rep in range(ctx.reps):
         d = ctx.fresh_dir(query.id, "sluice", f"rep{rep}")
@@ -69,11 +69,12 @@ def throughput(ctx: Context, query: wl.Query, input_dir: Path, *, event_time: bo
         rows_in = sum(p["numInputRows"] for p in progress)
         rows_out = parquet_rows(d / "out")
         seconds.append(run.wall_s)
-        walls.append(run.wall_s)
+        cpu.append(run.cpu_s)
         rss.append(run.peak_rss_bytes)
     return {"status": "ok", "seconds": summary(seconds),
             "rows_per_s": summary([rows_in / s for s in seconds]),
-            "process_wall_s": summary(walls), "peak_rss_bytes": max(rss), "rows_in": rows_in,
+            **cpu_fields(cpu, [rows_in] * len(cpu)),
+            "process_wall_s": summary(seconds), "peak_rss_bytes": max(rss), "rows_in": rows_in,
             "rows_out": rows_out, "settings": {"note": SETTINGS_NOTE,
                                                "output_mode": output_mode or "append"},
             "pipeline": text, "command": " ".join(cmd)}
@@ -111,12 +112,15 @@ def small_batches(ctx: Context, query: wl.Query, input_dir: Path, batches: int,
             "pipeline": text, "command": " ".join(cmd)}
 
 
-def keyed_state_command(ctx: Context, query: wl.Query, input_dir: Path, d: Path):
-    """P4: the pipeline (console sink, one row shown) and command; its commits directory."""
+def keyed_state_command(ctx: Context, query: wl.Query, input_dir: Path, d: Path,
+                        provider: str = "file"):
+    """P4: the pipeline (console sink, one row shown) and command with the given state store
+    provider (file or rocksdb); its commits directory."""
     text = pipeline(query, input_dir, "connector = 'console', num_rows = 1", 1)
     (d / "pipeline.sql").write_text(text)
     cmd = _run_cmd(ctx, d / "pipeline.sql", d / "ckpt", "processing-time", d / "progress.jsonl",
                    "update")
+    cmd += ["--conf", f"spark.sql.streaming.stateStore.providerClass={provider}"]
     return text, cmd, d / "ckpt" / "out" / "commits"
 
 
@@ -144,7 +148,7 @@ def state_size(progress: list[dict]) -> dict:
 def join_throughput(ctx: Context, query: wl.JoinQuery, persons: Path, auctions: Path, input_rows: int) -> dict:
     """P5: availableNow over the persons and auctions into Parquet, ctx.reps times. rows_per_s is
     over `input_rows` (the streamed tables' rows), the same count for every engine."""
-    seconds, rss, rows_in, rows_out, state, text, cmd = [], [], None, None, {}, None, []
+    seconds, rss, rows_in, rows_out, state, text, cmd, cpu = [], [], None, None, {}, None, [], []
     for rep in range(ctx.reps):
         d = ctx.fresh_dir(query.id, "sluice", f"rep{rep}")
         text = (_join_tables(query, persons, auctions, ctx.files_per_trigger)
@@ -160,8 +164,10 @@ def join_throughput(ctx: Context, query: wl.JoinQuery, persons: Path, auctions: 
         rows_out = parquet_rows(d / "out")
         state = state_size(progress)
         seconds.append(run.wall_s)
+        cpu.append(run.cpu_s)
         rss.append(run.peak_rss_bytes)
     return {"status": "ok", "seconds": summary(seconds), "rows_per_s": summary([input_rows / s for s in seconds]),
+            **cpu_fields(cpu, [input_rows] * len(cpu)),
             "process_wall_s": summary(seconds), "peak_rss_bytes": max(rss), "rows_in": rows_in,
             "rows_out": rows_out, **state, "settings": {"note": SETTINGS_NOTE}, "pipeline": text,
             "command": " ".join(cmd)}

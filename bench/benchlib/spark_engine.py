@@ -12,7 +12,7 @@ from pathlib import Path
 
 from . import workloads as wl
 from .context import Context, failed, parquet_rows, write_spec
-from .measure import percentile, run_process, summary
+from .measure import cpu_fields, percentile, run_job, summary
 
 MASTER = "local[2]"
 # Everything given to Spark, and why (the report prints this).
@@ -41,9 +41,7 @@ def _spec(ctx: Context, kind: str, input_dir: Path, **extra) -> dict:
 
 
 def _run(ctx: Context, d: Path, spec: dict, **kwargs):
-    cmd = [str(ctx.python), str(ctx.job_script("spark_job.py")),
-           str(write_spec(d / "spec.json", spec))]
-    return run_process(cmd, cwd=d, timeout_s=ctx.timeout_s, log_dir=d, **kwargs)
+    return run_job(ctx, ctx.python, "spark_job.py", d, spec, **kwargs)
 
 
 def throughput(ctx: Context, queries: list[wl.Query], input_dir: Path, workload: str, *,
@@ -54,8 +52,7 @@ def throughput(ctx: Context, queries: list[wl.Query], input_dir: Path, workload:
                  watermark=watermark,
                  queries=[{"id": q.id, "select": q.text("spark"), "out_dir": str(d / q.id / "out"),
                            "ckpt_dir": str(d / q.id / "ckpt")} for q in queries])
-    run = _run(ctx, d, spec)
-    result = run.job_result()
+    run, result = _run(ctx, d, spec)
     if not run.ok or result is None:
         return {q.id: failed(run.error_text()) for q in queries}
     out = {}
@@ -65,6 +62,7 @@ def throughput(ctx: Context, queries: list[wl.Query], input_dir: Path, workload:
         out[q.id] = {
             "status": "ok", "seconds": summary(seconds),
             "rows_per_s": summary([r["rows_in"] / r["seconds"] for r in runs]),
+            **cpu_fields([r.get("cpu_s") for r in runs], [r["rows_in"] for r in runs]),
             "process_wall_s": summary([run.wall_s]),
             "peak_rss_bytes": run.peak_rss_bytes, "rows_in": runs[-1]["rows_in"],
             "rows_out": parquet_rows(runs[-1]["out_dir"]),
@@ -82,8 +80,7 @@ def small_batches(ctx: Context, query: wl.Query, input_dir: Path, batches: int,
     spec = _spec(ctx, "small_batches", input_dir, select=query.text("spark"),
                  batches=batches, trigger_ms=trigger_ms, out_dir=str(d / "out"),
                  ckpt_dir=str(d / "ckpt"))
-    run = _run(ctx, d, spec)
-    result = run.job_result()
+    run, result = _run(ctx, d, spec)
     if not run.ok or result is None:
         return failed(run.error_text())
     all_ms = [r["trigger_ms"][1:batches] for r in result["runs"]]   # batch 0: warm-up
@@ -116,14 +113,14 @@ def join_throughput(ctx: Context, query: wl.JoinQuery, persons: Path, auctions: 
                  auctions_schema=wl.table_schema(wl.AUCTION_COLUMNS, "spark"),
                  watermark=wl.JOIN_WATERMARK, files_per_trigger=ctx.files_per_trigger,
                  out_dir=str(d / "out"), ckpt_dir=str(d / "ckpt"))
-    run = _run(ctx, d, spec)
-    result = run.job_result()
+    run, result = _run(ctx, d, spec)
     if not run.ok or result is None:
         return failed(run.error_text())
     runs = result["runs"]
     seconds = [r["seconds"] for r in runs]
     return {"status": "ok", "seconds": summary(seconds),
             "rows_per_s": summary([input_rows / r["seconds"] for r in runs]),
+            **cpu_fields([r.get("cpu_s") for r in runs], [input_rows] * len(runs)),
             "process_wall_s": summary([run.wall_s]), "peak_rss_bytes": run.peak_rss_bytes,
             "rows_in": runs[-1]["rows_in"], "rows_out": parquet_rows(runs[-1]["out_dir"]),
             "state_rows_max": runs[-1]["state_rows_max"], "state_bytes_max": runs[-1]["state_bytes_max"],

@@ -24,6 +24,8 @@ import time
 
 from pyspark.sql import SparkSession
 
+from tree_cpu import tree_cpu_s
+
 RESULT_PREFIX = "BENCH_RESULT "
 
 
@@ -57,7 +59,7 @@ def throughput(spark, spec):
         runs = []
         for rep in range(spec["reps"]):
             out, ckpt = f"{q['out_dir']}/rep{rep}", f"{q['ckpt_dir']}/rep{rep}"
-            t0 = time.perf_counter()
+            t0, cpu0 = time.perf_counter(), tree_cpu_s()
             source(spark, spec, spec["input"], spec["files_per_trigger"])
             writer = (spark.sql(q["select"]).writeStream.format("parquet")
                       .option("path", out).option("checkpointLocation", ckpt)
@@ -65,10 +67,10 @@ def throughput(spark, spec):
                       .trigger(availableNow=True))
             query = writer.start()
             query.awaitTermination()
-            seconds = time.perf_counter() - t0
+            seconds, cpu_s = time.perf_counter() - t0, tree_cpu_s() - cpu0
             if query.exception() is not None:
                 raise RuntimeError(str(query.exception()))
-            runs.append({"seconds": seconds, "rows_in": input_rows(query), "out_dir": out,
+            runs.append({"seconds": seconds, "cpu_s": cpu_s, "rows_in": input_rows(query), "out_dir": out,
                          "batches": len(query.recentProgress)})
         results[q["id"]] = runs
     return {"queries": results}
@@ -121,7 +123,7 @@ def join(spark, spec):
     runs = []
     for rep in range(spec["reps"]):
         out, ckpt = f"{spec['out_dir']}/rep{rep}", f"{spec['ckpt_dir']}/rep{rep}"
-        t0 = time.perf_counter()
+        t0, cpu0 = time.perf_counter(), tree_cpu_s()
         if spec["persons_static"]:
             spark.read.schema(spec["persons_schema"]).json(spec["persons"]).createOrReplaceTempView("persons")
         else:
@@ -132,10 +134,10 @@ def join(spark, spec):
         query = (spark.sql(spec["select"]).writeStream.format("parquet").option("path", out)
                  .option("checkpointLocation", ckpt).trigger(availableNow=True).start())
         query.awaitTermination()
-        seconds = time.perf_counter() - t0
+        seconds, cpu_s = time.perf_counter() - t0, tree_cpu_s() - cpu0
         if query.exception() is not None:
             raise RuntimeError(str(query.exception()))
-        runs.append({"seconds": seconds, "rows_in": input_rows(query), "out_dir": out,
+        runs.append({"seconds": seconds, "cpu_s": cpu_s, "rows_in": input_rows(query), "out_dir": out,
                      **state_size(query.recentProgress)})
     return {"runs": runs}
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from . import workloads as wl
-from .context import Context, failed, write_spec
-from .measure import run_process, summary
+from .context import Context, failed
+from .measure import cpu_fields, run_job, summary
 
 DUCKDB_NOTES = {"settings": "none: DuckDB defaults (threads = cores = 2, memory_limit 80 % of RAM)",
                 "form": "static: COPY (query over read_json of all files) TO one Parquet file"}
@@ -20,10 +20,7 @@ def duckdb(ctx: Context, queries: list[wl.Query], input_dir: Path, workload: str
             "columns": wl.TYPES["duckdb"],
             "queries": [{"id": q.id, "select": q.text("duckdb"), "out_dir": str(d / q.id)}
                         for q in queries]}
-    cmd = [str(ctx.python), str(ctx.job_script("duckdb_job.py")),
-           str(write_spec(d / "spec.json", spec))]
-    run = run_process(cmd, cwd=d, timeout_s=ctx.timeout_s, log_dir=d)
-    result = run.job_result()
+    run, result = run_job(ctx, ctx.python, "duckdb_job.py", d, spec)
     if not run.ok or result is None:
         return {q.id: failed(run.error_text()) for q in queries}
     out = {}
@@ -32,6 +29,7 @@ def duckdb(ctx: Context, queries: list[wl.Query], input_dir: Path, workload: str
         seconds = [r["seconds"] for r in runs]
         out[q.id] = {"status": "ok", "seconds": summary(seconds),
                      "rows_per_s": summary([rows_in / s for s in seconds]),
+                     **cpu_fields([r.get("cpu_s") for r in runs], [rows_in] * len(runs)),
                      "process_wall_s": summary([run.wall_s]),
                      "peak_rss_bytes": run.peak_rss_bytes, "rows_in": rows_in,
                      "rows_out": runs[-1]["rows_out"],
@@ -45,10 +43,7 @@ def duckdb(ctx: Context, queries: list[wl.Query], input_dir: Path, workload: str
 def arrow_parse(ctx: Context, input_dir: Path) -> dict:
     d = ctx.fresh_dir("arrow_json_parse")
     spec = {"input": str(input_dir), "reps": ctx.reps}
-    cmd = [str(ctx.python), str(ctx.job_script("arrow_job.py")),
-           str(write_spec(d / "spec.json", spec))]
-    run = run_process(cmd, cwd=d, timeout_s=ctx.timeout_s, log_dir=d)
-    result = run.job_result()
+    run, result = run_job(ctx, ctx.python, "arrow_job.py", d, spec)
     if not run.ok or result is None:
         return failed(run.error_text())
     runs = result["runs"]
@@ -56,6 +51,7 @@ def arrow_parse(ctx: Context, input_dir: Path) -> dict:
     return {"status": "ok", "seconds": summary(seconds),
             "rows_per_s": summary([r["rows"] / r["seconds"] for r in runs]),
             "mb_per_s": summary([result["bytes"] / 1e6 / s for s in seconds]),
+            **cpu_fields([r.get("cpu_s") for r in runs], [r["rows"] for r in runs]),
             "rows_in": runs[-1]["rows"], "bytes": result["bytes"],
             "peak_rss_bytes": run.peak_rss_bytes,
             "settings": {"reader": "pyarrow.json.read_json, explicit schema, use_threads=True",
