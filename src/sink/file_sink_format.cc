@@ -4,6 +4,7 @@
 #include <arrow/csv/writer.h>
 #include <arrow/io/compressed.h>
 #include <arrow/util/checked_cast.h>
+#include <arrow/util/thread_pool.h>
 #include <parquet/arrow/writer.h>
 #include <parquet/properties.h>
 
@@ -110,15 +111,34 @@ Result<std::shared_ptr<arrow::Table>> PrepareCsvColumns(const arrow::Table& rows
 }
 
 Status WriteParquet(const FileSinkOptions& o, const arrow::Table& rows, const std::shared_ptr<arrow::io::OutputStream>& out) {
-  auto props = parquet::WriterProperties::Builder().compression(o.codec)->build();
+  auto props = parquet::WriterProperties::Builder()
+                   .compression(o.codec)
+                   ->max_row_group_length(parquet::DEFAULT_MAX_ROW_GROUP_LENGTH)
+                   ->build();
+  // Columns are encoded and compressed in parallel on the CPU pool (buffered row groups), so the
+  // write keeps every core busy. Never from a pool thread itself: waiting there for tasks queued
+  // behind it could deadlock.
+  const bool parallel = rows.num_columns() > 1 && !arrow::internal::GetCpuThreadPool()->OwnsThisThread();
   // Spark reads INT64 timestamps in micros (its precision); nanoseconds are truncated.
   auto arrow_props = parquet::ArrowWriterProperties::Builder()
                          .coerce_timestamps(arrow::TimeUnit::MICRO)
                          ->allow_truncated_timestamps()
+                         ->set_use_threads(parallel)
                          ->build();
   ARROW_ASSIGN_OR_RAISE(auto writer, parquet::arrow::FileWriter::Open(*rows.schema(), arrow::default_memory_pool(),
                                                                       out, props, arrow_props));
-  ARROW_RETURN_NOT_OK(writer->WriteTable(rows, parquet::DEFAULT_MAX_ROW_GROUP_LENGTH));
+  // An empty table goes through WriteTable, which gives the file one empty row group.
+  if (rows.num_rows() == 0) {
+    ARROW_RETURN_NOT_OK(writer->WriteTable(rows, parquet::DEFAULT_MAX_ROW_GROUP_LENGTH));
+    return writer->Close();
+  }
+  arrow::TableBatchReader batches(rows);
+  std::shared_ptr<arrow::RecordBatch> batch;
+  while (true) {
+    ARROW_RETURN_NOT_OK(batches.ReadNext(&batch));
+    if (batch == nullptr) break;
+    ARROW_RETURN_NOT_OK(writer->WriteRecordBatch(*batch));
+  }
   return writer->Close();
 }
 

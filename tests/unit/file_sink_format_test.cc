@@ -3,6 +3,7 @@
 #include <arrow/api.h>
 #include <arrow/json/from_string.h>
 #include <gtest/gtest.h>
+#include <arrow/util/thread_pool.h>
 #include <parquet/arrow/reader.h>
 
 #include <cmath>
@@ -159,6 +160,40 @@ TEST(FileSinkFormatTest, ParquetKeepsTypesWithMicrosecondTimestamps) {
   for (int c = 0; c < table->num_columns(); ++c) {
     EXPECT_TRUE(table->column(c)->Equals(*Sample()->column(c), arrow::EqualOptions::Defaults().nans_equal(true)))
         << table->schema()->field(c)->name();
+  }
+}
+
+// A table of many chunks (one per decoded file) is written as one row group, its columns encoded
+// on the CPU pool; the same write issued from the pool's own threads, all of them at once, must
+// not wait on tasks queued behind itself.
+TEST(FileSinkFormatTest, ParquetOfManyChunksIsOneRowGroupAlsoWhenWrittenFromPoolThreads) {
+  TempDir tmp;
+  std::vector<std::shared_ptr<arrow::Table>> parts;
+  for (int i = 0; i < 40; ++i) parts.push_back(Sample());
+  auto rows = *arrow::ConcatenateTables(parts);
+  ASSERT_EQ(rows->column(0)->num_chunks(), 40);
+  auto check = [&](const std::string& dir) {
+    auto files = DataFiles(dir);
+    ASSERT_EQ(files.size(), 1u);
+    auto reader = *parquet::arrow::OpenFile(*io::LocalFileSystem()->OpenInputFile(files[0]), arrow::default_memory_pool());
+    EXPECT_EQ(reader->num_row_groups(), 1);
+    auto table = *reader->ReadTable();
+    EXPECT_TRUE(table->Equals(*rows, arrow::EqualOptions::Defaults().nans_equal(true)));
+  };
+  ASSERT_OK(WriteFilesOnce(io::LocalFileSystem(), "parquet", {}, "error", tmp.path() + "/main", rows));
+  check(tmp.path() + "/main");
+
+  auto* pool = arrow::internal::GetCpuThreadPool();
+  const int n = std::max(2, pool->GetCapacity());
+  std::vector<arrow::Future<>> writes;
+  for (int i = 0; i < n; ++i) {
+    auto dir = tmp.path() + "/pool" + std::to_string(i);
+    writes.push_back(*pool->Submit([&rows, dir] { return WriteFilesOnce(io::LocalFileSystem(), "parquet", {}, "error", dir, rows); }));
+  }
+  for (int i = 0; i < n; ++i) {
+    ASSERT_TRUE(writes[i].Wait(60)) << "write " << i << " from a pool thread did not finish";
+    ASSERT_OK(writes[i].status());
+    check(tmp.path() + "/pool" + std::to_string(i));
   }
 }
 
