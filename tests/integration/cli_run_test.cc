@@ -1,6 +1,8 @@
 // The `sluice` command end to end: run / batch / explain on pipeline files, restarts on the same
 // checkpoint (after a clean stop, SIGTERM and kill -9), progress lines and error exits.
+#include <arrow/memory_pool.h>
 #include <gtest/gtest.h>
+#include <algorithm>
 
 #include <filesystem>
 #include <fstream>
@@ -211,6 +213,14 @@ TEST_F(CliRunTest, ARenamedSinkTableSaysWhereItsOldCheckpointIs) {
 TEST_F(CliRunTest, VersionAndCheckpointShowStillWork) {
   ASSERT_EQ(Sluice("version"), 0);
   EXPECT_EQ(Stdout().rfind("sluice ", 0), 0u);
+  // The CLI runs on jemalloc unless ARROW_DEFAULT_MEMORY_POOL says otherwise (when Arrow has it).
+  ASSERT_EQ(RunCommand("env -u ARROW_DEFAULT_MEMORY_POOL " + ToolPath("sluice") + " version >" + dir_.Sub("stdout.txt")), 0);
+  const auto backends = arrow::SupportedMemoryBackendNames();
+  if (std::find(backends.begin(), backends.end(), "jemalloc") != backends.end()) {
+    EXPECT_THAT(Stdout(), HasSubstr("memory pool: jemalloc"));
+  }
+  ASSERT_EQ(RunCommand("ARROW_DEFAULT_MEMORY_POOL=system " + ToolPath("sluice") + " version >" + dir_.Sub("stdout.txt")), 0);
+  EXPECT_THAT(Stdout(), HasSubstr("memory pool: system"));
   WriteInputFile(dir_.Sub("in"), "v.json", JsonRows(0, 3));
   std::string pipeline = WritePipeline("");
   ASSERT_EQ(Sluice("run " + pipeline + " --checkpoint " + dir_.Sub("ckpt") + " --trigger available-now"), 0) << Stderr();
