@@ -526,8 +526,10 @@ class StreamingSymmetricHashJoinExec : public StatefulOperator {
         if (!any) continue;
         std::vector<std::string> kept_values;
         for (size_t i : positions) {
-          ARROW_ASSIGN_OR_RAISE(auto v, store->Get(row_keys[i]));
-          if (!expired[i]) kept_values.push_back(*v);
+          if (!expired[i]) {  // only a kept row's value is read back
+            ARROW_ASSIGN_OR_RAISE(auto v, store->Get(row_keys[i]));
+            kept_values.push_back(*v);
+          }
           ARROW_RETURN_NOT_OK(store->Remove(row_keys[i]));
         }
         for (size_t j = 0; j < kept_values.size(); ++j) {

@@ -10,11 +10,13 @@
 
 namespace sluice::plan {
 
-/// The columns of `scan`'s output schema that `root` reads, in schema order, when the plan is a
-/// chain of projections, filters and watermarks over that one scan with a projection in it (the
-/// lowest projection names everything read above it; filters and watermarks below it add their
-/// columns). std::nullopt (read every column) for every other shape, and when an expression
-/// names a column the scan's schema does not hold exactly (e.g. `*`) or names none.
+/// The columns of `scan`'s output schema that `root` reads, in schema order. Top down from the
+/// root (which reads everything): a projection or an aggregation names what it reads from its
+/// input; filters, watermarks and joins (keys and condition) add their columns to what is read
+/// above them; limits pass it on. Deduplication, union, sort and generate read every column of
+/// their input. Where a plan reaches `scan` along several paths the sets add up. std::nullopt
+/// (read every column) when the answer is every column, when a name is not one column of the
+/// scan's schema (e.g. `*`), or when it is none.
 std::optional<std::vector<std::string>> ColumnsReadFromScan(const LogicalPlan& root, const LogicalPlan& scan);
 
 }  // namespace sluice::plan
