@@ -7,7 +7,8 @@
 # (cmake/ArrowDeps.cmake): clang compiles against g++'s libstdc++, so the ABI is the same.
 #
 # Only the sources the targets reach are compiled (a link error naming an undefined sluice
-# symbol means a target now reaches one more file: add it to the list).
+# symbol means a target now reaches one more file: add it to the list). ctest fuzz/sources
+# (scripts/check_fuzz_sources.py) checks the list in the ordinary build.
 
 if(NOT CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
   message(FATAL_ERROR "sluice: SLUICE_LIBFUZZER needs clang (CMAKE_CXX_COMPILER=clang++; `make fuzz` sets it up), "
