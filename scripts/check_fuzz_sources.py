@@ -12,6 +12,7 @@ usage: check_fuzz_sources.py SOURCE_DIR BUILD_DIR
 """
 from __future__ import annotations
 
+import concurrent.futures
 import re
 import subprocess
 import sys
@@ -51,9 +52,11 @@ def main() -> int:
         return 1
     owner: dict[str, str] = {}
     needs: dict[str, set[str]] = {}
-    for obj in sorted(lib_dir.rglob("*.o")):
+    objects = sorted(lib_dir.rglob("*.o"))
+    with concurrent.futures.ThreadPoolExecutor(max_workers=4) as pool:
+        tables = list(pool.map(symbols, objects))
+    for obj, (defined, undefined) in zip(objects, tables):
         source = str(obj.relative_to(lib_dir))[:-2]     # "checkpoint/checkpoint.cc"
-        defined, undefined = symbols(obj)
         needs[source] = undefined
         for name in defined:
             owner.setdefault(name, source)
