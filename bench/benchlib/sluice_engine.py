@@ -41,6 +41,19 @@ def _progress(path: Path) -> list[dict]:
     return [p for p in lines if "batchId" in p]
 
 
+def aggregation_ns_per_row(progress: list[dict]) -> float | None:
+    """The aggregation's CPU nanoseconds per input row over a run: the sum of its operators'
+    customMetrics aggregationCpuNanos over the sum of aggregationInputRows (None when the run
+    reported none)."""
+    nanos = rows = 0
+    for p in progress:
+        for op in p.get("stateOperators", []):
+            m = op.get("customMetrics", {})
+            nanos += m.get("aggregationCpuNanos", 0)
+            rows += m.get("aggregationInputRows", 0)
+    return nanos / rows if rows else None
+
+
 def _run_cmd(ctx: Context, sql: Path, ckpt: Path, trigger: str, progress: Path,
              output_mode: str | None) -> list[str]:
     cmd = [ctx.sluice_bin, "run", sql, "--checkpoint", ckpt, "--trigger", trigger,
@@ -53,7 +66,7 @@ def _run_cmd(ctx: Context, sql: Path, ckpt: Path, trigger: str, progress: Path,
 def throughput(ctx: Context, query: wl.Query, input_dir: Path, *, event_time: bool = False,
                output_mode: str | None = None) -> dict:
     """P1 / P2: availableNow over the whole input into a fresh Parquet sink, ctx.reps times."""
-    seconds, rss, rows_in, rows_out, cpu = [], [], None, None, []
+    seconds, rss, rows_in, rows_out, cpu, agg_ns = [], [], None, None, [], []
     text = None
     for rep in range(ctx.reps):
         d = ctx.fresh_dir(query.id, "sluice", f"rep{rep}")
@@ -68,12 +81,16 @@ def throughput(ctx: Context, query: wl.Query, input_dir: Path, *, event_time: bo
         progress = _progress(d / "progress.jsonl")
         rows_in = sum(p["numInputRows"] for p in progress)
         rows_out = parquet_rows(d / "out")
+        ns = aggregation_ns_per_row(progress)
+        if ns is not None:
+            agg_ns.append(ns)
         seconds.append(run.wall_s)
         cpu.append(run.cpu_s)
         rss.append(run.peak_rss_bytes)
     return {"status": "ok", "seconds": summary(seconds),
             "rows_per_s": summary([rows_in / s for s in seconds]),
             **cpu_fields(cpu, [rows_in] * len(cpu)),
+            **({"aggregation_ns_per_row": summary(agg_ns)} if agg_ns else {}),
             "process_wall_s": summary(seconds), "peak_rss_bytes": max(rss), "rows_in": rows_in,
             "rows_out": rows_out, "settings": {"note": SETTINGS_NOTE,
                                                "output_mode": output_mode or "append"},
