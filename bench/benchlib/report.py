@@ -18,7 +18,8 @@ from .context import REPO_DIR
 # (workload metric, its value path inside an engine result, higher is better)
 METRICS = {"rows_per_s": (("rows_per_s", "median"), True),
            "batch_ms_p50": (("batch_ms_p50", "median"), False),
-           "restart_s": (("restart_s", "median"), False)}
+           "restart_s": (("restart_s", "median"), False),
+           "batch_ms_drift": (("drift", "triggerExecution"), False)}
 
 
 def _get(d: dict, path: tuple[str, ...]):
