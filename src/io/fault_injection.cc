@@ -110,6 +110,11 @@ std::string ParentOf(const std::string& path) {
 
 Status FaultInjectingFileSystem::Rename(const std::string& from, const std::string& to, EntrySync sync) {
   ARROW_RETURN_NOT_OK(OnWrite(to));
+  // The base syncs every deferred directory but the entry's own (its sync covers them there).
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    deferred_dirs_.erase(std::remove(deferred_dirs_.begin(), deferred_dirs_.end(), ParentOf(to)), deferred_dirs_.end());
+  }
   ARROW_RETURN_NOT_OK(BeforeEntry());
   ARROW_RETURN_NOT_OK(base_->Rename(from, to, sync));
   if (sync == EntrySync::kDeferred) Defer(ParentOf(to));
@@ -119,6 +124,11 @@ Status FaultInjectingFileSystem::Rename(const std::string& from, const std::stri
 Status FaultInjectingFileSystem::WriteAtomic(const std::string& path, const std::string& data, bool overwrite,
                                              EntrySync sync) {
   ARROW_RETURN_NOT_OK(OnWrite(path));
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    deferred_dirs_.erase(std::remove(deferred_dirs_.begin(), deferred_dirs_.end(), ParentOf(path)),
+                         deferred_dirs_.end());
+  }
   ARROW_RETURN_NOT_OK(BeforeEntry());
   ARROW_RETURN_NOT_OK(base_->WriteAtomic(path, data, overwrite, sync));
   if (sync == EntrySync::kDeferred) Defer(ParentOf(path));
