@@ -33,9 +33,10 @@ struct DirEntry {
 };
 
 /// When the directory entry a Rename or WriteAtomic creates becomes durable (its parent
-/// directory synced). Entries become durable in the order they were made either way: every
-/// call that makes an entry first makes every deferred entry durable (in parallel with its own
-/// data sync), so a deferred entry never becomes durable after a later one.
+/// directory synced). Every call that makes an entry first makes the deferred entries of other
+/// directories durable (before naming its own), so entries of different directories become
+/// durable in the order they were made; deferred entries of one directory become durable
+/// together, by the next sync of that directory, in no set order among themselves.
 enum class EntrySync {
   kNow,       // before the call returns
   kDeferred,  // by the next entry-making call or SyncDeferred(), whichever comes first
