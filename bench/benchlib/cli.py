@@ -59,6 +59,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--p3-trigger-ms", type=int, default=100)
     p.add_argument("--p4-keys", type=int)
     p.add_argument("--p4-rows-per-file", type=int, default=1000)
+    p.add_argument("--p6-files", type=int, default=10_000,
+                   help="P6: one-row files = batches (the issue's figure is 100000; 10000 takes minutes)")
     p.add_argument("--seed", type=int, default=42)
     p.add_argument("--engines", default=",".join(runner.ENGINES))
     p.add_argument("--workloads", default=",".join(runner.WORKLOADS))
@@ -117,6 +119,7 @@ def main(argv: list[str]) -> int:
         events_per_file=args.events_per_file,
         p3_batches=args.p3_batches or preset["p3_batches"], p3_trigger_ms=args.p3_trigger_ms,
         p4_keys=args.p4_keys or preset["p4_keys"], p4_rows_per_file=args.p4_rows_per_file,
+        p6_files=args.p6_files,
         seed=args.seed, engines=tuple(e for e in args.engines.split(",") if e),
         workloads=tuple(w for w in args.workloads.split(",") if w))
     unknown = (set(plan.engines) - set(runner.ENGINES)) | (set(plan.workloads)

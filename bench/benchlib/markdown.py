@@ -7,7 +7,8 @@ from pathlib import Path
 from .report import engine_value
 
 ENGINE_ORDER = ("sluice", "sluice_rocksdb", "spark", "flink", "duckdb", "arrow_json")
-UNITS = {"rows_per_s": "rows/s", "batch_ms_p50": "ms (p50 per batch)", "restart_s": "s"}
+UNITS = {"rows_per_s": "rows/s", "batch_ms_p50": "ms (p50 per batch)", "restart_s": "s",
+         "batch_ms_drift": "last / first batches - 1"}
 
 
 def _num(v, digits=3) -> str:
@@ -47,8 +48,28 @@ def _state(engine: str, res: dict) -> str:
             f"count; checkpoints completed per repetition: {counts})")
 
 
+def _drift_workload(wid: str, w: dict) -> list[str]:
+    """P6: mean ms per batch of the first and the last window of batches, per phase."""
+    lines = [f"### {wid}: {w['title']}", ""]
+    for engine, res in w["engines"].items():
+        if res.get("status") != "ok":
+            lines.append(f"- **{engine}** {res.get('status')}: {(res.get('error') or '').strip()[-800:]}")
+            continue
+        lines += [f"{engine}: {res['files']} files = batches, {res['wall_s']} s, windows of "
+                  f"{res['window']} batches, {_num(res.get('syncs_per_batch'))} syncs per batch", "",
+                  "| phase | first (ms/batch) | last (ms/batch) | drift |", "|---|---|---|---|"]
+        for k, first in res["first_ms"].items():
+            d = res["drift"].get(k)
+            lines.append(f"| {k} | {_num(first)} | {_num(res['last_ms'][k])} | "
+                         f"{'' if d is None else f'{d:+.0%}'} |")
+    lines.append("")
+    return lines
+
+
 def _workload(doc: dict, wid: str, w: dict) -> list[str]:
     metric = w["metric"]
+    if metric == "batch_ms_drift":
+        return _drift_workload(wid, w)
     key = {"rows_per_s": "rows_per_s", "batch_ms_p50": "batch_ms_p50",
            "restart_s": "restart_s"}[metric]
     lines = [f"### {wid}: {w['title']}", "",

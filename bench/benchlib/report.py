@@ -18,7 +18,8 @@ from .context import REPO_DIR
 # (workload metric, its value path inside an engine result, higher is better)
 METRICS = {"rows_per_s": (("rows_per_s", "median"), True),
            "batch_ms_p50": (("batch_ms_p50", "median"), False),
-           "restart_s": (("restart_s", "median"), False)}
+           "restart_s": (("restart_s", "median"), False),
+           "batch_ms_drift": (("drift", "triggerExecution"), False)}
 
 
 def _get(d: dict, path: tuple[str, ...]):
@@ -89,6 +90,9 @@ def evaluate_goals(doc: dict) -> list[dict]:
          80, False)
     goal("P2 >= 5x Spark", ratio("P2_window", "spark"), 5, True)
     goal("P3 p50 <= 3 ms", value("P3_small_batch"), 3, False)
+    drift = value("P6_scaling")
+    goal("P6 cost per batch flat: |last / first batches - 1| <= 0.2", None if drift is None else abs(drift),
+         0.2, False)
     for engine, provider in (("sluice", "file"), ("sluice_rocksdb", "rocksdb")):
         goal(f"P4 restart <= 1 s ({provider} state store)", value("P4_restart", engine), 1, False)
         peak = value("P4_restart", engine, ("peak_rss_bytes",))

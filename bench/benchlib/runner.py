@@ -12,7 +12,7 @@ from . import workloads as wl
 from .context import Context, failed
 
 ENGINES = ("sluice", "spark", "flink", "duckdb", "arrow_json")
-WORKLOADS = ("P1", "P2", "P3", "P4", "P5")
+WORKLOADS = ("P1", "P2", "P3", "P4", "P5", "P6")
 
 
 @dataclasses.dataclass
@@ -27,6 +27,7 @@ class Plan:
     p3_trigger_ms: int
     p4_keys: int
     p4_rows_per_file: int
+    p6_files: int
     seed: int
     engines: tuple[str, ...]
     workloads: tuple[str, ...]
@@ -135,6 +136,17 @@ def run(plan: Plan, ctx: Context, data_root: Path) -> dict:
                                       small_dir, plan.p3_batches, plan.p3_trigger_ms)
         doc["workloads"]["P3_small_batch"] = {"title": wl.P3.title, "metric": "batch_ms_p50",
                                               "engines": engines}
+
+    if "P6" in plan.workloads:
+        tiny = nexmark.generate_small_batches(data_root, plan.p6_files, 1, plan.seed)
+        doc["data"]["tiny_files"] = tiny
+        engines = {}
+        if "sluice" in use:
+            _log(f"P6: sluice ({plan.p6_files} files = batches)")
+            engines["sluice"] = _guard("sluice", sluice_engine.scaling, ctx, wl.P6,
+                                       Path(tiny["dir"]) / "bid", plan.p6_files, 1000)
+        doc["workloads"]["P6_scaling"] = {"title": wl.P6.title, "metric": "batch_ms_drift",
+                                          "engines": engines}
 
     if "P4" in plan.workloads:
         keyed = nexmark.generate_keyed_state(data_root, plan.p4_keys, ctx.reps + 8,

@@ -97,18 +97,30 @@ def throughput(ctx: Context, query: wl.Query, input_dir: Path, *, event_time: bo
             "pipeline": text, "command": " ".join(cmd)}
 
 
+def sync_stats(log_dir: Path) -> dict | None:
+    """The `stats:` line `sluice run --stats` prints on exit (its sync counts), or None."""
+    err = log_dir / "stderr.log"
+    if not err.exists():
+        return None
+    for line in reversed(err.read_text(errors="replace").splitlines()):
+        if line.startswith("stats: "):
+            return json.loads(line[len("stats: "):])
+    return None
+
+
 def small_batches(ctx: Context, query: wl.Query, input_dir: Path, batches: int,
                   trigger_ms: int) -> dict:
     """P3: one 100-row file per batch under processing-time=<trigger_ms>ms; the run is stopped
-    with SIGTERM once `batches` batches are in its --progress file."""
-    p50s, p99s, rss, all_ms, text = [], [], [], [], None
+    with SIGTERM once `batches` batches are in its --progress file. Syncs per batch: the
+    process's data and directory syncs (`--stats`, start-up included) over the batches it ran."""
+    p50s, p99s, rss, all_ms, text, syncs = [], [], [], [], None, []
     for rep in range(ctx.reps):
         d = ctx.fresh_dir(query.id, "sluice", f"rep{rep}")
         text = pipeline(query, input_dir, parquet_sink(d / "out"), 1)
         (d / "pipeline.sql").write_text(text)
         progress_path = d / "progress.jsonl"
         cmd = _run_cmd(ctx, d / "pipeline.sql", d / "ckpt", f"processing-time={trigger_ms}ms",
-                       progress_path, None)
+                       progress_path, None) + ["--stats"]
 
         def enough() -> bool:
             return sum(1 for p in _progress(progress_path) if p["numInputRows"] > 0) >= batches
@@ -123,9 +135,60 @@ def small_batches(ctx: Context, query: wl.Query, input_dir: Path, batches: int,
         p50s.append(percentile(ms, 50))
         p99s.append(percentile(ms, 99))
         rss.append(run.peak_rss_bytes)
-    return {"status": "ok", "batch_ms_p50": summary(p50s), "batch_ms_p99": summary(p99s),
+        stats = sync_stats(d)
+        if stats:
+            ran = len(_progress(progress_path))
+            syncs.append((stats["fileSyncs"] + stats["dirSyncs"]) / max(ran, 1))
+    extra = {"syncs_per_batch": summary(syncs)} if syncs else {}
+    return {"status": "ok", "batch_ms_p50": summary(p50s), "batch_ms_p99": summary(p99s), **extra,
             "peak_rss_bytes": max(rss), "batches_per_run": batches, "batch_ms": all_ms,
             "settings": {"note": SETTINGS_NOTE, "trigger": f"processing-time={trigger_ms}ms"},
+            "pipeline": text, "command": " ".join(cmd)}
+
+
+def _mean(xs: list[float]) -> float:
+    return sum(xs) / len(xs) if xs else 0.0
+
+
+def scaling(ctx: Context, query: wl.Query, input_dir: Path, files: int, window: int) -> dict:
+    """P6: `files` one-row files present from the start, one per batch (maxFilesPerTrigger 1,
+    batches back to back) into Parquet: the cost per batch of the first and the last `window`
+    batches (triggerExecution; latestOffset = listing the directory and writing the source log),
+    and its drift. One run: it is long, and the drift within the run is the figure."""
+    d = ctx.fresh_dir(query.id, "sluice", "rep0")
+    text = pipeline(query, input_dir, parquet_sink(d / "out"), 1)
+    (d / "pipeline.sql").write_text(text)
+    progress_path = d / "progress.jsonl"
+    cmd = _run_cmd(ctx, d / "pipeline.sql", d / "ckpt", "processing-time", progress_path,
+                   None) + ["--stats"]
+
+    def done() -> bool:
+        # cheap enough: the file grows to `files` lines; count them without parsing
+        if not progress_path.exists():
+            return False
+        with progress_path.open("rb") as f:
+            return sum(1 for _ in f) >= files
+
+    run = run_process(cmd, cwd=d, timeout_s=max(ctx.timeout_s, files * 0.2), stop_when=done,
+                      on_stop=signal.SIGTERM, log_dir=d)
+    progress = [p for p in _progress(progress_path) if p["numInputRows"] > 0]
+    if len(progress) < files:
+        return failed(run.error_text(), pipeline=text, command=" ".join(cmd))
+    w = min(window, len(progress) // 2)
+
+    def phases(ps: list[dict]) -> dict:
+        keys = ("triggerExecution", "latestOffset", "walCommit", "getBatch", "addBatch",
+                "commitOffsets")
+        return {k: round(_mean([p["durationMs"].get(k, 0) for p in ps]), 3) for k in keys}
+
+    first, last = phases(progress[1:w + 1]), phases(progress[-w:])  # batch 0 lists everything
+    stats = sync_stats(d)
+    drift = {k: (round(last[k] / first[k] - 1, 3) if first[k] else None) for k in first}
+    return {"status": "ok", "files": files, "window": w, "first_ms": first, "last_ms": last,
+            "drift": drift, "wall_s": round(run.wall_s, 1), "peak_rss_bytes": run.peak_rss_bytes,
+            "syncs_per_batch": (round((stats["fileSyncs"] + stats["dirSyncs"]) / len(progress), 2)
+                                if stats else None),
+            "settings": {"note": SETTINGS_NOTE, "trigger": "processing-time (back to back)"},
             "pipeline": text, "command": " ".join(cmd)}
 
 

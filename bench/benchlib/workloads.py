@@ -78,6 +78,11 @@ P3 = Query("P3_small_batch",
            "pass-through to Parquet, local checkpoint",
            "SELECT * FROM bids", flink_sink=None)
 
+P6 = Query("P6_scaling",
+           "Long run: many one-row files, one per batch, back to back, pass-through to Parquet; "
+           "cost per batch of the first and the last thousand batches",
+           "SELECT * FROM bids", flink_sink=None)
+
 P4 = Query("P4_restart",
            "Restart after kill -9 with keyed state: count(*) GROUP BY bidder, update mode",
            "SELECT bidder, count(*) AS bids FROM bids GROUP BY bidder", flink_sink=None)

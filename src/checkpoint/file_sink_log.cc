@@ -132,6 +132,38 @@ std::optional<int64_t> FirstMissingEntry(const std::vector<LogEntryId>& ids, siz
 
 }  // namespace
 
+std::string FileSinkLog::JoinLines(const std::vector<SinkFileStatus>& files) {
+  std::string body;
+  for (size_t i = 0; i < files.size(); ++i) {
+    if (i) body += '\n';
+    body += files[i].ToJson();
+  }
+  return body;
+}
+
+std::string FileSinkLog::JoinLines(const std::vector<SinkFileStatus>& all, std::string body,
+                                   const std::vector<SinkFileStatus>& added) {
+  for (const auto& f : added) {
+    if (f.action == "delete") return JoinLines(all);  // lines leave the body: write it again
+  }
+  for (const auto& f : added) {
+    if (!body.empty()) body += '\n';
+    body += f.ToJson();
+  }
+  return body;
+}
+
+void FileSinkLog::ApplyEntry(const std::vector<SinkFileStatus>& entry, std::vector<SinkFileStatus>* files) {
+  for (const auto& s : entry) {
+    if (s.action == "delete") {
+      files->erase(std::remove_if(files->begin(), files->end(), [&](const SinkFileStatus& f) { return f.path == s.path; }),
+                   files->end());
+    } else {
+      files->push_back(s);
+    }
+  }
+}
+
 Result<std::vector<SinkFileStatus>> FileSinkLog::AllFiles() const {
   // A writer compacting meanwhile may purge entries we listed (or a listing may miss the new
   // compaction entry while seeing the purge); then list again.
@@ -159,17 +191,14 @@ Result<std::vector<SinkFileStatus>> FileSinkLog::AllFiles() const {
         vanished = true;
         break;
       }
-      for (auto& s : *entry) {
-        if (s.action == "delete") {
-          files.erase(std::remove_if(files.begin(), files.end(),
-                                     [&](const SinkFileStatus& f) { return f.path == s.path; }),
-                      files.end());
-        } else {
-          files.push_back(std::move(s));
-        }
-      }
+      ApplyEntry(*entry, &files);
     }
-    if (!vanished) return files;
+    if (!vanished) {
+      cached_files_ = files;
+      cached_body_ = JoinLines(files);
+      cached_through_ = ids.empty() ? -1 : ids.back().id;
+      return files;
+    }
   }
   if (missing) {
     return Status::Invalid("File sink log '", log_.dir(), "' is missing entry ", EntryName(*missing),
@@ -180,19 +209,43 @@ Result<std::vector<SinkFileStatus>> FileSinkLog::AllFiles() const {
   return Status::IOError("File sink log '", log_.dir(), "' kept changing while being read (", kAttempts, " attempts)");
 }
 
-Status FileSinkLog::Add(int64_t batch_id, const std::vector<SinkFileStatus>& files) {
-  std::vector<SinkFileStatus> listed;
-  bool compact = IsCompactionBatch(batch_id);
+Status FileSinkLog::Add(int64_t batch_id, const std::vector<SinkFileStatus>& files, io::EntrySync sync) {
+  const bool compact = IsCompactionBatch(batch_id);
+  const std::string own = JoinLines(files);
+  std::string body = own;
   if (compact) {
-    ARROW_ASSIGN_OR_RAISE(listed, AllFiles());
+    // The file set through the previous entry: kept in memory by this writer, read once otherwise.
+    if (cached_through_ != batch_id - 1) ARROW_RETURN_NOT_OK(AllFiles().status());
+    if (cached_through_ != batch_id - 1) {
+      return Status::Invalid("File sink log '", log_.dir(), "' ends at entry ", cached_through_.value_or(-1),
+                             ", not ", batch_id - 1, ", while writing entry ", EntryName(batch_id));
+    }
+    body = cached_body_;
+    bool deletes = false;
+    for (const auto& f : files) deletes = deletes || f.action == "delete";
+    if (deletes) {
+      std::vector<SinkFileStatus> all = cached_files_;
+      ApplyEntry(files, &all);
+      body = JoinLines(all);
+    } else if (!own.empty()) {
+      if (!body.empty()) body += '\n';
+      body += own;
+    }
   }
-  listed.insert(listed.end(), files.begin(), files.end());
-  std::string body;
-  for (size_t i = 0; i < listed.size(); ++i) {
-    if (i) body += '\n';
-    body += listed[i].ToJson();
+  Status st = log_.Add(batch_id, body, compact, sync);
+  if (!st.ok()) {
+    cached_through_.reset();  // whether the entry exists is unknown: read the log again if needed
+    return st;
   }
-  ARROW_RETURN_NOT_OK(log_.Add(batch_id, body, compact));
+  if (cached_through_ == batch_id - 1) {
+    ApplyEntry(files, &cached_files_);
+    if (compact) {
+      cached_body_ = std::move(body);
+    } else {
+      cached_body_ = JoinLines(cached_files_, std::move(cached_body_), files);
+    }
+    cached_through_ = batch_id;
+  }
   // Entries before a compaction are redundant; dropping them keeps readers that simply union
   // every entry correct. Best effort: AllFiles() ignores them anyway.
   if (compact) (void)log_.PurgeBefore(batch_id);

@@ -73,7 +73,10 @@ class FileSinkLog {
   Result<std::vector<SinkFileStatus>> AllFiles() const;
   /// Writes entry `batch_id` listing `files` (create-only). On a compaction batch the entry
   /// lists AllFiles() plus `files`, and older entries are deleted afterwards (best effort).
-  Status Add(int64_t batch_id, const std::vector<SinkFileStatus>& files);
+  /// The writer keeps that file set in memory once loaded (the first compaction, or an
+  /// AllFiles() call, reads the log) and extends it with each entry it adds, so a later
+  /// compaction reads no log file. `sync` as for FileSystem::WriteAtomic.
+  Status Add(int64_t batch_id, const std::vector<SinkFileStatus>& files, io::EntrySync sync = io::EntrySync::kNow);
 
   static bool IsCompactionBatch(int64_t batch_id) { return (batch_id + 1) % kCompactInterval == 0; }
   /// The entry's file name inside _spark_metadata: "<id>" or "<id>.compact".
@@ -87,11 +90,23 @@ class FileSinkLog {
   Status SetOwner(const SinkOwner& owner, bool overwrite = false);
 
  private:
+  static std::string JoinLines(const std::vector<SinkFileStatus>& files);
+  /// `body` (the lines of the files before `added`) extended with `added`; all of `all` again
+  /// when `added` deletes a file.
+  static std::string JoinLines(const std::vector<SinkFileStatus>& all, std::string body,
+                               const std::vector<SinkFileStatus>& added);
+  /// Applies one entry's lines (add, delete) to `files`.
+  static void ApplyEntry(const std::vector<SinkFileStatus>& entry, std::vector<SinkFileStatus>* files);
   /// nullopt when the entry disappeared since it was listed (purged by a compaction).
   Result<std::optional<std::vector<SinkFileStatus>>> ReadEntry(const checkpoint::LogEntryId& id) const;
 
   std::string owner_path_;
   checkpoint::MetadataLog log_;
+  // Every file committed through entry *cached_through_ (AllFiles() as of that entry), kept by
+  // the writer; mutable because AllFiles() fills it. Unset until loaded, and after a failed Add.
+  mutable std::optional<int64_t> cached_through_;
+  mutable std::vector<SinkFileStatus> cached_files_;
+  mutable std::string cached_body_;  // cached_files_ as entry lines (what a compaction writes)
 };
 
 /// Name of the owner file in a sink's output directory ("_" so data readers skip it).

@@ -33,10 +33,10 @@ Status MetadataLog::EnsureDir() {
   return Status::OK();
 }
 
-Status MetadataLog::Add(int64_t id, const std::string& body, bool compact) {
+Status MetadataLog::Add(int64_t id, const std::string& body, bool compact, io::EntrySync sync) {
   ARROW_RETURN_NOT_OK(EnsureDir());
   std::string path = PathOf(id, compact);
-  Status st = fs_->WriteAtomic(path, "v" + std::to_string(max_version_) + "\n" + body, /*overwrite=*/false);
+  Status st = fs_->WriteAtomic(path, "v" + std::to_string(max_version_) + "\n" + body, /*overwrite=*/false, sync);
   if (st.IsAlreadyExists()) {
     return Status::AlreadyExists("Concurrent update to the log '", dir_, "': entry ", id,
                                  " already exists. Is another query running on this checkpoint?");

@@ -33,7 +33,7 @@ class MetadataLog {
 
   /// Writes entry `id` with `body` (the version line is added). Create-only: if the entry
   /// exists, fails with AlreadyExists naming the log and the id (another writer, or a bug).
-  Status Add(int64_t id, const std::string& body, bool compact = false);
+  Status Add(int64_t id, const std::string& body, bool compact = false, io::EntrySync sync = io::EntrySync::kNow);
   /// Replaces entry `id` (used only where a redo must overwrite, e.g. state files).
   Status Put(int64_t id, const std::string& body);
 

@@ -49,6 +49,7 @@ int main(int argc, char** argv) {
   run->add_option("--output-mode", run_args.output_mode, "append (default) | update | complete");
   run->add_option("--conf", run_args.conf, "Session setting key=value (repeatable; wins over SET in the file)");
   run->add_option("--progress", run_args.progress_file, "Append each batch's progress JSON to FILE, one line per batch");
+  run->add_flag("--stats", run_args.stats, "On exit, print the process's sync counts (data and directory syncs) on stderr");
   run->callback([&] { rc = sluice::cli::RunPipeline(run_args); });
 
   sluice::cli::BatchArgs batch_args;

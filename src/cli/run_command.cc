@@ -8,6 +8,7 @@
 
 #include "cli/pipeline_options.h"
 #include "cli/run_monitor.h"
+#include "io/file_system.h"
 #include "cli/pipeline_launch.h"
 #include "sql/sql_pipeline.h"
 #include "util/log.h"
@@ -17,6 +18,12 @@ namespace {
 
 void StopAll(std::vector<StreamingQuery>& queries) {
   for (auto& q : queries) (void)q.stop();
+}
+
+void PrintStats(const RunArgs& args) {
+  if (!args.stats) return;
+  const io::SyncCounts syncs = io::LocalSyncCounts();
+  std::cerr << "stats: {\"fileSyncs\":" << syncs.file_syncs << ",\"dirSyncs\":" << syncs.dir_syncs << "}" << std::endl;
 }
 
 }  // namespace
@@ -97,6 +104,7 @@ int RunPipeline(const RunArgs& args) {
     if (all_done) break;
   }
   (*monitor)->Finish();
+  PrintStats(args);
   return exit_code;
 }
 

@@ -15,6 +15,7 @@ struct RunArgs {
   std::string output_mode = "append";
   std::vector<std::string> conf;
   std::string progress_file;
+  bool stats = false;  // on exit: one line `stats: {"fileSyncs":N,"dirSyncs":M}` on stderr
 };
 
 /// The process exit status: 0 when every query finished or was stopped by a signal; 1 when a

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <sstream>
 
 #include "util/log.h"
@@ -21,6 +22,10 @@ Result<FaultSpec> FaultSpec::Parse(const std::string& text) {
       spec.point = v;
     } else if (k == "write") {
       spec.path_substring = v;
+    } else if (k == "sync") {
+      spec.sync_substring = v;
+    } else if (k == "list") {
+      spec.list_substring = v;
     } else if (k == "hits") {
       ARROW_ASSIGN_OR_RAISE(spec.hits, util::ParseInt32(v, "fault spec '" + text + "': hits"));
     } else if (k == "action") {
@@ -33,9 +38,9 @@ Result<FaultSpec> FaultSpec::Parse(const std::string& text) {
       return Status::Invalid("fault spec '", text, "': unknown key '", k, "'");
     }
   }
-  if (spec.point.empty() == spec.path_substring.empty()) {
-    return Status::Invalid("fault spec '", text, "': give exactly one of point= or write=");
-  }
+  const int kinds = !spec.point.empty() + !spec.path_substring.empty() + !spec.sync_substring.empty() +
+                    !spec.list_substring.empty();
+  if (kinds != 1) return Status::Invalid("fault spec '", text, "': give exactly one of point=, write=, sync= or list=");
   return spec;
 }
 
@@ -62,19 +67,83 @@ Status FaultInjectingFileSystem::OnWrite(const std::string& path) {
   return Status::OK();
 }
 
-Status FaultInjectingFileSystem::Rename(const std::string& from, const std::string& to) {
-  ARROW_RETURN_NOT_OK(OnWrite(to));
-  return base_->Rename(from, to);
+Result<std::vector<DirEntry>> FaultInjectingFileSystem::ListNames(const std::string& dir) {
+  if (!spec_.list_substring.empty() && dir.find(spec_.list_substring) != std::string::npos) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (++list_hits_ == spec_.hits) ARROW_RETURN_NOT_OK(Trigger("listing of " + dir));
+  }
+  return base_->ListNames(dir);
 }
 
-Status FaultInjectingFileSystem::WriteAtomic(const std::string& path, const std::string& data, bool overwrite) {
+Status FaultInjectingFileSystem::BeforeEntry() {
+  std::vector<std::string> dirs;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    dirs.swap(deferred_dirs_);
+  }
+  if (spec_.sync_substring.empty()) return Status::OK();
+  for (const auto& d : dirs) {
+    if (d.find(spec_.sync_substring) == std::string::npos) continue;
+    std::lock_guard<std::mutex> lock(mu_);
+    if (++sync_hits_ == spec_.hits) {
+      deferred_dirs_.insert(deferred_dirs_.end(), dirs.begin(), dirs.end());  // not synced: still owed
+      return Trigger("sync of directory " + d);
+    }
+  }
+  return Status::OK();
+}
+
+void FaultInjectingFileSystem::Defer(const std::string& parent_dir) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (std::find(deferred_dirs_.begin(), deferred_dirs_.end(), parent_dir) == deferred_dirs_.end()) {
+    deferred_dirs_.push_back(parent_dir);
+  }
+}
+
+namespace {
+std::string ParentOf(const std::string& path) {
+  auto pos = path.find_last_of('/');
+  if (pos == std::string::npos) return ".";
+  return pos == 0 ? "/" : path.substr(0, pos);
+}
+}  // namespace
+
+Status FaultInjectingFileSystem::Rename(const std::string& from, const std::string& to, EntrySync sync) {
+  ARROW_RETURN_NOT_OK(OnWrite(to));
+  // The base syncs every deferred directory but the entry's own (its sync covers them there).
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    deferred_dirs_.erase(std::remove(deferred_dirs_.begin(), deferred_dirs_.end(), ParentOf(to)), deferred_dirs_.end());
+  }
+  ARROW_RETURN_NOT_OK(BeforeEntry());
+  ARROW_RETURN_NOT_OK(base_->Rename(from, to, sync));
+  if (sync == EntrySync::kDeferred) Defer(ParentOf(to));
+  return Status::OK();
+}
+
+Status FaultInjectingFileSystem::WriteAtomic(const std::string& path, const std::string& data, bool overwrite,
+                                             EntrySync sync) {
   ARROW_RETURN_NOT_OK(OnWrite(path));
-  return base_->WriteAtomic(path, data, overwrite);
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    deferred_dirs_.erase(std::remove(deferred_dirs_.begin(), deferred_dirs_.end(), ParentOf(path)),
+                         deferred_dirs_.end());
+  }
+  ARROW_RETURN_NOT_OK(BeforeEntry());
+  ARROW_RETURN_NOT_OK(base_->WriteAtomic(path, data, overwrite, sync));
+  if (sync == EntrySync::kDeferred) Defer(ParentOf(path));
+  return Status::OK();
 }
 
 Status FaultInjectingFileSystem::CreateExclusive(const std::string& path, const std::string& data) {
   ARROW_RETURN_NOT_OK(OnWrite(path));
+  ARROW_RETURN_NOT_OK(BeforeEntry());
   return base_->CreateExclusive(path, data);
+}
+
+Status FaultInjectingFileSystem::SyncDeferred() {
+  ARROW_RETURN_NOT_OK(BeforeEntry());
+  return base_->SyncDeferred();
 }
 
 namespace {

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "io/file_system.h"
 
@@ -19,11 +20,17 @@ struct FaultSpec {
   /// Or: triggers on the `hits`-th data write (WriteAtomic, CreateExclusive, a stream's
   /// first Write) whose path contains `path_substring`. Empty = not used.
   std::string path_substring;
+  /// Or: triggers on the `hits`-th sync of a directory holding a deferred entry (EntrySync::
+  /// kDeferred) whose path contains `sync_substring`, before that sync happens. Empty = not used.
+  std::string sync_substring;
+  /// Or: triggers on the `hits`-th ListNames of a directory whose path contains `list_substring`.
+  std::string list_substring;
   int hits = 1;
   Action action = Action::kExit;
   int exit_code = 42;
 
-  /// Parses "point=NAME[,hits=K][,action=exit|fail]" or "write=SUBSTR[,hits=K][,action=...]".
+  /// Parses "point=NAME[,hits=K][,action=exit|fail]", "write=SUBSTR[,...]", "sync=SUBSTR[,...]"
+  /// or "list=SUBSTR[,...]".
   static Result<FaultSpec> Parse(const std::string& text);
 };
 
@@ -34,13 +41,17 @@ class FaultInjectingFileSystem final : public FileSystem {
 
   Result<std::string> ReadFile(const std::string& path) override { return base_->ReadFile(path); }
   Result<std::vector<FileInfo>> List(const std::string& dir) override { return base_->List(dir); }
+  Result<std::vector<DirEntry>> ListNames(const std::string& dir) override;
   Result<std::optional<FileInfo>> Stat(const std::string& path) override { return base_->Stat(path); }
   Status MakeDirs(const std::string& dir) override { return base_->MakeDirs(dir); }
   Status Delete(const std::string& path) override { return base_->Delete(path); }
   Status DeleteTree(const std::string& path) override { return base_->DeleteTree(path); }
-  Status Rename(const std::string& from, const std::string& to) override;
-  Status WriteAtomic(const std::string& path, const std::string& data, bool overwrite) override;
+  using FileSystem::Rename;
+  using FileSystem::WriteAtomic;
+  Status Rename(const std::string& from, const std::string& to, EntrySync sync) override;
+  Status WriteAtomic(const std::string& path, const std::string& data, bool overwrite, EntrySync sync) override;
   Status CreateExclusive(const std::string& path, const std::string& data) override;
+  Status SyncDeferred() override;
   Result<std::shared_ptr<arrow::io::OutputStream>> OpenOutputStream(const std::string& path) override;
   Result<std::shared_ptr<arrow::io::RandomAccessFile>> OpenInputFile(const std::string& path) override {
     return base_->OpenInputFile(path);
@@ -54,12 +65,19 @@ class FaultInjectingFileSystem final : public FileSystem {
 
  private:
   Status Trigger(const std::string& where);
+  /// Before an entry-making call or SyncDeferred: the deferred directories the base is about to
+  /// sync meet the sync= fault. Defer records a directory the base now holds deferred.
+  Status BeforeEntry();
+  void Defer(const std::string& parent_dir);
 
   std::shared_ptr<FileSystem> base_;
   FaultSpec spec_;
   std::mutex mu_;
   int point_hits_ = 0;
   int write_hits_ = 0;
+  int sync_hits_ = 0;
+  int list_hits_ = 0;
+  std::vector<std::string> deferred_dirs_;  // mirrors the base's deferred directory syncs
   std::atomic<bool> triggered_{false};
 };
 

@@ -23,6 +23,23 @@ struct FileInfo {
   bool is_dir = false;
   int64_t size = 0;
   int64_t mtime_ms = 0;       // modification time, milliseconds since the epoch
+  int64_t mtime_ns = 0;       // the same, nanoseconds (as precise as the filesystem keeps it)
+};
+
+/// A directory entry's name and kind, without its size or time (no stat: see ListNames).
+struct DirEntry {
+  std::string name;
+  bool is_dir = false;
+};
+
+/// When the directory entry a Rename or WriteAtomic creates becomes durable (its parent
+/// directory synced). Every call that makes an entry first makes the deferred entries of other
+/// directories durable (before naming its own), so entries of different directories become
+/// durable in the order they were made; deferred entries of one directory become durable
+/// together, by the next sync of that directory, in no set order among themselves.
+enum class EntrySync {
+  kNow,       // before the call returns
+  kDeferred,  // by the next entry-making call or SyncDeferred(), whichever comes first
 };
 
 class FileSystem {
@@ -32,21 +49,32 @@ class FileSystem {
   virtual Result<std::string> ReadFile(const std::string& path) = 0;
   /// Entries of a directory (not recursive), sorted by name. NotFound when it does not exist.
   virtual Result<std::vector<FileInfo>> List(const std::string& dir) = 0;
+  /// Names and kinds of a directory's entries (not recursive), sorted by name, without a stat
+  /// of each entry (what List() costs per entry). NotFound-style IOError when it does not exist.
+  virtual Result<std::vector<DirEntry>> ListNames(const std::string& dir) = 0;
   virtual Result<std::optional<FileInfo>> Stat(const std::string& path) = 0;
   virtual Status MakeDirs(const std::string& dir) = 0;
   /// Deletes a file or an empty directory; a missing path is not an error.
   virtual Status Delete(const std::string& path) = 0;
   /// Deletes a directory tree; a missing path is not an error.
   virtual Status DeleteTree(const std::string& path) = 0;
-  /// Renames; replaces an existing file at `to`. Syncs the parent directory of `to`.
-  virtual Status Rename(const std::string& from, const std::string& to) = 0;
+  /// Renames; replaces an existing file at `to`. Syncs the parent directory of `to` (now or,
+  /// with EntrySync::kDeferred, later: see EntrySync).
+  virtual Status Rename(const std::string& from, const std::string& to, EntrySync sync) = 0;
+  Status Rename(const std::string& from, const std::string& to) { return Rename(from, to, EntrySync::kNow); }
 
-  /// Writes `data` so that `path` holds either its old content or all of `data`: temp file,
-  /// fsync, rename, fsync of the directory. With overwrite = false, fails with AlreadyExists
-  /// if `path` exists (the check and the rename are one atomic link() step).
-  virtual Status WriteAtomic(const std::string& path, const std::string& data, bool overwrite) = 0;
+  /// Writes `data` so that `path` holds either its old content or all of `data`: an unnamed
+  /// (or hidden temp) file, data sync, then link or rename into place, then a sync of the
+  /// directory (see EntrySync). With overwrite = false, fails with AlreadyExists if `path`
+  /// exists (the check and the naming are one atomic link step).
+  virtual Status WriteAtomic(const std::string& path, const std::string& data, bool overwrite, EntrySync sync) = 0;
+  Status WriteAtomic(const std::string& path, const std::string& data, bool overwrite) {
+    return WriteAtomic(path, data, overwrite, EntrySync::kNow);
+  }
   /// Creates `path` exclusively (AlreadyExists if present) and writes `data`, synced.
   virtual Status CreateExclusive(const std::string& path, const std::string& data) = 0;
+  /// Makes every entry made with EntrySync::kDeferred durable now.
+  virtual Status SyncDeferred() = 0;
 
   /// A stream for a large new file (sink data files). Close() fsyncs the file.
   virtual Result<std::shared_ptr<arrow::io::OutputStream>> OpenOutputStream(const std::string& path) = 0;
@@ -59,6 +87,15 @@ class FileSystem {
 
 /// The local POSIX filesystem.
 std::shared_ptr<FileSystem> LocalFileSystem();
+
+/// How many sync system calls the local filesystem has made in this process (all threads):
+/// data syncs of files (fdatasync) and syncs of directories (fsync).
+struct SyncCounts {
+  int64_t file_syncs = 0;
+  int64_t dir_syncs = 0;
+  int64_t total() const { return file_syncs + dir_syncs; }
+};
+SyncCounts LocalSyncCounts();
 
 /// Joins path components with '/'.
 std::string JoinPath(const std::string& a, const std::string& b);

@@ -4,10 +4,12 @@
 //   2. first batch of this sink object (or after a failed one): make sure the log directory
 //      exists, then delete the unlisted part files of earlier attempts of this batch (their
 //      names carry the batch's uuid; no other file is touched).
-//   3. write each part file to a hidden temp name, fsync (stream Close), rename into place
-//      (the rename fsyncs the directory).
-//   4. write _spark_metadata/<batchId> create-only and atomically. That write IS the commit;
-//      a crash before it leaves only unlisted files, which readers ignore.
+//   3. write each part file to a hidden temp name, sync its data (stream Close), rename into
+//      place; the directory's sync is deferred to step 4 (one sync per directory per batch).
+//   4. write _spark_metadata/<batchId> create-only and atomically; the filesystem makes the part
+//      files' names durable first. That write IS the commit; a crash before it leaves only
+//      unlisted files, which readers ignore. The entry's own directory sync is deferred too: the
+//      runtime's commits/<batchId>, the next entry made, waits for it (io::EntrySync).
 #include "sink/file_sink.h"
 
 #include <algorithm>
@@ -69,7 +71,9 @@ Result<std::vector<SinkFileStatus>> WritePartFiles(io::FileSystem* fs, const std
     auto stream = fs->OpenOutputStream(temp_path);
     if (!stream.ok()) return abort(stream.status());
     Status st = WriteDataFile(o, *rows.Slice(offset, per_file), *stream);
-    if (st.ok()) st = fs->Rename(temp_path, final_path);
+    // The directory sync is deferred: the log entry (or _SUCCESS) made next waits for it, and
+    // several part files in one directory share one sync.
+    if (st.ok()) st = fs->Rename(temp_path, final_path, io::EntrySync::kDeferred);
     if (!st.ok()) {
       (void)fs->Delete(temp_path);
       return abort(st.WithMessage("Cannot write ", o.format_name, " file '", final_path, "': ", st.message()));
@@ -234,7 +238,8 @@ class FileSink final : public Sink {
                                           ? WritePartFiles(fs_.get(), dir_, options_, uuid, rows, /*empty_file=*/false)
                                           : WritePartitionedFiles(fs_.get(), dir_, options_, uuid, rows, partition_by_));
     ARROW_RETURN_NOT_OK(fs_->FaultPoint("file_sink_before_commit"));
-    ARROW_RETURN_NOT_OK(log_.Add(batch_id, files));
+    // Deferred: the runtime's commits/N, made next, waits for this entry to be durable.
+    ARROW_RETURN_NOT_OK(log_.Add(batch_id, files, io::EntrySync::kDeferred));
     return fs_->FaultPoint("file_sink_after_commit");
   }
 

@@ -2,6 +2,9 @@
 
 #include <fnmatch.h>
 
+#include <algorithm>
+#include <chrono>
+
 #include "checkpoint/file_sink_log.h"
 
 namespace sluice::source {
@@ -75,6 +78,79 @@ bool IsHiddenFileName(const std::string& name) {
 
 Status PathDoesNotExist(const std::string& abs_path) {
   return Status::IOError("Path does not exist: ", io::PathToUri(abs_path));
+}
+
+namespace {
+
+// How old a directory's modification time must be, when the directory is read, for an
+// unchanged time to prove an unchanged directory later (filesystem times tick coarsely).
+constexpr int64_t kTrustAfterNs = 1'000'000'000;
+
+int64_t NowNs() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+}  // namespace
+
+void IncrementalListing::Forget(const std::string& dir, std::vector<std::string>* removed) {
+  auto it = dirs_.find(dir);
+  if (it == dirs_.end()) return;
+  DirState state = std::move(it->second);
+  dirs_.erase(it);
+  for (const auto& name : state.names) removed->push_back(io::JoinPath(dir, name));
+  for (const auto& sub : state.subdirs) Forget(sub, removed);
+}
+
+Status IncrementalListing::UpdateDir(const std::string& dir, const SkipFn& skip, std::vector<io::FileInfo>* added,
+                                     std::vector<std::string>* removed) {
+  const int64_t started_ns = NowNs();
+  ARROW_ASSIGN_OR_RAISE(auto info, fs_->Stat(dir));
+  if (!info || !info->is_dir) {
+    if (dir == dir_) return info ? Status::IOError("Input path ", io::PathToUri(dir), " is a file, not a directory")
+                                 : PathDoesNotExist(dir);
+    Forget(dir, removed);  // a sub-directory that went away
+    return Status::OK();
+  }
+  DirState& state = dirs_[dir];
+  const bool unchanged = state.trusted && state.mtime_ns == info->mtime_ns;
+  if (!unchanged) {
+    ARROW_ASSIGN_OR_RAISE(auto entries, fs_->ListNames(dir));
+    ++directories_read_;
+    std::unordered_set<std::string> names;
+    names.reserve(entries.size());
+    std::vector<std::string> subdirs;
+    for (auto& e : entries) {
+      const bool known = state.names.count(e.name) > 0;
+      if (!IsHiddenFileName(e.name) && e.is_dir && options_.recursive) subdirs.push_back(io::JoinPath(dir, e.name));
+      if (!known && !e.is_dir && !IsHiddenFileName(e.name) && MatchesGlob(options_.glob, e.name)) {
+        std::string path = io::JoinPath(dir, e.name);
+        if (!skip(path)) {
+          ARROW_ASSIGN_OR_RAISE(auto f, fs_->Stat(path));
+          ++files_statted_;
+          if (!f) continue;  // gone since the directory was read: not seen, so a later one is read
+          if (f->is_dir) continue;
+          f->path = std::move(path);
+          added->push_back(std::move(*f));
+        }
+      }
+      names.insert(std::move(e.name));
+    }
+    for (const auto& name : state.names) {
+      if (!names.count(name)) removed->push_back(io::JoinPath(dir, name));
+    }
+    for (const auto& sub : state.subdirs) {
+      if (std::find(subdirs.begin(), subdirs.end(), sub) == subdirs.end()) Forget(sub, removed);
+    }
+    DirState& again = dirs_[dir];  // Forget may have rehashed the map
+    again.names = std::move(names);
+    again.subdirs = std::move(subdirs);
+    again.mtime_ns = info->mtime_ns;
+    again.trusted = info->mtime_ns < started_ns - kTrustAfterNs;
+  }
+  const std::vector<std::string> subdirs = dirs_[dir].subdirs;
+  for (const auto& sub : subdirs) ARROW_RETURN_NOT_OK(UpdateDir(sub, skip, added, removed));
+  return Status::OK();
 }
 
 Result<std::vector<io::FileInfo>> ListDataFiles(const std::shared_ptr<io::FileSystem>& fs, const std::string& dir,

@@ -7,6 +7,10 @@
 //    offsets that refer to it; GetBatch reads the files of the log, never the directory.
 //  - An entry written but not yet covered by any offset (crash between the two writes) is
 //    covered by the next LatestOffset, before any new listing.
+//  - Listing is incremental (IncrementalListing): each batch stats only names it has not seen,
+//    and skips directories whose modification time is unchanged; files listed but not yet
+//    logged wait in pending_. After a restart the first listing reads every name again and
+//    stats only the files the source log does not hold.
 #include "source/file_source.h"
 
 #include <arrow/api.h>
@@ -15,6 +19,8 @@
 #include <atomic>
 #include <chrono>
 #include <functional>
+#include <map>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "checkpoint/file_sink_log.h"
@@ -135,6 +141,7 @@ class FileStreamSource final : public Source {
         read_schema_(opts_.format.format == "csv" && !opts_.format.header ? schema_
                                                                           : ReadSchema(schema_, ctx.read_columns)),
         log_(ctx.fs, ctx.metadata_dir, ctx.min_batches_to_retain),
+        listing_(ctx.fs, dir_, FileListingOptions{opts_.path_glob_filter, opts_.recursive}),
         clock_ms_(ctx.clock_ms) {}
 
   Status Init() {
@@ -182,8 +189,8 @@ class FileStreamSource final : public Source {
       return Status::Invalid("Offset {\"logOffset\":", from, "} is beyond the source log '", log_.dir(),
                              "', which ends at ", latest.value_or(-1), "; was the checkpoint modified?");
     }
-    ARROW_ASSIGN_OR_RAISE(auto candidates, NewFiles());
-    const int64_t listed = static_cast<int64_t>(candidates.size());
+    int64_t listed = 0;
+    ARROW_ASSIGN_OR_RAISE(auto candidates, NewFiles(limited, &listed));
     files_outstanding_ = listed;
     if (candidates.empty()) return start;
     std::vector<FileEntry> batch = Cut(std::move(candidates), limited);
@@ -193,6 +200,7 @@ class FileStreamSource final : public Source {
     for (auto& f : batch) {
       f.batch_id = id;
       Remember(f);
+      ForgetPending(f.path);
     }
     return std::optional<Offset>(MakeOffset(id));
   }
@@ -274,24 +282,74 @@ class FileStreamSource final : public Source {
     return ListDataFiles(fs_, dir_, FileListingOptions{opts_.path_glob_filter, opts_.recursive});
   }
 
-  // Unseen files, not older than maxFileAge before the newest file seen, oldest first.
-  Result<std::vector<io::FileInfo>> NewFiles() {
-    std::vector<io::FileInfo> listed;
-    if (available_now_) {
-      listed = *available_now_;
-    } else {
-      ARROW_ASSIGN_OR_RAISE(listed, ListAll());
+  void ForgetPending(const std::string& path) {
+    auto it = pending_mtime_.find(path);
+    if (it == pending_mtime_.end()) return;
+    pending_.erase(std::make_pair(it->second, path));
+    pending_mtime_.erase(it);
+  }
+
+  // Brings pending_ up to date with the directory (incremental listing: new names only).
+  Status RefreshPending() {
+    std::vector<io::FileInfo> added;
+    std::vector<std::string> removed;
+    ARROW_RETURN_NOT_OK(listing_.Update([this](const std::string& path) { return seen_.count(path) > 0; }, &added,
+                                        &removed));
+    for (const auto& path : removed) ForgetPending(path);
+    for (auto& f : added) {
+      ForgetPending(f.path);
+      pending_mtime_[f.path] = f.mtime_ms;
+      std::pair<int64_t, std::string> key{f.mtime_ms, f.path};
+      pending_.emplace(std::move(key), std::move(f));
     }
-    bool age_limit = opts_.max_file_age_enabled() && !seen_.empty();
-    int64_t min_mtime = age_limit ? AgeReferenceMs() - opts_.max_file_age_ms : INT64_MIN;
+    return Status::OK();
+  }
+
+  // Unseen files, not older than maxFileAge before the newest file seen, oldest first; `listed`
+  // is how many there are. From the pending set (kept in order) only what a batch can take is
+  // copied: at most maxFilesPerTrigger files when limited (the newest ones with latestFirst).
+  Result<std::vector<io::FileInfo>> NewFiles(bool limited, int64_t* listed) {
+    const bool age_limit = opts_.max_file_age_enabled() && !seen_.empty();
+    const int64_t min_mtime = age_limit ? AgeReferenceMs() - opts_.max_file_age_ms : INT64_MIN;
     std::vector<io::FileInfo> out;
-    for (auto& f : listed) {
+    bool sink_output = false;
+    if (!available_now_) {
+      ARROW_ASSIGN_OR_RAISE(auto sink_log, fs_->Stat(io::JoinPath(dir_, checkpoint::kSparkMetadataDir)));
+      sink_output = sink_log && sink_log->is_dir;
+    }
+    if (!available_now_ && !sink_output) {
+      ARROW_RETURN_NOT_OK(RefreshPending());
+      // The age limit only ever moves forward: a file too old now stays too old.
+      while (!pending_.empty() && pending_.begin()->first.first < min_mtime) {
+        pending_mtime_.erase(pending_.begin()->first.second);
+        pending_.erase(pending_.begin());
+      }
+      *listed = static_cast<int64_t>(pending_.size());
+      size_t want = pending_.size();
+      if (limited && opts_.max_files_per_trigger) want = std::min<size_t>(want, *opts_.max_files_per_trigger);
+      out.reserve(want);
+      if (opts_.latest_first) {
+        for (auto it = pending_.rbegin(); it != pending_.rend() && out.size() < want; ++it) out.push_back(it->second);
+        std::reverse(out.begin(), out.end());
+      } else {
+        for (auto it = pending_.begin(); it != pending_.end() && out.size() < want; ++it) out.push_back(it->second);
+      }
+      return out;
+    }
+    std::vector<io::FileInfo> all;
+    if (available_now_) {
+      all = *available_now_;
+    } else {
+      ARROW_ASSIGN_OR_RAISE(all, ListAll());  // a file sink's output: the files its log lists
+    }
+    for (auto& f : all) {
       if (f.mtime_ms < min_mtime || seen_.count(f.path)) continue;
       out.push_back(std::move(f));
     }
     std::sort(out.begin(), out.end(), [](const io::FileInfo& a, const io::FileInfo& b) {
       return a.mtime_ms != b.mtime_ms ? a.mtime_ms < b.mtime_ms : a.path < b.path;
     });
+    *listed = static_cast<int64_t>(out.size());
     return out;
   }
 
@@ -331,6 +389,10 @@ class FileStreamSource final : public Source {
   std::shared_ptr<arrow::Schema> read_schema_;  // schema_, or the part of it the query reads
   FileSourceLog log_;
   std::unordered_set<std::string> seen_;
+  IncrementalListing listing_;
+  // Listed, not yet logged: by (mtime, path), the order batches take them in; and mtime by path.
+  std::map<std::pair<int64_t, std::string>, io::FileInfo> pending_;
+  std::unordered_map<std::string, int64_t> pending_mtime_;
   int64_t newest_seen_ms_ = INT64_MIN;
   std::function<int64_t()> clock_ms_;  // may be empty: the system clock
   bool warned_future_ = false;

@@ -49,6 +49,10 @@ class FileSourceLog {
   int compact_interval_;
   std::map<int64_t, std::vector<FileEntry>> entries_;
   int64_t compacted_through_ = -1;  // newest compaction id
+  // entries_ through all_body_through_ serialized (a compaction's body); after a Load that found
+  // entries it is rebuilt at the first compaction (all_body_through_ is then behind).
+  std::string all_body_;
+  int64_t all_body_through_ = -1;
 };
 
 }  // namespace sluice::source

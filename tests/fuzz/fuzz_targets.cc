@@ -29,15 +29,21 @@ class OneFileSystem final : public io::FileSystem {
   Result<std::vector<io::FileInfo>> List(const std::string& dir) override {
     return std::vector<io::FileInfo>{Info(io::JoinPath(dir, "0"))};
   }
+  Result<std::vector<io::DirEntry>> ListNames(const std::string&) override {
+    return std::vector<io::DirEntry>{io::DirEntry{"0", false}};
+  }
   Result<std::optional<io::FileInfo>> Stat(const std::string& path) override {
     return std::optional<io::FileInfo>(Info(path));
   }
   Status MakeDirs(const std::string& dir) override { return ReadOnly(dir); }
   Status Delete(const std::string& path) override { return ReadOnly(path); }
   Status DeleteTree(const std::string& path) override { return ReadOnly(path); }
-  Status Rename(const std::string& from, const std::string&) override { return ReadOnly(from); }
-  Status WriteAtomic(const std::string& path, const std::string&, bool) override { return ReadOnly(path); }
+  Status Rename(const std::string& from, const std::string&, io::EntrySync) override { return ReadOnly(from); }
+  Status WriteAtomic(const std::string& path, const std::string&, bool, io::EntrySync) override {
+    return ReadOnly(path);
+  }
   Status CreateExclusive(const std::string& path, const std::string&) override { return ReadOnly(path); }
+  Status SyncDeferred() override { return Status::OK(); }
   Result<std::shared_ptr<arrow::io::OutputStream>> OpenOutputStream(const std::string& path) override {
     return ReadOnly(path);
   }

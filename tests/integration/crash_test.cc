@@ -55,7 +55,12 @@ INSTANTIATE_TEST_SUITE_P(
                       CrashCase{"MidSinkWrite", "write=/out/part-,hits=2"},
                       CrashCase{"AfterSinkCommitBeforeCommitLog", "point=after_sink_commit,hits=2"},
                       CrashCase{"AfterCommitLog", "point=after_commit_log,hits=2"},
-                      CrashCase{"AfterSourceLogBeforeOffsets", "write=/offsets/,hits=2"}),
+                      CrashCase{"AfterSourceLogBeforeOffsets", "write=/offsets/,hits=2"},
+                      // The deferred directory syncs (io::EntrySync): before offsets/1 (sources/0),
+                      // before _spark_metadata/1 (out/), before commits/1 (_spark_metadata/).
+                      CrashCase{"AtSourceLogDirectorySync", "sync=/sources/,hits=2"},
+                      CrashCase{"AtPartFileDirectorySync", "sync=/out,hits=3"},
+                      CrashCase{"AtSinkLogDirectorySync", "sync=_spark_metadata,hits=2"}),
     [](const ::testing::TestParamInfo<CrashCase>& info) { return info.param.name; });
 
 TEST(CrashTest, KilledMidRunRestartsWithoutLossOrDuplicate) {

@@ -1,0 +1,242 @@
+// The durability steps of the filesystem seam: how many syncs a log entry, a sink batch and a
+// run of entries cost (counted by the local filesystem itself), deferred directory syncs kept
+// in the order the entries were made, the fault-injecting wrapper failing them, and the file
+// sink log's compaction served from memory.
+#include <arrow/api.h>
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "checkpoint/file_sink_log.h"
+#include "io/fault_injection.h"
+#include "io/file_system.h"
+#include "sink/file_sink.h"
+#include "support/counting_file_system.h"
+#include "support/rows.h"
+#include "support/status.h"
+#include "support/temp_dir.h"
+
+namespace sluice {
+namespace {
+
+using ::testing::HasSubstr;
+using testing::CountingFileSystem;
+using testing::TempDir;
+namespace fs = std::filesystem;
+
+// Syncs made by the local filesystem while `fn` runs.
+template <typename Fn>
+io::SyncCounts SyncsDuring(Fn&& fn) {
+  const io::SyncCounts before = io::LocalSyncCounts();
+  fn();
+  const io::SyncCounts after = io::LocalSyncCounts();
+  return io::SyncCounts{after.file_syncs - before.file_syncs, after.dir_syncs - before.dir_syncs};
+}
+
+std::vector<std::string> Names(const std::string& dir) {
+  std::vector<std::string> out;
+  for (const auto& e : fs::directory_iterator(dir)) out.push_back(e.path().filename().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+TEST(DurableIo, CreateOnlyWriteIsOneDataSyncAndOneDirectorySyncAndLeavesNoTempName) {
+  TempDir tmp;
+  auto local = io::LocalFileSystem();
+  ASSERT_OK(local->SyncDeferred());  // nothing owed from earlier tests
+  auto syncs = SyncsDuring([&] { ASSERT_OK(local->WriteAtomic(tmp.Sub("0"), "v1\nbody", /*overwrite=*/false)); });
+  EXPECT_EQ(syncs.file_syncs, 1);
+  EXPECT_EQ(syncs.dir_syncs, 1);
+  EXPECT_EQ(*local->ReadFile(tmp.Sub("0")), "v1\nbody");
+  EXPECT_EQ(Names(tmp.path()), std::vector<std::string>{"0"});
+  Status again = local->WriteAtomic(tmp.Sub("0"), "other", /*overwrite=*/false);
+  EXPECT_TRUE(again.IsAlreadyExists()) << again.ToString();
+  EXPECT_EQ(*local->ReadFile(tmp.Sub("0")), "v1\nbody");
+  EXPECT_EQ(Names(tmp.path()), std::vector<std::string>{"0"});  // the refused write left nothing behind
+  ASSERT_OK(local->WriteAtomic(tmp.Sub("0"), "replaced", /*overwrite=*/true));
+  EXPECT_EQ(*local->ReadFile(tmp.Sub("0")), "replaced");
+  EXPECT_EQ(Names(tmp.path()), std::vector<std::string>{"0"});
+}
+
+TEST(DurableIo, DeferredDirectorySyncIsPaidByTheNextEntryOrSyncDeferred) {
+  TempDir tmp;
+  fs::create_directories(tmp.Sub("a"));
+  fs::create_directories(tmp.Sub("b"));
+  auto local = io::LocalFileSystem();
+  ASSERT_OK(local->SyncDeferred());  // nothing owed from earlier tests
+  auto deferred = SyncsDuring([&] {
+    ASSERT_OK(local->WriteAtomic(tmp.Sub("a/0"), "x", /*overwrite=*/false, io::EntrySync::kDeferred));
+  });
+  EXPECT_EQ(deferred.file_syncs, 1);
+  EXPECT_EQ(deferred.dir_syncs, 0);
+  // The next entry waits for a/ (in parallel with its own data sync), then syncs b/.
+  auto next = SyncsDuring([&] { ASSERT_OK(local->WriteAtomic(tmp.Sub("b/0"), "y", /*overwrite=*/false)); });
+  EXPECT_EQ(next.file_syncs, 1);
+  EXPECT_EQ(next.dir_syncs, 2);
+  EXPECT_EQ(SyncsDuring([&] { ASSERT_OK(local->SyncDeferred()); }).total(), 0);
+
+  // Three renames into one directory: one directory sync for all of them.
+  for (int i = 0; i < 3; ++i) std::ofstream(tmp.Sub("a/.t" + std::to_string(i))) << i;
+  auto renames = SyncsDuring([&] {
+    for (int i = 0; i < 3; ++i) {
+      ASSERT_OK(local->Rename(tmp.Sub("a/.t" + std::to_string(i)), tmp.Sub("a/f" + std::to_string(i)),
+                              io::EntrySync::kDeferred));
+    }
+    ASSERT_OK(local->SyncDeferred());
+  });
+  EXPECT_EQ(renames.dir_syncs, 1);
+  EXPECT_EQ(renames.file_syncs, 0);
+}
+
+TEST(DurableIo, FaultSpecParsesSyncAndListKinds) {
+  ASSERT_OK_AND_ASSIGN(auto sync, io::FaultSpec::Parse("sync=/out,hits=3,action=fail"));
+  EXPECT_EQ(sync.sync_substring, "/out");
+  EXPECT_EQ(sync.hits, 3);
+  ASSERT_OK_AND_ASSIGN(auto list, io::FaultSpec::Parse("list=/in"));
+  EXPECT_EQ(list.list_substring, "/in");
+  EXPECT_THAT(io::FaultSpec::Parse("sync=a,write=b").status().message(), HasSubstr("exactly one of"));
+}
+
+TEST(DurableIo, InjectedFaultAtADeferredSyncStopsTheNextEntryFromBeingMade) {
+  TempDir tmp;
+  fs::create_directories(tmp.Sub("out"));
+  fs::create_directories(tmp.Sub("log"));
+  auto faulty = std::make_shared<io::FaultInjectingFileSystem>(io::LocalFileSystem(),
+                                                               *io::FaultSpec::Parse("sync=/out,action=fail"));
+  std::ofstream(tmp.Sub("out/.part.tmp")) << "data";
+  ASSERT_OK(faulty->Rename(tmp.Sub("out/.part.tmp"), tmp.Sub("out/part"), io::EntrySync::kDeferred));
+  EXPECT_FALSE(faulty->triggered());
+  // The log entry that must not become durable before out/ is synced: refused, not written.
+  Status st = faulty->WriteAtomic(tmp.Sub("log/0"), "entry", /*overwrite=*/false);
+  EXPECT_TRUE(faulty->triggered());
+  EXPECT_THAT(st.ToString(), HasSubstr("injected fault at sync of directory " + tmp.Sub("out")));
+  EXPECT_FALSE(fs::exists(tmp.Sub("log/0")));
+  // The sync is still owed; the fault fired once, so the retry makes it and then the entry.
+  ASSERT_OK(faulty->WriteAtomic(tmp.Sub("log/0"), "entry", /*overwrite=*/false));
+  EXPECT_TRUE(fs::exists(tmp.Sub("log/0")));
+
+  auto failing_sync = std::make_shared<io::FaultInjectingFileSystem>(io::LocalFileSystem(),
+                                                                     *io::FaultSpec::Parse("sync=/log,action=fail"));
+  ASSERT_OK(failing_sync->WriteAtomic(tmp.Sub("log/1"), "e", /*overwrite=*/false, io::EntrySync::kDeferred));
+  EXPECT_FALSE(failing_sync->SyncDeferred().ok());
+}
+
+TEST(DurableIo, InjectedFaultFailsListNames) {
+  TempDir tmp;
+  std::ofstream(tmp.Sub("a.json")) << "{}";
+  fs::create_directories(tmp.Sub("sub"));
+  auto faulty = std::make_shared<io::FaultInjectingFileSystem>(io::LocalFileSystem(),
+                                                               *io::FaultSpec::Parse("list=sluice-test,hits=2,action=fail"));
+  ASSERT_OK_AND_ASSIGN(auto names, faulty->ListNames(tmp.path()));
+  ASSERT_EQ(names.size(), 2u);
+  EXPECT_EQ(names[0].name, "a.json");
+  EXPECT_FALSE(names[0].is_dir);
+  EXPECT_EQ(names[1].name, "sub");
+  EXPECT_TRUE(names[1].is_dir);
+  Status st = faulty->ListNames(tmp.path()).status();
+  EXPECT_THAT(st.ToString(), HasSubstr("injected fault at listing of"));
+}
+
+TEST(DurableIo, SinkBatchSyncsEachPartFileOnceAndItsDirectoryOnce) {
+  TempDir tmp;
+  sink::SinkSpec spec;
+  spec.format = "parquet";
+  spec.options.Set("path", tmp.Sub("out"));
+  spec.options.Set("maxRecordsPerFile", "1");
+  sink::SinkContext ctx;
+  ctx.fs = io::LocalFileSystem();
+  ASSERT_OK_AND_ASSIGN(auto sink, sink::MakeFileSink(spec, ctx));
+  ASSERT_OK(io::LocalFileSystem()->SyncDeferred());
+  auto batch = SyncsDuring([&] { ASSERT_OK(sink->AddBatch(0, testing::IdNameRows(0, 3))); });
+  EXPECT_EQ(batch.file_syncs, 4);  // three part files and the log entry
+  EXPECT_EQ(batch.dir_syncs, 1);   // out/ once for the three files, before the log entry exists
+  // The log entry's own directory is owed to whatever entry comes next (commits/N in a query).
+  auto owed = SyncsDuring([&] { ASSERT_OK(io::LocalFileSystem()->SyncDeferred()); });
+  EXPECT_EQ(owed.dir_syncs, 1);
+  ASSERT_OK_AND_ASSIGN(auto committed, checkpoint::ReadCommittedFiles(io::LocalFileSystem(), tmp.Sub("out")));
+  EXPECT_EQ(committed->size(), 3u);
+}
+
+std::vector<checkpoint::SinkFileStatus> OneFile(int64_t batch) {
+  checkpoint::SinkFileStatus s;
+  s.path = "file:///data/part-" + std::to_string(batch) + ".parquet";
+  s.size = 100 + batch;
+  s.modification_time = 1'700'000'000'000 + batch;
+  return {s};
+}
+
+TEST(DurableIo, SinkLogCompactionReadsNoLogFileOnceLoaded) {
+  TempDir tmp;
+  auto counting = std::make_shared<CountingFileSystem>();
+  checkpoint::FileSinkLog log(counting, tmp.path());
+  ASSERT_OK(log.Create());
+  for (int64_t b = 0; b < 30; ++b) {
+    counting->Reset();
+    ASSERT_OK(log.Add(b, OneFile(b)));
+    // Batch 9 was the first compaction: nothing was loaded yet, the log is read once (entries
+    // 0..8). Every later compaction (19, 29) comes from memory.
+    if (b == 9) {
+      EXPECT_EQ(counting->Calls("ReadFile"), 9) << b;
+    }
+    if (b == 19 || b == 29) {
+      EXPECT_EQ(counting->Calls("ReadFile"), 0) << b;
+    }
+  }
+  ASSERT_OK_AND_ASSIGN(auto all, log.AllFiles());
+  EXPECT_EQ(all.size(), 30u);
+}
+
+TEST(DurableIo, SinkLogCompactionAfterRestartEqualsCompactionWithout) {
+  TempDir tmp;
+  auto local = io::LocalFileSystem();
+  checkpoint::FileSinkLog steady(local, tmp.Sub("steady"));
+  ASSERT_OK(steady.Create());
+  auto counting = std::make_shared<CountingFileSystem>();
+  std::unique_ptr<checkpoint::FileSinkLog> writer;
+  for (int64_t b = 0; b < 30; ++b) {
+    // A new writer object (a restart) at batches 0, 13 and 24; the steady one never restarts.
+    if (b == 0 || b == 13 || b == 24) {
+      writer = std::make_unique<checkpoint::FileSinkLog>(counting, tmp.Sub("restarted"));
+      ASSERT_OK(writer->Create());
+    }
+    ASSERT_OK(steady.Add(b, OneFile(b)));
+    counting->Reset();
+    ASSERT_OK(writer->Add(b, OneFile(b)));
+    if (b == 19 || b == 29) {
+      // The restarted writer read the log once, at its first compaction: 19.compact reads
+      // 9.compact and entries 10..18; 29.compact reads 19.compact and 20..28.
+      EXPECT_EQ(counting->Calls("ReadFile"), 10) << b;
+      const std::string name = std::to_string(b) + ".compact";
+      EXPECT_EQ(*local->ReadFile(tmp.Sub("steady/_spark_metadata/" + name)),
+                *local->ReadFile(tmp.Sub("restarted/_spark_metadata/" + name)))
+          << name;
+    }
+  }
+  checkpoint::FileSinkLog reader(local, tmp.Sub("restarted"));
+  ASSERT_OK_AND_ASSIGN(auto all, reader.AllFiles());
+  ASSERT_EQ(all.size(), 30u);
+  EXPECT_EQ(all[29].path, OneFile(29)[0].path);
+}
+
+TEST(DurableIo, SinkLogCompactionKeepsDeletesOfTheCachedSet) {
+  TempDir tmp;
+  checkpoint::FileSinkLog log(io::LocalFileSystem(), tmp.path());
+  ASSERT_OK(log.Create());
+  for (int64_t b = 0; b < 20; ++b) {
+    auto files = OneFile(b);
+    if (b == 12) {  // drops batch 3's file
+      files[0] = OneFile(3)[0];
+      files[0].action = "delete";
+    }
+    ASSERT_OK(log.Add(b, files));
+  }
+  checkpoint::FileSinkLog reader(io::LocalFileSystem(), tmp.path());
+  ASSERT_OK_AND_ASSIGN(auto all, reader.AllFiles());
+  EXPECT_EQ(all.size(), 18u);  // 20 adds, batch 12's line is a delete of batch 3's file
+  for (const auto& f : all) EXPECT_NE(f.path, OneFile(3)[0].path);
+}
+
+}  // namespace
+}  // namespace sluice
