@@ -4,6 +4,7 @@
 
 #include <set>
 
+#include "plan/aggregate.h"
 #include "plan/expr.h"
 
 namespace sluice::plan {
@@ -35,6 +36,18 @@ std::optional<std::vector<std::string>> ColumnsReadFromScan(const LogicalPlan& r
         break;
       case LogicalPlan::Kind::kWatermark:
         names.insert(node->event_time_column);
+        break;
+      case LogicalPlan::Kind::kAggregate:
+        // Like a projection: above it only its outputs are read; it reads its grouping
+        // expressions and the arguments of its aggregate calls.
+        names.clear();
+        for (const auto& e : node->group_exprs) CollectColumns(*e, &names);
+        for (const auto& agg : node->aggs) {
+          if (agg.arg) CollectColumns(*agg.arg, &names);
+          if (agg.ordering) CollectColumns(*agg.ordering, &names);
+        }
+        if (node->window && node->window->time) CollectColumns(*node->window->time, &names);
+        projected = true;
         break;
       default:
         return std::nullopt;

@@ -11,9 +11,10 @@
 namespace sluice::plan {
 
 /// The columns of `scan`'s output schema that `root` reads, in schema order, when the plan is a
-/// chain of projections, filters and watermarks over that one scan with a projection in it (the
-/// lowest projection names everything read above it; filters and watermarks below it add their
-/// columns). std::nullopt (read every column) for every other shape, and when an expression
+/// chain of projections, filters, watermarks and aggregations over that one scan with a
+/// projection or aggregation in it (the lowest of those names everything read above it: an
+/// aggregation reads its grouping expressions and its calls' arguments; filters and watermarks
+/// below it add their columns). std::nullopt (read every column) for every other shape, and when an expression
 /// names a column the scan's schema does not hold exactly (e.g. `*`) or names none.
 std::optional<std::vector<std::string>> ColumnsReadFromScan(const LogicalPlan& root, const LogicalPlan& scan);
 
