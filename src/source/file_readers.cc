@@ -10,6 +10,7 @@
 #include <parquet/arrow/reader.h>
 #include <parquet/arrow/schema.h>
 
+#include <algorithm>
 #include <cstring>
 #include <mutex>
 
@@ -120,14 +121,63 @@ Result<FileReadResult> ReadDataFile(io::FileSystem* fs, const std::string& path,
     ARROW_ASSIGN_OR_RAISE(table, ConformToSchema(table, schema, path));
     return FileReadResult{std::move(table), 0};
   }
+  if (options.format == "json") return ReadJsonFile(fs, path, schema, options, use_threads);
   ARROW_ASSIGN_OR_RAISE(auto data, ReadWhole(fs, path));
   if (options.format == "text") {
     ARROW_ASSIGN_OR_RAISE(auto table, ReadTextLines(*data, schema));
     return FileReadResult{std::move(table), 0};
   }
-  if (options.format == "json") return ReadJsonLines(data, path, schema, options, use_threads);
   if (options.format == "csv") return ReadCsv(data, path, schema, options, use_threads);
   return Status::Invalid("Unsupported file source format '", options.format, "'");
+}
+
+Result<FileReadResult> ReadJsonFile(io::FileSystem* fs, const std::string& path,
+                                    const std::shared_ptr<arrow::Schema>& schema, const FileFormatOptions& options,
+                                    bool use_threads, int64_t block_bytes) {
+  ARROW_ASSIGN_OR_RAISE(auto file, fs->OpenInputFile(path));
+  ARROW_ASSIGN_OR_RAISE(int64_t size, file->GetSize());
+  auto read = [&](int64_t pos, int64_t n) -> Result<std::shared_ptr<arrow::Buffer>> {
+    auto data = file->ReadAt(pos, n);
+    if (!data.ok()) return Status::IOError("cannot read ", io::PathToUri(path), ": ", data.status().message());
+    return *data;
+  };
+  if (size <= block_bytes) {
+    ARROW_ASSIGN_OR_RAISE(auto data, read(0, size));
+    return ReadJsonLines(data, path, schema, options, use_threads);
+  }
+  FileReadResult out;
+  std::vector<std::shared_ptr<arrow::Table>> tables;
+  int64_t pos = 0, line = 1;
+  while (pos < size) {
+    // The block ends after its last line break; a longer line makes the read longer.
+    std::shared_ptr<arrow::Buffer> block;
+    int64_t len = 0;
+    for (int64_t want = block_bytes;; want *= 2) {
+      const int64_t n = std::min(want, size - pos);
+      ARROW_ASSIGN_OR_RAISE(block, read(pos, n));
+      const auto* p = reinterpret_cast<const char*>(block->data());
+      const auto* nl = static_cast<const char*>(memrchr(p, '\n', static_cast<size_t>(block->size())));
+      if (block->size() < n || pos + n == size) {
+        len = block->size();  // the rest of the file, the last line perhaps without a break
+        size = pos + len;
+        break;
+      }
+      if (nl) {
+        len = nl - p + 1;
+        break;
+      }
+    }
+    auto piece = arrow::SliceBuffer(block, 0, len);
+    block.reset();
+    ARROW_ASSIGN_OR_RAISE(auto part, ReadJsonLines(piece, path, schema, options, use_threads, line));
+    out.malformed_rows += part.malformed_rows;
+    tables.push_back(std::move(part.table));
+    const auto* p = reinterpret_cast<const char*>(piece->data());
+    line += std::count(p, p + len, '\n');
+    pos += len;
+  }
+  ARROW_ASSIGN_OR_RAISE(out.table, arrow::ConcatenateTables(tables));
+  return out;
 }
 
 namespace {

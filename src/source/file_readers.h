@@ -53,10 +53,23 @@ Result<std::shared_ptr<arrow::Table>> ConformToSchema(const std::shared_ptr<arro
                                                       const std::shared_ptr<arrow::Schema>& schema,
                                                       const std::string& path);
 
-// The record formats (file_record_readers.cc). `data` is the whole file.
+/// A JSON-lines file is read in blocks of whole lines of about this size, never whole.
+inline constexpr int64_t kJsonReadBlockBytes = 16 << 20;
+
+/// Decodes one JSON-lines file a block of whole lines at a time (a block ends after a line
+/// break; a line longer than `block_bytes` makes its block longer), so memory holds one block
+/// of the file plus the decoded rows. Each block is decoded by ReadJsonLines, which sees every
+/// record whole, so the result (rows, malformed-record handling, line numbers in errors) is
+/// the same as decoding the file in one piece. `block_bytes` is for tests.
+Result<FileReadResult> ReadJsonFile(io::FileSystem* fs, const std::string& path,
+                                    const std::shared_ptr<arrow::Schema>& schema, const FileFormatOptions& options,
+                                    bool use_threads, int64_t block_bytes = kJsonReadBlockBytes);
+
+// The record formats (file_record_readers.cc). `data` is the whole file, or for JSON lines
+// whole lines of it starting at the 1-based line `first_line` (error messages count from there).
 Result<FileReadResult> ReadJsonLines(const std::shared_ptr<arrow::Buffer>& data, const std::string& path,
                                      const std::shared_ptr<arrow::Schema>& schema, const FileFormatOptions& options,
-                                     bool use_threads);
+                                     bool use_threads, int64_t first_line = 1);
 Result<FileReadResult> ReadCsv(const std::shared_ptr<arrow::Buffer>& data, const std::string& path,
                                const std::shared_ptr<arrow::Schema>& schema, const FileFormatOptions& options,
                                bool use_threads);

@@ -40,12 +40,12 @@ struct Line {
 
 Status InvalidUtf8() { return Status::Invalid("the record is not valid UTF-8"); }
 
-std::vector<Line> NonBlankLines(const arrow::Buffer& data) {
+std::vector<Line> NonBlankLines(const arrow::Buffer& data, int64_t first_line = 1) {
   std::vector<Line> out;
   const char* p = reinterpret_cast<const char*>(data.data());
   int64_t n = data.size();
   int64_t start = 0;
-  int64_t number = 1;
+  int64_t number = first_line;
   while (start < n) {
     const void* nl = std::memchr(p + start, '\n', static_cast<size_t>(n - start));
     int64_t end = nl ? static_cast<const char*>(nl) - p : n;
@@ -441,7 +441,7 @@ std::string GeneratedCsvName(int i) { return "_c" + std::to_string(i); }
 Result<FileReadResult> ReadJsonLinesWithMaps(const std::shared_ptr<arrow::Buffer>& data, const std::string& path,
                                              const std::shared_ptr<arrow::Schema>& schema,
                                              const std::shared_ptr<arrow::Schema>& parse_schema,
-                                             const FileFormatOptions& options, bool use_threads) {
+                                             const FileFormatOptions& options, bool use_threads, int64_t first_line) {
   if (options.json_reader != JsonReader::kSimdjson) {
     return Status::Invalid("Cannot read ", io::PathToUri(path), " with option jsonReader = arrow: Arrow's JSON reader ",
                            "has no MAP type; use jsonReader = simdjson (the default)");
@@ -463,18 +463,20 @@ Result<FileReadResult> ReadJsonLinesWithMaps(const std::shared_ptr<arrow::Buffer
                              });
   };
   MalformedLineFinder finder(data, path, schema, options, parse, salvage);
-  return finder.Run(NonBlankLines(*data), fast.status());
+  return finder.Run(NonBlankLines(*data, first_line), fast.status());
 }
 
 }  // namespace
 
 Result<FileReadResult> ReadJsonLines(const std::shared_ptr<arrow::Buffer>& data, const std::string& path,
                                      const std::shared_ptr<arrow::Schema>& schema, const FileFormatOptions& options,
-                                     bool use_threads) {
+                                     bool use_threads, int64_t first_line) {
   // A record with bytes that are not UTF-8 is malformed (as Spark's JSON parser rejects it);
   // Arrow's reader would copy them into string columns.
   auto parse_schema = JsonParseSchema(schema, options.corrupt_column);
-  if (SchemaHoldsMap(*parse_schema)) return ReadJsonLinesWithMaps(data, path, schema, parse_schema, options, use_threads);
+  if (SchemaHoldsMap(*parse_schema)) {
+    return ReadJsonLinesWithMaps(data, path, schema, parse_schema, options, use_threads, first_line);
+  }
   const bool valid_utf8 = ValidUtf8(*data);
   if (valid_utf8 && options.json_reader == JsonReader::kSimdjson && SimdjsonDecodesSchema(*parse_schema)) {
     ARROW_ASSIGN_OR_RAISE(auto decoded, DecodeJsonLinesSimdjson(data, parse_schema, use_threads));
@@ -505,7 +507,7 @@ Result<FileReadResult> ReadJsonLines(const std::shared_ptr<arrow::Buffer>& data,
     return DecodeTruncatingFractions(line, schema, parse_schema, path);
   };
   MalformedLineFinder finder(data, path, schema, options, parse, salvage, rescue);
-  return finder.Run(NonBlankLines(*data), fast.status());
+  return finder.Run(NonBlankLines(*data, first_line), fast.status());
 }
 
 Result<FileReadResult> ReadCsv(const std::shared_ptr<arrow::Buffer>& input, const std::string& path,

@@ -1,12 +1,11 @@
-// The default state store provider: each version's map in memory, persisted as <V>.delta files
+// The default state store provider: each version's table in memory (compact_map.h), persisted as <V>.delta files
 // (one per commit) and periodic <V>.snapshot files written by maintenance. Format and
 // retention rules: docs/state-store.md.
 #include <algorithm>
 #include <map>
-#include <set>
-#include <unordered_map>
 #include <vector>
 
+#include "state/compact_map.h"
 #include "state/state_file.h"
 #include "state/state_store.h"
 #include "state/store_files.h"
@@ -14,17 +13,10 @@
 namespace sluice::state {
 namespace {
 
-using StateMap = std::map<std::string, std::string, std::less<>>;
-
-// Rough per-entry cost of a std::map node holding two std::strings.
-constexpr int64_t kEntryOverhead = 32 + 2 * static_cast<int64_t>(sizeof(std::string));
-
-int64_t EntryBytes(size_t key, size_t value) { return static_cast<int64_t>(key + value) + kEntryOverhead; }
-
-// One version's content; shared read-only between the cache and nothing else.
+// One version's content; shared read-only between the cache and nothing else. Its change
+// marks are clear except in a store's own copy.
 struct VersionData {
-  StateMap map;
-  int64_t bytes = 0;
+  CompactMap map;
 };
 
 class FileStateStoreProvider;
@@ -41,51 +33,32 @@ class FileStateStore final : public StateStore {
 
   Result<std::optional<std::string>> Get(std::string_view key) const override {
     ARROW_RETURN_NOT_OK(CheckReadable());
-    auto it = data_.map.find(key);
-    if (it == data_.map.end()) return std::optional<std::string>{};
-    return std::optional<std::string>(it->second);
+    auto value = data_.map.Find(key);
+    if (!value) return std::optional<std::string>{};
+    return std::optional<std::string>(std::string(*value));
   }
 
   Status Put(std::string_view key, std::string_view value) override {
     ARROW_RETURN_NOT_OK(CheckOpen("put"));
-    auto it = data_.map.find(key);
-    if (it == data_.map.end()) {
-      it = data_.map.emplace(std::string(key), std::string(value)).first;
-      data_.bytes += EntryBytes(key.size(), value.size());
-    } else {
-      data_.bytes += static_cast<int64_t>(value.size()) - static_cast<int64_t>(it->second.size());
-      it->second.assign(value);
-    }
-    if (!removed_.empty()) {
-      if (auto r = removed_.find(key); r != removed_.end()) removed_.erase(r);
-    }
-    // The map node outlives this version's changes unless removed (then it leaves puts_ first).
-    // put_order_ is kept only while valid: after a removal it may point at freed nodes.
-    if (puts_.try_emplace(std::string_view(it->first), &*it).second && put_order_valid_) {
-      if (!put_order_.empty() && !(put_order_.back()->first < it->first)) puts_in_key_order_ = false;
-      put_order_.push_back(&*it);
-    }
+    data_.map.Put(key, value, /*mark_changed=*/true);
+    if (removed_.size() > 0) removed_.Erase(key);
     return Status::OK();
   }
 
   Status Remove(std::string_view key) override {
     ARROW_RETURN_NOT_OK(CheckOpen("remove"));
-    auto it = data_.map.find(key);
-    if (it == data_.map.end()) return Status::OK();
-    data_.bytes -= EntryBytes(it->first.size(), it->second.size());
-    if (puts_.erase(std::string_view(it->first)) > 0) {
-      put_order_valid_ = false;  // put_order_ would dangle: drop it, Commit sorts puts_ instead
-      put_order_.clear();
-    }
-    removed_.emplace(key);
-    data_.map.erase(it);
+    if (data_.map.Erase(key)) removed_.Put(key, {}, /*mark_changed=*/true);
     return Status::OK();
   }
 
   Status ForEach(const std::function<Status(std::string_view, std::string_view)>& fn) const override {
     ARROW_RETURN_NOT_OK(CheckReadable());
-    for (const auto& [k, v] : data_.map) ARROW_RETURN_NOT_OK(fn(k, v));
-    return Status::OK();
+    Status st;
+    data_.map.ForEachSorted([&](std::string_view k, std::string_view v) {
+      st = fn(k, v);
+      return st.ok();
+    });
+    return st;
   }
 
   Result<int64_t> Commit() override;
@@ -96,10 +69,10 @@ class FileStateStore final : public StateStore {
   StateStoreMetrics metrics() const override {
     if (phase_ == Phase::kCommitted) return committed_metrics_;
     StateStoreMetrics m;
-    m.num_keys = static_cast<int64_t>(data_.map.size());
-    m.memory_used_bytes = data_.bytes;
-    m.num_rows_updated = static_cast<int64_t>(puts_.size());
-    m.num_rows_removed = static_cast<int64_t>(removed_.size());
+    m.num_keys = data_.map.size();
+    m.memory_used_bytes = data_.map.memory_bytes() + removed_.memory_bytes();
+    m.num_rows_updated = data_.map.num_changed();
+    m.num_rows_removed = removed_.size();
     return m;
   }
 
@@ -111,16 +84,11 @@ class FileStateStore final : public StateStore {
 
   FileStateStoreProvider* provider_;
   int64_t version_;
+  // This version's changes, for its delta file: the keys whose last change is a put are the
+  // map's changed entries; removed_ holds (with empty values) those whose last change is a
+  // removal of a key that was present.
   VersionData data_;
-  // This version's changes, for its delta file: keys whose last change is a put (views of the
-  // map's own nodes, so a put copies no key) and keys whose last change is a removal.
-  std::unordered_map<std::string_view, const StateMap::value_type*> puts_;
-  std::set<std::string, std::less<>> removed_;
-  // The puts in first-put order; operators usually put keys in key order, and then the delta
-  // needs no sort.
-  std::vector<const StateMap::value_type*> put_order_;
-  bool puts_in_key_order_ = true;
-  bool put_order_valid_ = true;
+  CompactMap removed_;
   Phase phase_ = Phase::kOpen;
   StateStoreMetrics committed_metrics_;
   bool stolen_ = false;
@@ -135,15 +103,17 @@ class FileStateStoreProvider final : public StateStoreProvider {
 
   Result<std::unique_ptr<StateStore>> Load(int64_t version) override {
     if (version < 0) return Status::Invalid("Cannot load state version ", version, " of ", id_.Describe());
-    // The common case, batch N+1 after batch N committed version N+1 here: take that map out of
-    // the cache instead of copying it (O(changes) instead of O(state) per batch). Aborts are
-    // rare (a failed batch): then the version is read back from its files.
-    if (auto it = cache_.find(version); it != cache_.end() && std::next(it) == cache_.end() && it->second.use_count() == 1) {
-      VersionData data = std::move(const_cast<VersionData&>(*it->second));
-      cache_.erase(it);
-      return std::make_unique<FileStateStore>(this, version, std::move(data), /*stolen=*/true);
-    }
     ARROW_ASSIGN_OR_RAISE(auto data, LoadVersion(version));
+    // The common cases, batch N+1 after batch N committed version N+1 here and the first batch
+    // after a restart: take that map out of the cache instead of copying it (O(changes)
+    // instead of O(state) per batch, and one copy of the state in memory). Aborts are rare (a
+    // failed batch): then the version is read back from its files.
+    if (auto it = cache_.find(version); it != cache_.end() && std::next(it) == cache_.end() && it->second.use_count() == 2) {
+      data.reset();
+      VersionData stolen = std::move(const_cast<VersionData&>(*it->second));
+      cache_.erase(it);
+      return std::make_unique<FileStateStore>(this, version, std::move(stolen), /*stolen=*/true);
+    }
     return std::make_unique<FileStateStore>(this, version, *data, /*stolen=*/false);
   }
 
@@ -186,59 +156,39 @@ Status FileStateStore::CheckReadable() const {
 void FileStateStore::Abort() {
   if (phase_ != Phase::kOpen) return;
   phase_ = Phase::kAborted;
-  puts_.clear();
-  removed_.clear();
-  put_order_.clear();
-  puts_in_key_order_ = put_order_valid_ = true;
+  removed_ = CompactMap();
   if (stolen_) data_ = VersionData{};  // the version's files still have it
 }
 
 Result<int64_t> FileStateStore::Commit() {
   ARROW_RETURN_NOT_OK(CheckOpen("commit"));
-  // Records in key order (puts and removals merged), as before: the delta bytes depend only on
-  // the changes.
-  std::vector<const StateMap::value_type*> puts;
-  if (put_order_valid_ && puts_in_key_order_) {
-    puts = put_order_;  // a copy: a failed commit must leave the changes as they were
-  } else {
-    puts.reserve(puts_.size());
-    for (const auto& [k, node] : puts_) puts.push_back(node);
-    std::sort(puts.begin(), puts.end(), [](const auto* a, const auto* b) { return a->first < b->first; });
-  }
+  // Records in key order, puts and removals merged: the delta bytes depend only on the changes.
+  std::vector<std::string_view> removed;
+  removed.reserve(static_cast<size_t>(removed_.size()));
+  removed_.ForEachChangedSorted([&](std::string_view k, std::string_view) { removed.push_back(k); });
   StateFileWriter writer(StateFileKind::kDelta, version_ + 1);
-  auto removed = removed_.begin();
-  for (const auto* node : puts) {
-    for (; removed != removed_.end() && *removed < node->first; ++removed) writer.Remove(*removed);
-    writer.Put(node->first, node->second);
-  }
-  for (; removed != removed_.end(); ++removed) writer.Remove(*removed);
+  auto next_removed = removed.begin();
+  data_.map.ForEachChangedSorted([&](std::string_view k, std::string_view v) {
+    for (; next_removed != removed.end() && *next_removed < k; ++next_removed) writer.Remove(*next_removed);
+    writer.Put(k, v);
+  });
+  for (; next_removed != removed.end(); ++next_removed) writer.Remove(*next_removed);
   StateStoreMetrics m = metrics();
   ARROW_RETURN_NOT_OK(provider_->CommitVersion(version_ + 1, writer.Finish(), &data_));
   committed_metrics_ = m;
-  puts_.clear();
-  removed_.clear();
-  put_order_.clear();
-  puts_in_key_order_ = put_order_valid_ = true;
+  removed_ = CompactMap();
   phase_ = Phase::kCommitted;
   return version_ + 1;
 }
 
 Status FileStateStoreProvider::ReadInto(const std::string& path, StateFileKind kind, int64_t version,
                                         VersionData* data) {
-  ARROW_ASSIGN_OR_RAISE(std::string bytes, fs_->ReadFile(path));
-  return ReadStateFile(path, bytes, kind, version, [data](std::string_view key, const std::string_view* value) {
-    auto it = data->map.find(key);
-    if (it != data->map.end()) {
-      data->bytes -= EntryBytes(it->first.size(), it->second.size());
-      if (value == nullptr) {
-        data->map.erase(it);
-      } else {
-        it->second.assign(*value);
-        data->bytes += EntryBytes(key.size(), value->size());
-      }
-    } else if (value != nullptr) {
-      data->map.emplace(std::string(key), std::string(*value));
-      data->bytes += EntryBytes(key.size(), value->size());
+  ARROW_ASSIGN_OR_RAISE(auto file, fs_->OpenInputFile(path));  // streamed: no copy of the file in memory
+  return ReadStateFile(path, file.get(), kind, version, [data](std::string_view key, const std::string_view* value) {
+    if (value == nullptr) {
+      data->map.Erase(key);
+    } else {
+      data->map.Put(key, *value, /*mark_changed=*/false);
     }
   });
 }
@@ -274,6 +224,7 @@ void FileStateStoreProvider::Cache(int64_t version, std::shared_ptr<const Versio
 
 Status FileStateStoreProvider::CommitVersion(int64_t version, std::string delta, VersionData* data) {
   ARROW_RETURN_NOT_OK(WriteDeltaFile(fs_.get(), dir_, version, delta));
+  data->map.ClearChanges();
   // Versions above this one (from an attempt that went further) no longer follow from it.
   cache_.erase(cache_.lower_bound(version), cache_.end());
   Cache(version, std::make_shared<const VersionData>(std::move(*data)));
@@ -284,10 +235,14 @@ Status FileStateStoreProvider::DoMaintenance(int64_t min_versions_to_retain) {
   return MaintainStoreFiles(fs_.get(), id_, options_, min_versions_to_retain, [&](int64_t latest) -> Result<bool> {
     auto cached = cache_.find(latest);
     if (cached == cache_.end()) return false;
-    const StateMap& map = cached->second->map;
+    const CompactMap& map = cached->second->map;
     ARROW_RETURN_NOT_OK(WriteSnapshotFile(fs_.get(), dir_, latest, [&](const SnapshotPutFn& put) {
-      for (const auto& [k, v] : map) ARROW_RETURN_NOT_OK(put(k, v));
-      return Status::OK();
+      Status st;
+      map.ForEachSorted([&](std::string_view k, std::string_view v) {
+        st = put(k, v);
+        return st.ok();
+      });
+      return st;
     }));
     return true;
   });

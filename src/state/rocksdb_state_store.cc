@@ -14,10 +14,13 @@
 // A store's changes go into a WriteBatchWithIndex (its reads see them) and reach the database
 // only after the delta is durable, so Abort and a failed commit leave the database at the
 // loaded version. RocksDB's own write-ahead log is off: the database is a cache of the
-// checkpoint, rebuilt from its files after a restart.
+// checkpoint, rebuilt from its files after a restart. A rebuild merges the snapshot and the
+// deltas (each sorted by key, one record per key) into one sorted table file and ingests it,
+// so a restart costs one sequential pass over the files instead of a lookup and a write per key.
 #include <rocksdb/cache.h>
 #include <rocksdb/db.h>
 #include <rocksdb/filter_policy.h>
+#include <rocksdb/sst_file_writer.h>
 #include <rocksdb/table.h>
 #include <rocksdb/utilities/write_batch_with_index.h>
 
@@ -37,6 +40,9 @@ namespace {
 
 // Rebuilding writes to the database in batches of about this many bytes.
 constexpr size_t kRebuildWriteChunk = 4 << 20;
+// A rebuild merges at most this many files (a snapshot and deltas) into one bulk-loaded table;
+// later deltas are applied key by key. Each open file holds one read chunk (state_file.cc).
+constexpr size_t kMaxMergedFiles = 16;
 
 rocksdb::Slice ToSlice(std::string_view s) { return rocksdb::Slice(s.data(), s.size()); }
 std::string_view ToView(const rocksdb::Slice& s) { return std::string_view(s.data(), s.size()); }
@@ -201,6 +207,12 @@ class RocksDBStateStoreProvider final : public StateStoreProvider {
   Status ResetDatabase();
   // Applies a delta, or a snapshot to the empty database, streamed from the checkpoint.
   Status ApplyFile(const std::string& path, StateFileKind kind, int64_t version);
+  // Fills the empty database with version `base` (its snapshot, when base > 0) plus the deltas
+  // after it up to at most `version`, merged into one sorted table file that is ingested whole
+  // (no per-key writes or lookups). Returns the version the database now holds, or nullopt
+  // when a file's records are not in strictly increasing key order (files of another writer):
+  // then the database may hold part of the data and must be reset.
+  Result<std::optional<int64_t>> BulkLoad(int64_t base, int64_t version);
 
   std::shared_ptr<io::FileSystem> fs_;
   StateStoreId id_;
@@ -377,6 +389,71 @@ Status RocksDBStateStoreProvider::ApplyFile(const std::string& path, StateFileKi
   return Status::OK();
 }
 
+Result<std::optional<int64_t>> RocksDBStateStoreProvider::BulkLoad(int64_t base, int64_t version) {
+  struct Source {
+    std::shared_ptr<arrow::io::RandomAccessFile> file;
+    std::unique_ptr<StateFileCursor> cursor;
+    bool valid = false;
+    std::string last_key;  // to check the strictly increasing order
+  };
+  // Sources oldest first: on equal keys the newest record wins.
+  std::vector<Source> sources;
+  auto open = [&](const std::string& path, StateFileKind kind, int64_t v) -> Status {
+    Source s;
+    ARROW_ASSIGN_OR_RAISE(s.file, fs_->OpenInputFile(path));
+    ARROW_ASSIGN_OR_RAISE(s.cursor, StateFileCursor::Open(path, s.file.get(), kind, v));
+    ARROW_ASSIGN_OR_RAISE(s.valid, s.cursor->Next());
+    sources.push_back(std::move(s));
+    return Status::OK();
+  };
+  if (base > 0) ARROW_RETURN_NOT_OK(open(SnapshotPath(dir_, base), StateFileKind::kSnapshot, base));
+  int64_t last = base;
+  for (; last < version && sources.size() < kMaxMergedFiles; ++last) {
+    ARROW_RETURN_NOT_OK(open(DeltaPath(dir_, last + 1), StateFileKind::kDelta, last + 1));
+  }
+  if (sources.empty()) return std::optional<int64_t>(last);
+
+  const std::string sst = work_dir_ + "/bulk-load.sst";
+  const std::string what = "Cannot bulk-load the local RocksDB database of " + id_.Describe() + " from '" + sst + "'";
+  rocksdb::SstFileWriter writer(rocksdb::EnvOptions(), DatabaseOptions());
+  ARROW_RETURN_NOT_OK(FromRocks(writer.Open(sst), what));
+  int64_t keys = 0;
+  std::vector<size_t> at_min;
+  while (true) {
+    std::string_view min;
+    bool any = false;
+    for (const Source& s : sources) {
+      if (s.valid && (!any || s.cursor->key() < min)) min = s.cursor->key(), any = true;
+    }
+    if (!any) break;
+    at_min.clear();
+    for (size_t i = 0; i < sources.size(); ++i) {
+      if (sources[i].valid && sources[i].cursor->key() == min) at_min.push_back(i);
+    }
+    if (const std::string_view* value = sources[at_min.back()].cursor->value()) {
+      ARROW_RETURN_NOT_OK(FromRocks(writer.Put(ToSlice(min), ToSlice(*value)), what));
+      ++keys;
+    }
+    for (size_t i : at_min) {
+      Source& s = sources[i];
+      s.last_key.assign(s.cursor->key());
+      ARROW_ASSIGN_OR_RAISE(s.valid, s.cursor->Next());
+      if (s.valid && !(s.last_key < s.cursor->key())) return std::optional<int64_t>();
+    }
+  }
+  sources.clear();
+  if (keys > 0) {
+    ARROW_RETURN_NOT_OK(FromRocks(writer.Finish(), what));
+    rocksdb::IngestExternalFileOptions ingest;
+    ingest.move_files = true;  // the file is in the working directory, next to the database
+    ARROW_RETURN_NOT_OK(FromRocks(db_->IngestExternalFile({sst}, ingest), what));
+  }
+  std::error_code ec;
+  std::filesystem::remove(sst, ec);  // not moved (no keys) or linked: the database has its own link
+  local_num_keys_ = keys;
+  return std::optional<int64_t>(last);
+}
+
 Status RocksDBStateStoreProvider::MoveTo(int64_t version) {
   if (db_ && local_version_ == version) return Status::OK();
   ARROW_ASSIGN_OR_RAISE(StoreFiles files, ListStoreFiles(fs_.get(), dir_));
@@ -389,9 +466,14 @@ Status RocksDBStateStoreProvider::MoveTo(int64_t version) {
     // Everything needed must be there before the database is emptied.
     ARROW_RETURN_NOT_OK(CheckDeltasPresent(id_, files, base, version));
     ARROW_RETURN_NOT_OK(ResetDatabase());
-    if (base > 0) {
+    local_version_.reset();
+    ARROW_ASSIGN_OR_RAISE(std::optional<int64_t> loaded, BulkLoad(base, version));
+    if (loaded) {
+      base = *loaded;
+    } else {  // unsorted files: replay them key by key
+      ARROW_RETURN_NOT_OK(ResetDatabase());
       local_version_.reset();
-      ARROW_RETURN_NOT_OK(ApplyFile(SnapshotPath(dir_, base), StateFileKind::kSnapshot, base));
+      if (base > 0) ARROW_RETURN_NOT_OK(ApplyFile(SnapshotPath(dir_, base), StateFileKind::kSnapshot, base));
     }
   }
   // Until the last delta is applied the database holds no known version.

@@ -169,8 +169,12 @@ Status ReadStateFile(const std::string& path, const std::string& data, StateFile
   return ReadStateFile(path, &reader, kind, store_version, fn);
 }
 
-Status ReadStateFile(const std::string& path, arrow::io::RandomAccessFile* file, StateFileKind kind,
-                     int64_t store_version, const StateRecordFn& fn) {
+namespace {
+
+// The checks of a whole file before any record is read: size, header, trailer, checksum, kind
+// and version. Returns the record count the trailer gives.
+Result<uint64_t> CheckStateFile(const std::string& path, arrow::io::RandomAccessFile* file, StateFileKind kind,
+                                int64_t store_version, int64_t* size_out) {
   auto corrupt = [&](auto&&... why) {
     return Status::IOError("State file '", path, "' is corrupt or torn: ", why...);
   };
@@ -212,38 +216,89 @@ Status ReadStateFile(const std::string& path, arrow::io::RandomAccessFile* file,
   if (header_version != store_version) {
     return corrupt("it holds version ", header_version, ", expected ", store_version);
   }
+  *size_out = size;
+  return records;
+}
 
-  // The checksum passed, so framing errors below mean a writer bug; they are still reported.
-  ChunkedReader in(path, file, kHeaderSize, size - kTrailerSize);
-  std::string key_scratch, value_scratch, len_scratch;
-  uint64_t seen = 0;
+}  // namespace
+
+struct StateFileCursor::Impl {
+  Impl(std::string p, arrow::io::RandomAccessFile* file, StateFileKind k, int64_t size, uint64_t n)
+      : path(std::move(p)), kind(k), records(n), in(path, file, kHeaderSize, size - kTrailerSize) {}
+
+  Status Corrupt(const std::string& why) const {
+    return Status::IOError("State file '", path, "' is corrupt or torn: ", why);
+  }
   // Reads a u32 length and that many bytes; false when they overrun the records section.
-  auto read_bytes = [&](std::string* scratch, std::string_view* out) -> Result<bool> {
+  Result<bool> ReadBytes(std::string* scratch, std::string_view* out) {
     std::string_view len;
     ARROW_ASSIGN_OR_RAISE(bool ok, in.Take(4, &len_scratch, &len));
     if (!ok) return false;
     return in.Take(ReadLE(len.data(), 4), scratch, out);
-  };
-  while (!in.AtEnd()) {
-    in.BeginRecord();
-    std::string_view op_byte, key, value;
-    ARROW_ASSIGN_OR_RAISE(bool ok, in.Take(1, &len_scratch, &op_byte));  // !AtEnd(): a byte is left
-    const uint8_t op = ok ? static_cast<uint8_t>(op_byte[0]) : 0;
-    ARROW_ASSIGN_OR_RAISE(ok, read_bytes(&key_scratch, &key));
-    if (!ok) return corrupt("record ", seen, " overruns the file");
-    if (op == kOpPut) {
-      ARROW_ASSIGN_OR_RAISE(ok, read_bytes(&value_scratch, &value));
-      if (!ok) return corrupt("record ", seen, " overruns the file");
-      fn(key, &value);
-    } else if (op == kOpRemove && kind == StateFileKind::kDelta) {
-      fn(key, nullptr);
-    } else {
-      return corrupt("record ", seen, " has unknown type ", static_cast<int>(op));
-    }
-    ++seen;
   }
-  if (seen != records) return corrupt("it holds ", seen, " records, its trailer says ", records);
-  return Status::OK();
+
+  std::string path;
+  StateFileKind kind;
+  uint64_t records;
+  uint64_t seen = 0;
+  ChunkedReader in;
+  std::string key_scratch, value_scratch, len_scratch;
+  std::string_view key, value;
+  bool is_put = false;
+};
+
+StateFileCursor::StateFileCursor(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+StateFileCursor::~StateFileCursor() = default;
+
+Result<std::unique_ptr<StateFileCursor>> StateFileCursor::Open(const std::string& path,
+                                                               arrow::io::RandomAccessFile* file, StateFileKind kind,
+                                                               int64_t store_version) {
+  int64_t size = 0;
+  ARROW_ASSIGN_OR_RAISE(uint64_t records, CheckStateFile(path, file, kind, store_version, &size));
+  return std::unique_ptr<StateFileCursor>(
+      new StateFileCursor(std::make_unique<Impl>(path, file, kind, size, records)));
+}
+
+std::string_view StateFileCursor::key() const { return impl_->key; }
+const std::string_view* StateFileCursor::value() const { return impl_->is_put ? &impl_->value : nullptr; }
+
+Result<bool> StateFileCursor::Next() {
+  // The checksum passed, so framing errors below mean a writer bug; they are still reported.
+  Impl& s = *impl_;
+  if (s.in.AtEnd()) {
+    if (s.seen != s.records) {
+      return s.Corrupt("it holds " + std::to_string(s.seen) + " records, its trailer says " + std::to_string(s.records));
+    }
+    return false;
+  }
+  s.in.BeginRecord();
+  std::string_view op_byte;
+  ARROW_ASSIGN_OR_RAISE(bool ok, s.in.Take(1, &s.len_scratch, &op_byte));  // !AtEnd(): a byte is left
+  const uint8_t op = ok ? static_cast<uint8_t>(op_byte[0]) : 0;
+  const std::string overrun = "record " + std::to_string(s.seen) + " overruns the file";
+  ARROW_ASSIGN_OR_RAISE(ok, s.ReadBytes(&s.key_scratch, &s.key));
+  if (!ok) return s.Corrupt(overrun);
+  if (op == kOpPut) {
+    ARROW_ASSIGN_OR_RAISE(ok, s.ReadBytes(&s.value_scratch, &s.value));
+    if (!ok) return s.Corrupt(overrun);
+    s.is_put = true;
+  } else if (op == kOpRemove && s.kind == StateFileKind::kDelta) {
+    s.is_put = false;
+  } else {
+    return s.Corrupt("record " + std::to_string(s.seen) + " has unknown type " + std::to_string(op));
+  }
+  ++s.seen;
+  return true;
+}
+
+Status ReadStateFile(const std::string& path, arrow::io::RandomAccessFile* file, StateFileKind kind,
+                     int64_t store_version, const StateRecordFn& fn) {
+  ARROW_ASSIGN_OR_RAISE(auto cursor, StateFileCursor::Open(path, file, kind, store_version));
+  while (true) {
+    ARROW_ASSIGN_OR_RAISE(bool more, cursor->Next());
+    if (!more) return Status::OK();
+    fn(cursor->key(), cursor->value());
+  }
 }
 
 }  // namespace sluice::state

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -56,6 +57,28 @@ Status ReadStateFile(const std::string& path, const std::string& data, StateFile
 /// are valid during the call only.
 Status ReadStateFile(const std::string& path, arrow::io::RandomAccessFile* file, StateFileKind kind,
                      int64_t store_version, const StateRecordFn& fn);
+
+/// The pull form of ReadStateFile, for merging several files record by record: Open makes the
+/// same whole-file checks first; Next() then reads the records in file order, a chunk at a time.
+/// `file` must outlive the cursor.
+class StateFileCursor {
+ public:
+  static Result<std::unique_ptr<StateFileCursor>> Open(const std::string& path, arrow::io::RandomAccessFile* file,
+                                                       StateFileKind kind, int64_t store_version);
+  ~StateFileCursor();
+
+  /// Moves to the next record; false after the last one.
+  Result<bool> Next();
+  /// The current record; the views are valid until the next Next().
+  std::string_view key() const;
+  /// Null for a removal.
+  const std::string_view* value() const;
+
+ private:
+  struct Impl;
+  explicit StateFileCursor(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
 
 /// CRC-32C (Castagnoli, reflected, init and final xor 0xFFFFFFFF) — fixed forever by the format.
 uint32_t Crc32c(std::string_view data);

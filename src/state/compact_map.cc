@@ -1,0 +1,295 @@
+#include "state/compact_map.h"
+
+#include <algorithm>
+#include <cstring>
+#include <functional>
+
+namespace sluice::state {
+namespace {
+
+constexpr uint64_t kOffsetBits = 24;
+constexpr uint64_t kMinBlock = 256;
+constexpr uint64_t kMaxBlock = 1 << 20;  // < 2^kOffsetBits
+constexpr uint64_t kRefMask = (uint64_t{1} << 48) - 1;
+
+uint64_t HashOf(std::string_view key) { return std::hash<std::string_view>{}(key); }
+uint64_t TagOf(uint64_t hash) { return hash >> 48; }
+
+size_t VarintSize(uint64_t v) {
+  size_t n = 1;
+  while (v >= 0x80) {
+    v >>= 7;
+    ++n;
+  }
+  return n;
+}
+
+char* PutVarint(char* p, uint64_t v) {
+  while (v >= 0x80) {
+    *p++ = static_cast<char>((v & 0x7F) | 0x80);
+    v >>= 7;
+  }
+  *p++ = static_cast<char>(v);
+  return p;
+}
+
+const char* GetVarint(const char* p, uint64_t* v) {
+  uint64_t out = 0;
+  for (int shift = 0;; shift += 7) {
+    const auto b = static_cast<uint8_t>(*p++);
+    out |= static_cast<uint64_t>(b & 0x7F) << shift;
+    if ((b & 0x80) == 0) break;
+  }
+  *v = out;
+  return p;
+}
+
+// The first 8 key bytes as a big-endian number: comparing these compares the keys' prefixes.
+uint64_t Prefix(std::string_view key) {
+  uint64_t p = 0;
+  for (size_t i = 0; i < 8; ++i) p = (p << 8) | (i < key.size() ? static_cast<uint8_t>(key[i]) : 0);
+  return p;
+}
+
+}  // namespace
+
+CompactMap::CompactMap(const CompactMap& other)
+    : slots_(other.slots_),
+      changed_(other.changed_),
+      live_(other.live_),
+      tombstones_(other.tombstones_),
+      changed_live_(other.changed_live_),
+      live_bytes_(other.live_bytes_),
+      dead_bytes_(other.dead_bytes_) {
+  blocks_.reserve(other.blocks_.size());
+  for (const Block& b : other.blocks_) {
+    Block copy;
+    copy.data = std::make_unique_for_overwrite<char[]>(b.capacity);
+    std::memcpy(copy.data.get(), b.data.get(), b.used);
+    copy.capacity = b.capacity;
+    copy.used = b.used;
+    blocks_.push_back(std::move(copy));
+  }
+}
+
+CompactMap& CompactMap::operator=(const CompactMap& other) {
+  if (this != &other) *this = CompactMap(other);
+  return *this;
+}
+
+int64_t CompactMap::memory_bytes() const {
+  uint64_t bytes = (slots_.capacity() + changed_.capacity()) * sizeof(uint64_t) + blocks_.capacity() * sizeof(Block);
+  for (const Block& b : blocks_) bytes += b.capacity;
+  return static_cast<int64_t>(bytes);
+}
+
+CompactMap::Entry CompactMap::Decode(uint64_t ref) const {
+  const Block& b = blocks_[ref >> kOffsetBits];
+  char* p = b.data.get() + (ref & ((uint64_t{1} << kOffsetBits) - 1));
+  Entry e;
+  e.header = p;
+  uint64_t first = 0;
+  const char* q = GetVarint(p, &first);
+  e.key_len = first >> 2;
+  q = GetVarint(q, &e.value_len);
+  e.key = q;
+  e.value = const_cast<char*>(q + e.key_len);
+  return e;
+}
+
+std::string_view CompactMap::KeyOf(uint64_t ref) const {
+  Entry e = Decode(ref);
+  return {e.key, e.key_len};
+}
+
+std::string_view CompactMap::ValueOf(uint64_t ref) const {
+  Entry e = Decode(ref);
+  return {e.value, e.value_len};
+}
+
+size_t CompactMap::Probe(std::string_view key, uint64_t hash, bool* found) const {
+  const size_t mask = slots_.size() - 1;
+  const uint64_t tag = TagOf(hash);
+  size_t first_tombstone = SIZE_MAX;
+  for (size_t i = hash & mask;; i = (i + 1) & mask) {
+    const uint64_t s = slots_[i];
+    if (s == kEmpty) {
+      *found = false;
+      return first_tombstone != SIZE_MAX ? first_tombstone : i;
+    }
+    if (s == kTombstone) {
+      if (first_tombstone == SIZE_MAX) first_tombstone = i;
+      continue;
+    }
+    if ((s >> 48) == tag && KeyOf((s & kRefMask) - 2) == key) {
+      *found = true;
+      return i;
+    }
+  }
+}
+
+std::optional<std::string_view> CompactMap::Find(std::string_view key) const {
+  if (live_ == 0) return std::nullopt;
+  bool found = false;
+  const size_t i = Probe(key, HashOf(key), &found);
+  if (!found) return std::nullopt;
+  return ValueOf((slots_[i] & kRefMask) - 2);
+}
+
+uint64_t CompactMap::Append(std::string_view key, std::string_view value, uint8_t flags) {
+  const uint64_t first = (static_cast<uint64_t>(key.size()) << 2) | flags;
+  const uint64_t size = VarintSize(first) + VarintSize(value.size()) + key.size() + value.size();
+  if (blocks_.empty() || blocks_.back().capacity - blocks_.back().used < size) {
+    if (!blocks_.empty()) dead_bytes_ += blocks_.back().capacity - blocks_.back().used;
+    uint64_t cap = blocks_.empty() ? kMinBlock : std::min<uint64_t>(kMaxBlock, uint64_t{blocks_.back().capacity} * 2);
+    cap = std::max(cap, size);  // a large entry gets a block of its own, addressed at offset 0
+    Block b;
+    b.data = std::make_unique_for_overwrite<char[]>(cap);
+    b.capacity = static_cast<uint32_t>(cap);
+    blocks_.push_back(std::move(b));
+  }
+  Block& b = blocks_.back();
+  const uint64_t ref = (static_cast<uint64_t>(blocks_.size() - 1) << kOffsetBits) | b.used;
+  char* p = PutVarint(b.data.get() + b.used, first);
+  p = PutVarint(p, value.size());
+  if (!key.empty()) std::memcpy(p, key.data(), key.size());
+  if (!value.empty()) std::memcpy(p + key.size(), value.data(), value.size());
+  b.used += static_cast<uint32_t>(size);
+  live_bytes_ += size;
+  if (flags & kChanged) changed_.push_back(ref);
+  return ref;
+}
+
+void CompactMap::Kill(uint64_t ref) {
+  Entry e = Decode(ref);
+  const uint64_t size = static_cast<uint64_t>(e.value + e.value_len - e.header);
+  if (*e.header & kChanged) --changed_live_;
+  *e.header = static_cast<char>(*e.header | kDead);
+  live_bytes_ -= size;
+  dead_bytes_ += size;
+}
+
+bool CompactMap::Put(std::string_view key, std::string_view value, bool mark_changed) {
+  MaybeGrow();
+  const uint64_t hash = HashOf(key);
+  bool found = false;
+  const size_t i = Probe(key, hash, &found);
+  if (found) {
+    const uint64_t ref = (slots_[i] & kRefMask) - 2;
+    Entry e = Decode(ref);
+    const bool was_changed = (*e.header & kChanged) != 0;
+    if (e.value_len == value.size()) {
+      if (!value.empty()) std::memcpy(e.value, value.data(), value.size());
+      if (mark_changed && !was_changed) {
+        *e.header = static_cast<char>(*e.header | kChanged);
+        changed_.push_back(ref);
+        ++changed_live_;
+      }
+      return false;
+    }
+    Kill(ref);  // a value of another length: a new entry replaces this one
+    const bool changed = was_changed || mark_changed;
+    slots_[i] = (TagOf(hash) << 48) | (Append(key, value, changed ? kChanged : 0) + 2);
+    if (changed) ++changed_live_;
+    MaybeCompactArena();
+    return false;
+  }
+  if (slots_[i] == kTombstone) --tombstones_;
+  slots_[i] = (TagOf(hash) << 48) | (Append(key, value, mark_changed ? kChanged : 0) + 2);
+  ++live_;
+  if (mark_changed) ++changed_live_;
+  return true;
+}
+
+bool CompactMap::Erase(std::string_view key) {
+  if (live_ == 0) return false;
+  bool found = false;
+  const size_t i = Probe(key, HashOf(key), &found);
+  if (!found) return false;
+  Kill((slots_[i] & kRefMask) - 2);
+  slots_[i] = kTombstone;
+  ++tombstones_;
+  --live_;
+  MaybeCompactArena();
+  return true;
+}
+
+void CompactMap::ClearChanges() {
+  for (uint64_t ref : changed_) {
+    char* h = Decode(ref).header;
+    *h = static_cast<char>(*h & ~kChanged);
+  }
+  changed_.clear();
+  changed_.shrink_to_fit();
+  changed_live_ = 0;
+}
+
+void CompactMap::MaybeGrow() {
+  const size_t cap = slots_.size();
+  const auto used = static_cast<size_t>(live_ + tombstones_ + 1);
+  if (used * 5 <= cap * 4) return;
+  // Double when live keys alone would fill more than 40 %; else only drop the tombstones.
+  Rehash(cap == 0 ? 8 : static_cast<size_t>(live_ + 1) * 5 > cap * 2 ? cap * 2 : cap);
+}
+
+void CompactMap::Rehash(size_t capacity) {
+  std::vector<uint64_t> old = std::move(slots_);
+  slots_.assign(capacity, kEmpty);
+  const size_t mask = capacity - 1;
+  for (uint64_t s : old) {
+    if (s == kEmpty || s == kTombstone) continue;
+    const uint64_t hash = HashOf(KeyOf((s & kRefMask) - 2));
+    size_t i = hash & mask;
+    while (slots_[i] != kEmpty) i = (i + 1) & mask;
+    slots_[i] = s;
+  }
+  tombstones_ = 0;
+}
+
+void CompactMap::MaybeCompactArena() {
+  if (dead_bytes_ < kMaxBlock || dead_bytes_ < live_bytes_) return;
+  // Copy the live entries into fresh blocks (slot order), repointing their slots; the change
+  // list is rebuilt from the copied flags.
+  std::vector<Block> old = std::move(blocks_);
+  std::vector<Block>& fresh = blocks_;
+  fresh.clear();
+  changed_.clear();
+  live_bytes_ = dead_bytes_ = 0;
+  for (uint64_t& s : slots_) {
+    if (s == kEmpty || s == kTombstone) continue;
+    const uint64_t ref = (s & kRefMask) - 2;
+    const Block& b = old[ref >> kOffsetBits];
+    const char* p = b.data.get() + (ref & ((uint64_t{1} << kOffsetBits) - 1));
+    uint64_t first = 0, value_len = 0;
+    const char* q = GetVarint(p, &first);
+    q = GetVarint(q, &value_len);
+    const uint64_t key_len = first >> 2;
+    const uint64_t moved = Append({q, key_len}, {q + key_len, value_len}, static_cast<uint8_t>(first & kChanged));
+    s = (s & ~kRefMask) | (moved + 2);
+  }
+}
+
+std::vector<std::pair<uint64_t, uint64_t>> CompactMap::SortedRefs(bool changed_only) const {
+  std::vector<std::pair<uint64_t, uint64_t>> order;  // (key prefix, reference)
+  if (changed_only) {
+    order.reserve(static_cast<size_t>(changed_live_));
+    for (uint64_t ref : changed_) {
+      Entry e = Decode(ref);
+      if (!(*e.header & kDead)) order.emplace_back(Prefix({e.key, e.key_len}), ref);
+    }
+  } else {
+    order.reserve(static_cast<size_t>(live_));
+    for (uint64_t s : slots_) {
+      if (s == kEmpty || s == kTombstone) continue;
+      const uint64_t ref = (s & kRefMask) - 2;
+      order.emplace_back(Prefix(KeyOf(ref)), ref);
+    }
+  }
+  std::sort(order.begin(), order.end(), [this](const auto& a, const auto& b) {
+    if (a.first != b.first) return a.first < b.first;
+    return KeyOf(a.second) < KeyOf(b.second);
+  });
+  return order;
+}
+
+}  // namespace sluice::state

@@ -1,0 +1,112 @@
+// The file state store's in-memory table: byte-string keys and values packed into an arena,
+// indexed by an open-addressing hash table, with a compact record of the keys changed since
+// the last ClearChanges() (what a version's delta file needs).
+//
+// Layout (about 20 + key + value bytes per entry for small entries, against ~180 for a
+// std::map<std::string, std::string> plus a change log):
+// - Arena: blocks growing from 256 B to 1 MiB (an entry larger than that gets a block of its
+//   own). An entry is varint((key_len << 2) | flags), varint(value_len), key, value; flags are
+//   bit 0 "changed" and bit 1 "dead". An entry never moves while it is live except when the
+//   arena is compacted (dead bytes > live bytes); a value of another length is written as a
+//   new entry and the old one is marked dead.
+// - Slots: a power-of-two array of u64, linear probing, load <= 0.8 counting tombstones. A slot
+//   holds 0 (empty), 1 (tombstone) or (16-bit hash tag << 48) | (entry reference + 2).
+// - Changes: references of entries that became "changed"; entries since marked dead are
+//   skipped when read, so the list costs 8 bytes per changed key.
+//
+// Iteration in key order sorts references on the fly (O(n log n), 16 bytes per key of
+// temporary memory); nothing else depends on order. Thread-compatible; copyable.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace sluice::state {
+
+class CompactMap {
+ public:
+  CompactMap() = default;
+  CompactMap(const CompactMap& other);
+  CompactMap& operator=(const CompactMap& other);
+  CompactMap(CompactMap&&) noexcept = default;
+  CompactMap& operator=(CompactMap&&) noexcept = default;
+
+  /// Number of live keys.
+  int64_t size() const { return live_; }
+  /// Bytes held: arena blocks plus slots plus the change list.
+  int64_t memory_bytes() const;
+
+  /// The value of `key`; the view is valid until the next change of the map.
+  std::optional<std::string_view> Find(std::string_view key) const;
+  /// Inserts or replaces. `mark_changed` records the key as changed (see ChangedKeys).
+  /// Returns true if the key was new.
+  bool Put(std::string_view key, std::string_view value, bool mark_changed);
+  /// Removes `key`; returns whether it was present.
+  bool Erase(std::string_view key);
+
+  /// Number of live keys marked changed.
+  int64_t num_changed() const { return changed_live_; }
+  /// Calls fn(key, value) for every live changed key, in bytewise key order.
+  template <typename Fn>
+  void ForEachChangedSorted(Fn&& fn) const {
+    for (const auto& [prefix, ref] : SortedRefs(/*changed_only=*/true)) fn(KeyOf(ref), ValueOf(ref));
+  }
+  /// Forgets which keys changed (after a commit).
+  void ClearChanges();
+
+  /// Calls fn(key, value) for every live key in bytewise key order; stops at the first
+  /// fn that returns false.
+  template <typename Fn>
+  void ForEachSorted(Fn&& fn) const {
+    for (const auto& [prefix, ref] : SortedRefs(/*changed_only=*/false)) {
+      if (!fn(KeyOf(ref), ValueOf(ref))) return;
+    }
+  }
+
+ private:
+  struct Block {
+    std::unique_ptr<char[]> data;
+    uint32_t capacity = 0;
+    uint32_t used = 0;
+  };
+  struct Entry {
+    char* header;   // first byte of the entry (holds the flags in its low bits)
+    uint64_t key_len;
+    const char* key;
+    uint64_t value_len;
+    char* value;
+  };
+
+  static constexpr uint64_t kEmpty = 0;
+  static constexpr uint64_t kTombstone = 1;
+  static constexpr uint8_t kChanged = 1;
+  static constexpr uint8_t kDead = 2;
+
+  Entry Decode(uint64_t ref) const;
+  std::string_view KeyOf(uint64_t ref) const;
+  std::string_view ValueOf(uint64_t ref) const;
+  // The slot index holding `key`, or the slot to insert it at (*found false).
+  size_t Probe(std::string_view key, uint64_t hash, bool* found) const;
+  uint64_t Append(std::string_view key, std::string_view value, uint8_t flags);
+  void Kill(uint64_t ref);
+  void MaybeGrow();
+  void Rehash(size_t capacity);
+  void MaybeCompactArena();
+  // (key prefix, reference) of the live (changed) entries in key order.
+  std::vector<std::pair<uint64_t, uint64_t>> SortedRefs(bool changed_only) const;
+
+  std::vector<Block> blocks_;
+  std::vector<uint64_t> slots_;
+  std::vector<uint64_t> changed_;  // references; some may be dead
+  int64_t live_ = 0;
+  int64_t tombstones_ = 0;
+  int64_t changed_live_ = 0;
+  uint64_t live_bytes_ = 0;  // bytes of live entries
+  uint64_t dead_bytes_ = 0;  // bytes of dead entries and unused block tails
+};
+
+}  // namespace sluice::state

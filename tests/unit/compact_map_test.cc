@@ -1,0 +1,168 @@
+// The file state store's compact table (state/compact_map.h) against a std::map model: the same
+// answers over random operations, the changed-key record a delta is written from, copies, and
+// its memory per key.
+#include "state/compact_map.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <iostream>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace sluice::state {
+namespace {
+
+using Model = std::map<std::string, std::string>;
+
+Model Contents(const CompactMap& m) {
+  Model out;
+  std::string last;
+  bool first = true;
+  m.ForEachSorted([&](std::string_view k, std::string_view v) {
+    EXPECT_TRUE(first || last < k) << "not in bytewise order: '" << last << "' then '" << k << "'";
+    first = false;
+    last.assign(k);
+    out.emplace(std::string(k), std::string(v));
+    return true;
+  });
+  return out;
+}
+
+Model Changed(const CompactMap& m) {
+  Model out;
+  std::string last;
+  m.ForEachChangedSorted([&](std::string_view k, std::string_view v) {
+    EXPECT_TRUE(out.empty() || last < k);
+    last.assign(k);
+    out.emplace(std::string(k), std::string(v));
+  });
+  return out;
+}
+
+// Keys with bytes that sort differently signed and unsigned, shared prefixes longer than 8
+// bytes, empty keys and values, and values of changing lengths (so entries move and the arena
+// is compacted).
+std::string RandomKey(std::mt19937& rng, int space) {
+  const int n = static_cast<int>(rng() % static_cast<unsigned>(space));
+  switch (n % 4) {
+    case 0:
+      return std::to_string(n);
+    case 1:
+      return "shared-prefix-" + std::to_string(n);
+    case 2:
+      return std::string(1, static_cast<char>(0x80 + n % 100)) + std::string(n % 3, '\0');
+    default:
+      return n % 8 == 3 ? std::string() : std::string(static_cast<size_t>(n % 40), 'k') + std::to_string(n);
+  }
+}
+
+std::string RandomValue(std::mt19937& rng) {
+  return std::string(rng() % 5 == 0 ? 0 : rng() % 60, static_cast<char>('a' + rng() % 26));
+}
+
+TEST(CompactMap, AnswersAsAStdMapOverRandomOperationsWithChangesCopiesAndCompaction) {
+  std::mt19937 rng(7);
+  CompactMap map;
+  Model model, changed;  // changed: keys put since the last ClearChanges and still present
+  for (int round = 0; round < 40; ++round) {
+    for (int i = 0; i < 3000; ++i) {
+      const std::string key = RandomKey(rng, round % 2 ? 200 : 5000);
+      const unsigned op = rng() % 10;
+      if (op < 6) {
+        const std::string value = RandomValue(rng);
+        const bool mark = round % 5 != 4;  // some rounds replay files: no change marks
+        EXPECT_EQ(map.Put(key, value, mark), model.count(key) == 0);
+        model[key] = value;
+        if (mark) {
+          changed[key] = value;
+        } else if (changed.count(key)) {
+          changed[key] = value;  // still changed: its latest value is what the delta holds
+        }
+      } else if (op < 9) {
+        EXPECT_EQ(map.Erase(key), model.erase(key) > 0);
+        changed.erase(key);
+      } else {
+        auto found = map.Find(key);
+        auto it = model.find(key);
+        ASSERT_EQ(found.has_value(), it != model.end()) << key;
+        if (found) {
+          EXPECT_EQ(*found, it->second);
+        }
+      }
+    }
+    ASSERT_EQ(map.size(), static_cast<int64_t>(model.size()));
+    ASSERT_EQ(Contents(map), model);
+    ASSERT_EQ(map.num_changed(), static_cast<int64_t>(changed.size()));
+    ASSERT_EQ(Changed(map), changed);
+    if (round % 3 == 0) {
+      CompactMap copy(map);
+      map = CompactMap();  // the copy owns its own bytes
+      EXPECT_EQ(Contents(copy), model);
+      EXPECT_EQ(Changed(copy), changed);
+      map = std::move(copy);
+    }
+    if (round % 4 == 1) {
+      map.ClearChanges();
+      changed.clear();
+      EXPECT_EQ(map.num_changed(), 0);
+      EXPECT_TRUE(Changed(map).empty());
+    }
+  }
+}
+
+TEST(CompactMap, LargeEntriesAndEarlyStopOfIteration) {
+  CompactMap map;
+  const std::string big(3 << 20, 'x');  // larger than an arena block
+  map.Put("b", big, true);
+  map.Put("a", "1", true);
+  map.Put("c", "3", true);
+  EXPECT_EQ(*map.Find("b"), big);
+  map.Put("b", "small", true);
+  EXPECT_EQ(*map.Find("b"), "small");
+  std::vector<std::string> seen;
+  map.ForEachSorted([&](std::string_view k, std::string_view) {
+    seen.emplace_back(k);
+    return k != "b";
+  });
+  EXPECT_EQ(seen, (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(Changed(map), (Model{{"a", "1"}, {"b", "small"}, {"c", "3"}}));
+}
+
+TEST(CompactMap, ChurnOfRemovedKeysKeepsMemoryBounded) {
+  CompactMap map;
+  for (int i = 0; i < 200000; ++i) {
+    map.Put("key" + std::to_string(i), std::string(static_cast<size_t>(i % 7), 'v'), true);
+    if (i >= 1000) {
+      ASSERT_TRUE(map.Erase("key" + std::to_string(i - 1000)));
+    }
+    if (i % 50000 == 0) map.ClearChanges();
+  }
+  EXPECT_EQ(map.size(), 1000);
+  // 1,000 live entries of ~20 bytes: tombstones and dead entries are reclaimed, so the table
+  // does not keep the 200,000 keys' worth of memory.
+  EXPECT_LT(map.memory_bytes(), 4 << 20);
+}
+
+// Count state of 10^6 integer keys as the aggregation writes it: a key of a non-null bigint
+// (1 + 8 bytes) and a value of one count (1 + 8 bytes).
+TEST(CompactMap, CountStateOfAMillionKeysTakesAtMost40BytesAKey) {
+  CompactMap map;
+  constexpr int kKeys = 1'000'000;
+  std::string key(9, '\x01'), value(9, '\x01');
+  for (int i = 0; i < kKeys; ++i) {
+    std::memcpy(&key[1], &i, sizeof(i));
+    std::memcpy(&value[1], &i, sizeof(i));
+    map.Put(key, value, /*mark_changed=*/true);
+  }
+  map.ClearChanges();
+  ASSERT_EQ(map.size(), kKeys);
+  const double per_key = static_cast<double>(map.memory_bytes()) / kKeys;
+  std::cout << "compact map: " << per_key << " bytes per key (18 bytes of key and value)\n";
+  EXPECT_LE(per_key, 40.0);
+}
+
+}  // namespace
+}  // namespace sluice::state
