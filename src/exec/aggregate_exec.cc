@@ -187,16 +187,52 @@ AggregateSettings AggregateExec::Settings(const ExecContext& ctx) const {
   return s;
 }
 
+Result<AggregateInputs> AggregateExec::Evaluate(const std::vector<std::shared_ptr<arrow::RecordBatch>>& batches) const {
+  if (batches.empty()) {
+    ARROW_ASSIGN_OR_RAISE(auto empty, arrow::RecordBatch::MakeEmpty(children().at(0)->schema()));
+    return Evaluate(*empty);
+  }
+  if (batches.size() == 1) return Evaluate(*batches[0]);
+  // Evaluate each batch, then concatenate only the columns the aggregation reads.
+  std::vector<AggregateInputs> parts;
+  for (const auto& b : batches) {
+    ARROW_ASSIGN_OR_RAISE(auto part, Evaluate(*b));
+    parts.push_back(std::move(part));
+  }
+  auto concat = [&](auto column) -> Result<std::shared_ptr<arrow::Array>> {
+    arrow::ArrayVector pieces;
+    for (const auto& part : parts) pieces.push_back(column(part));
+    return arrow::Concatenate(pieces);
+  };
+  AggregateInputs in;
+  for (const auto& part : parts) in.num_rows += part.num_rows;
+  for (size_t i = 0; i < parts[0].groups.size(); ++i) {
+    ARROW_ASSIGN_OR_RAISE(auto a, concat([i](const AggregateInputs& p) { return p.groups[i]; }));
+    in.groups.push_back(std::move(a));
+  }
+  for (size_t i = 0; i < parts[0].args.size(); ++i) {
+    ARROW_ASSIGN_OR_RAISE(auto a, concat([i](const AggregateInputs& p) { return p.args[i]; }));
+    in.args.push_back(std::move(a));
+  }
+  if (parts[0].time_us) {
+    ARROW_ASSIGN_OR_RAISE(auto t, concat([](const AggregateInputs& p) -> std::shared_ptr<arrow::Array> { return p.time_us; }));
+    in.time_us = std::static_pointer_cast<arrow::Int64Array>(t);
+  }
+  return in;
+}
+
 Status AggregateExec::Finish(ExecContext* ctx, OperatorState* state, const BatchConsumer& out) const {
-  const auto& input_schema = children().at(0)->schema();
-  ARROW_ASSIGN_OR_RAISE(auto table, arrow::Table::FromRecordBatches(input_schema, static_cast<BufferedInput*>(state)->batches));
-  static_cast<BufferedInput*>(state)->batches.clear();
-  ARROW_ASSIGN_OR_RAISE(auto batch, table->CombineChunksToBatch());
-  table.reset();
-  ARROW_ASSIGN_OR_RAISE(AggregateInputs in, Evaluate(*batch));
+  auto& batches = static_cast<BufferedInput*>(state)->batches;
+  const int64_t cpu_start = ProcessCpuNs();
+  ARROW_ASSIGN_OR_RAISE(AggregateInputs in, Evaluate(batches));
+  batches.clear();
   OperatorProgress progress;
   progress.operator_name = "stateStoreSave";
   ARROW_ASSIGN_OR_RAISE(auto result, Aggregate(in, Settings(*ctx), ctx, &progress));
+  // CPU time of the aggregation proper (evaluating its inputs, grouping, state updates and
+  // eviction, building its output), all threads of the process.
+  progress.custom_metrics["aggregationCpuNanos"] = ProcessCpuNs() - cpu_start;
+  progress.custom_metrics["aggregationInputRows"] = in.num_rows;
   ARROW_RETURN_NOT_OK(ReportProgress(ctx, std::move(progress)));
   return EmitTable(*result, out);
 }

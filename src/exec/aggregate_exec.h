@@ -109,6 +109,8 @@ class AggregateExec : public StatefulOperator {
 
  private:
   Result<AggregateInputs> Evaluate(const arrow::RecordBatch& batch) const;
+  /// The buffered batches' inputs as one: only the evaluated columns are concatenated.
+  Result<AggregateInputs> Evaluate(const std::vector<std::shared_ptr<arrow::RecordBatch>>& batches) const;
   AggregateSettings Settings(const ExecContext& ctx) const;
 
   std::vector<plan::ExprPtr> group_exprs_;

@@ -1,12 +1,15 @@
 // StateStoreSaveExec: streaming (and batch) aggregation of plain groups and of tumbling and
 // sliding windows over the state store.
 //
-// Per batch: (A) rows are split into ranges, one per thread; each thread evaluates the keys
-// (window bounds first, so state iterates in window-end order), drops late rows and folds the
-// rest into per-partition hash maps of partial aggregates. (B) per partition, in parallel: the
-// threads' partials are merged in row order, then merged into the stored partials of the same
-// keys (state first: it holds earlier rows), written back, and the output mode decides what is
-// emitted and evicted. (C) the emitted keys and partials become the output columns.
+// Per batch: (A) the rows are grouped and their partial aggregates folded per group: when every
+// grouping key has a fixed width (windows, integer, date and timestamp columns) by the
+// vectorised path (fixed_key_aggregate.h: no key string per row, one per distinct group);
+// otherwise rows are split into ranges, one per thread, each thread encodes the keys (window
+// bounds first, so state iterates in window-end order), drops late rows and folds the rest into
+// per-partition hash maps of partials, merged in row order. (B) per partition, in parallel: each
+// distinct key of the batch is read from state once and its partials merged after the stored
+// ones (state first: it holds earlier rows) and written back once; then the output mode decides
+// what is emitted and evicted. (C) the emitted keys and partials become the output columns.
 //
 // Eviction (append and update): keys whose event time (window end, or the watermarked grouping
 // column) is at or before the batch's watermark are removed; append emits them as they go.
@@ -14,9 +17,11 @@
 #include <arrow/api.h>
 
 #include <algorithm>
+#include <functional>
 #include <unordered_map>
 
 #include "exec/aggregate_exec.h"
+#include "exec/fixed_key_aggregate.h"
 #include "exec/physical_planner.h"
 #include "exec/row_codec.h"
 #include "state/partitioning.h"
@@ -31,6 +36,14 @@ struct Emitted {
 
 using PartialMap = std::unordered_map<std::string, Accs>;
 
+// The batch's partials of one partition, ready to fold into state: keys[i] (in bytewise order
+// in update mode, which emits them in that order), and merge(i, stored value, out) computing the
+// value to store for keys[i].
+struct PartitionUpdate {
+  std::vector<std::string_view> keys;
+  std::function<Status(size_t i, const std::optional<std::string>& old, std::string* value)> merge;
+};
+
 class HashAggregateExec : public AggregateExec {
  public:
   using AggregateExec::AggregateExec;
@@ -40,18 +53,100 @@ class HashAggregateExec : public AggregateExec {
   const char* state_operator_name() const override { return "stateStoreSave"; }
   Result<std::shared_ptr<arrow::Table>> Aggregate(const AggregateInputs& in, const AggregateSettings& settings,
                                                   ExecContext* ctx, OperatorProgress* progress) const override;
+
+ private:
+  Status AggregateFixedKeys(const FixedKeyGroups& groups, const AggregateSettings& settings, ExecContext* ctx,
+                            std::vector<std::vector<Emitted>>* emitted, OperatorProgress* progress) const;
+  Status AggregateRows(const AggregateInputs& in, const AggregateSettings& settings, const AccumulatorSet& accs,
+                       ExecContext* ctx, std::vector<std::vector<Emitted>>* emitted, OperatorProgress* progress) const;
+  Status UpdatePartition(const AggregateSettings& settings, state::StateStore* store, const PartitionUpdate& update,
+                         std::vector<Emitted>* out, int64_t* removal_ms) const;
 };
 
-Result<std::shared_ptr<arrow::Table>> HashAggregateExec::Aggregate(const AggregateInputs& in,
-                                                                    const AggregateSettings& settings, ExecContext* ctx,
-                                                                    OperatorProgress* progress) const {
+Status HashAggregateExec::UpdatePartition(const AggregateSettings& settings, state::StateStore* store,
+                                          const PartitionUpdate& update, std::vector<Emitted>* out,
+                                          int64_t* removal_ms) const {
+  const AggregateLayout& l = layout();
+  const plan::OutputMode mode = settings.mode;
+  std::string value;
+  for (size_t i = 0; i < update.keys.size(); ++i) {
+    const std::string_view k = update.keys[i];
+    ARROW_ASSIGN_OR_RAISE(auto old, store->Get(k));
+    ARROW_RETURN_NOT_OK(update.merge(i, old, &value));
+    ARROW_RETURN_NOT_OK(store->Put(k, value));
+    if (mode == plan::OutputMode::kUpdate) out->push_back({std::string(k), value});
+  }
+  const int64_t t1 = SteadyNowMs();
+  if (mode == plan::OutputMode::kComplete) {
+    ARROW_RETURN_NOT_OK(store->ForEach([&](std::string_view k, std::string_view v) {
+      out->push_back({std::string(k), std::string(v)});
+      return Status::OK();
+    }));
+  } else if (l.evictable && settings.evict_us != kNoWatermark) {
+    // Keys iterate in event-time order (window end / watermarked column first): stop at the
+    // first one the watermark has not passed.
+    std::vector<std::string> expired;
+    Status st = store->ForEach([&](std::string_view k, std::string_view v) -> Status {
+      ARROW_ASSIGN_OR_RAISE(int64_t t, KeyTime(l, k));
+      if (t == kNoWatermark) return Status::OK();
+      if (t > settings.evict_us) return StopIteration();
+      expired.emplace_back(k);
+      if (mode == plan::OutputMode::kAppend) out->push_back({std::string(k), std::string(v)});
+      return Status::OK();
+    });
+    if (!st.ok() && !st.IsCancelled()) return st;
+    for (const auto& k : expired) ARROW_RETURN_NOT_OK(store->Remove(k));
+  }
+  *removal_ms = SteadyNowMs() - t1;
+  return Status::OK();
+}
+
+// (A) and (B) on the vectorised path (fixed_key_aggregate.h).
+Status HashAggregateExec::AggregateFixedKeys(const FixedKeyGroups& groups, const AggregateSettings& settings,
+                                             ExecContext* ctx, std::vector<std::vector<Emitted>>* emitted,
+                                             OperatorProgress* progress) const {
+  const int op = operator_id();
+  const int P = ctx->stores->num_partitions();
+  progress->num_rows_dropped_by_watermark += groups.dropped();
+  std::vector<std::vector<uint32_t>> members(static_cast<size_t>(P));
+  for (size_t g = 0; g < groups.size(); ++g) members[static_cast<size_t>(groups.partition(g))].push_back(static_cast<uint32_t>(g));
+  std::vector<int64_t> update_ms(static_cast<size_t>(P), 0), removal_ms(static_cast<size_t>(P), 0);
+  ARROW_RETURN_NOT_OK(ParallelFor(P, OperatorThreads(P), [&](int p) -> Status {
+    const int64_t t0 = SteadyNowMs();
+    ARROW_ASSIGN_OR_RAISE(state::StateStore * store, ctx->stores->Get(op, p));
+    auto& ids = members[static_cast<size_t>(p)];
+    // Update mode emits the batch's keys in key order; otherwise the order of the puts changes
+    // nothing (the store orders its keys itself), so the sort is skipped.
+    if (settings.mode == plan::OutputMode::kUpdate) {
+      std::sort(ids.begin(), ids.end(), [&](uint32_t a, uint32_t b) { return groups.key(a) < groups.key(b); });
+    }
+    PartitionUpdate update;
+    update.keys.reserve(ids.size());
+    for (uint32_t g : ids) update.keys.emplace_back(groups.key(g));
+    update.merge = [&](size_t i, const std::optional<std::string>& old, std::string* value) {
+      return groups.Merge(ids[i], op, p, old, value);
+    };
+    ARROW_RETURN_NOT_OK(UpdatePartition(settings, store, update, &(*emitted)[static_cast<size_t>(p)],
+                                        &removal_ms[static_cast<size_t>(p)]));
+    update_ms[static_cast<size_t>(p)] = SteadyNowMs() - t0 - removal_ms[static_cast<size_t>(p)];
+    return Status::OK();
+  }));
+  for (int p = 0; p < P; ++p) {
+    progress->all_updates_time_ms += update_ms[static_cast<size_t>(p)];
+    progress->all_removals_time_ms += removal_ms[static_cast<size_t>(p)];
+  }
+  return Status::OK();
+}
+
+// (A) and (B) on the generic path: a byte-string key per row.
+Status HashAggregateExec::AggregateRows(const AggregateInputs& in, const AggregateSettings& settings,
+                                        const AccumulatorSet& accs, ExecContext* ctx,
+                                        std::vector<std::vector<Emitted>>* emitted, OperatorProgress* progress) const {
   const AggregateLayout& l = layout();
   const int op = operator_id();
-  AccumulatorSet accs(aggs());
   const int P = ctx->stores->num_partitions();
   const int T = OperatorThreads(P);
-  const plan::OutputMode mode = settings.mode;
-  const int64_t late_us = settings.late_us, evict_us = settings.evict_us;
+  const int64_t late_us = settings.late_us;
 
   // (A) rows -> per-thread, per-partition partial aggregates.
   const int ranges = in.num_rows >= 4096 ? T : 1;
@@ -104,7 +199,6 @@ Result<std::shared_ptr<arrow::Table>> HashAggregateExec::Aggregate(const Aggrega
   for (int64_t d : dropped) progress->num_rows_dropped_by_watermark += d;
 
   // (B) per partition: merge into state, decide what to emit and evict.
-  std::vector<std::vector<Emitted>> emitted(static_cast<size_t>(P));
   std::vector<int64_t> update_ms(static_cast<size_t>(P), 0), removal_ms(static_cast<size_t>(P), 0);
   ARROW_RETURN_NOT_OK(ParallelFor(P, T, [&](int p) -> Status {
     const int64_t t0 = SteadyNowMs();
@@ -123,52 +217,37 @@ Result<std::shared_ptr<arrow::Table>> HashAggregateExec::Aggregate(const Aggrega
     std::vector<std::pair<std::string, Accs>> keys(std::make_move_iterator(merged.begin()),
                                                    std::make_move_iterator(merged.end()));
     std::sort(keys.begin(), keys.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-    auto& out = emitted[static_cast<size_t>(p)];
-    std::string value;
-    for (auto& [k, batch_accs] : keys) {
-      ARROW_ASSIGN_OR_RAISE(auto old, store->Get(k));
-      Accs total;
-      if (old) {
-        size_t pos = 0;
-        Status st = accs.Decode(*old, &pos, &total);
-        if (!st.ok()) return Status::IOError("State of operator ", op, " partition ", p, " is unreadable: ", st.message());
-        ARROW_RETURN_NOT_OK(accs.Merge(&total, batch_accs));
-      } else {
-        total = std::move(batch_accs);
-      }
-      value.clear();
-      accs.Encode(total, &value);
-      ARROW_RETURN_NOT_OK(store->Put(k, value));
-      if (mode == plan::OutputMode::kUpdate) out.push_back({k, value});
-    }
-    const int64_t t1 = SteadyNowMs();
-    update_ms[static_cast<size_t>(p)] = t1 - t0;
-    if (mode == plan::OutputMode::kComplete) {
-      ARROW_RETURN_NOT_OK(store->ForEach([&](std::string_view k, std::string_view v) {
-        out.push_back({std::string(k), std::string(v)});
-        return Status::OK();
-      }));
-    } else if (l.evictable && evict_us != kNoWatermark) {
-      // Keys iterate in event-time order (window end / watermarked column first): stop at the
-      // first one the watermark has not passed.
-      std::vector<std::string> expired;
-      Status st = store->ForEach([&](std::string_view k, std::string_view v) -> Status {
-        ARROW_ASSIGN_OR_RAISE(int64_t t, KeyTime(l, k));
-        if (t == kNoWatermark) return Status::OK();
-        if (t > evict_us) return StopIteration();
-        expired.emplace_back(k);
-        if (mode == plan::OutputMode::kAppend) out.push_back({std::string(k), std::string(v)});
-        return Status::OK();
-      });
-      if (!st.ok() && !st.IsCancelled()) return st;
-      for (const auto& k : expired) ARROW_RETURN_NOT_OK(store->Remove(k));
-    }
-    removal_ms[static_cast<size_t>(p)] = SteadyNowMs() - t1;
+    PartitionUpdate update;
+    update.keys.reserve(keys.size());
+    for (const auto& kv : keys) update.keys.emplace_back(kv.first);
+    update.merge = [&](size_t i, const std::optional<std::string>& old, std::string* value) {
+      return MergeIntoStored(accs, op, p, old, std::move(keys[i].second), value);
+    };
+    ARROW_RETURN_NOT_OK(UpdatePartition(settings, store, update, &(*emitted)[static_cast<size_t>(p)],
+                                        &removal_ms[static_cast<size_t>(p)]));
+    update_ms[static_cast<size_t>(p)] = SteadyNowMs() - t0 - removal_ms[static_cast<size_t>(p)];
     return Status::OK();
   }));
   for (int p = 0; p < P; ++p) {
     progress->all_updates_time_ms += update_ms[static_cast<size_t>(p)];
     progress->all_removals_time_ms += removal_ms[static_cast<size_t>(p)];
+  }
+  return Status::OK();
+}
+
+Result<std::shared_ptr<arrow::Table>> HashAggregateExec::Aggregate(const AggregateInputs& in,
+                                                                    const AggregateSettings& settings, ExecContext* ctx,
+                                                                    OperatorProgress* progress) const {
+  const AggregateLayout& l = layout();
+  AccumulatorSet accs(aggs());
+  const int P = ctx->stores->num_partitions();
+  std::vector<std::vector<Emitted>> emitted(static_cast<size_t>(P));
+  ARROW_ASSIGN_OR_RAISE(auto groups, FixedKeyGroups::Build(l, l.windowed ? &*window() : nullptr, aggs(), accs, in,
+                                                           settings.late_us, P));
+  if (groups) {
+    ARROW_RETURN_NOT_OK(AggregateFixedKeys(*groups, settings, ctx, &emitted, progress));
+  } else {
+    ARROW_RETURN_NOT_OK(AggregateRows(in, settings, accs, ctx, &emitted, progress));
   }
 
   // (C) build the output.
@@ -194,7 +273,7 @@ Result<std::shared_ptr<arrow::Table>> HashAggregateExec::Aggregate(const Aggrega
   // A global aggregate (no grouping) always has its one row in complete mode, as in SQL; in
   // update mode the first batch emits it even without input rows (as Spark does for batch 0).
   if (rows == 0 && global() &&
-      (mode == plan::OutputMode::kComplete || (mode == plan::OutputMode::kUpdate && ctx->batch_id == 0))) {
+      (settings.mode == plan::OutputMode::kComplete || (settings.mode == plan::OutputMode::kUpdate && ctx->batch_id == 0))) {
     ARROW_RETURN_NOT_OK(accs.Finish(Accs(accs.size()), out.builders, 0));
   }
   return out.Finish(schema());

@@ -24,6 +24,8 @@ inline Status StopIteration() { return Status::Cancelled("stop iteration"); }
 
 /// Monotonic milliseconds, for operator timings.
 int64_t SteadyNowMs();
+/// CPU time (user + system) of the whole process so far, in nanoseconds, for operator metrics.
+int64_t ProcessCpuNs();
 
 /// Worker threads used per operator: min(partitions, hardware threads).
 int OperatorThreads(int num_partitions);

@@ -105,23 +105,6 @@ class ChunkedReader {
 
 }  // namespace
 
-uint32_t Crc32cExtend(uint32_t crc, std::string_view data) {
-  static const std::array<uint32_t, 256> table = [] {
-    std::array<uint32_t, 256> t{};
-    for (uint32_t i = 0; i < 256; ++i) {
-      uint32_t c = i;
-      for (int k = 0; k < 8; ++k) c = (c & 1) ? (c >> 1) ^ 0x82F63B78u : (c >> 1);
-      t[i] = c;
-    }
-    return t;
-  }();
-  crc ^= 0xFFFFFFFFu;
-  for (unsigned char ch : data) crc = table[(crc ^ ch) & 0xFF] ^ (crc >> 8);
-  return crc ^ 0xFFFFFFFFu;
-}
-
-uint32_t Crc32c(std::string_view data) { return Crc32cExtend(0, data); }
-
 StateFileWriter::StateFileWriter(StateFileKind kind, int64_t store_version) {
   buf_.append(kMagic, sizeof(kMagic));
   AppendLE(&buf_, kStateFileFormatVersion, 2);

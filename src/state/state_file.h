@@ -15,6 +15,7 @@
 #include <string_view>
 
 #include "sluice/status.h"
+#include "util/crc32c.h"
 
 namespace sluice::state {
 
@@ -80,9 +81,8 @@ class StateFileCursor {
   std::unique_ptr<Impl> impl_;
 };
 
-/// CRC-32C (Castagnoli, reflected, init and final xor 0xFFFFFFFF) — fixed forever by the format.
-uint32_t Crc32c(std::string_view data);
-/// The CRC-32C of a + b, given crc = Crc32c(a). Crc32cExtend(0, b) == Crc32c(b).
-uint32_t Crc32cExtend(uint32_t crc, std::string_view b);
+/// The files' checksum: CRC-32C (util/crc32c.h) — fixed forever by the format.
+using util::Crc32c;
+using util::Crc32cExtend;
 
 }  // namespace sluice::state

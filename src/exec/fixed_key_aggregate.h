@@ -1,0 +1,107 @@
+// The vectorised path of StateStoreSaveExec for fixed-width grouping keys: the window bounds
+// plus grouping columns of integer, date or timestamp types.
+//
+// Per batch, instead of a byte-string key and a hash-map lookup per row: the key columns are
+// gathered and hashed column by column, rows are grouped by an open-addressing table over the
+// key tuples, and count/sum/avg/min/max fold column by column into per-group arrays (other
+// aggregates fold row by row into each group's partials, still without a key string per row).
+// Only then is each distinct group's state key encoded (row_codec, from the group's first row,
+// so it is byte for byte the key the generic path builds) and its partition chosen.
+//
+// The result is the same as the generic path's: the same keys, and the same partials in the
+// same row order, so state values stay byte-identical (checkpoint compatibility).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "exec/aggregate_exec.h"
+
+namespace sluice::exec {
+
+/// Process-wide switch of the vectorised path: on unless the environment variable
+/// SLUICE_AGGREGATION is "generic" at start. Tests and benchmarks turn it off to compare the
+/// two paths on the same input.
+void SetFixedKeyAggregationEnabled(bool enabled);
+bool FixedKeyAggregationEnabled();
+/// Batches aggregated on this path since the process started (tests check it was taken).
+int64_t FixedKeyAggregationBatches();
+
+/// The value to store for a key: `batch` (the partials of this batch's rows) folded after the
+/// stored partials `old` (absent for a new key). A stored value that does not decode fails
+/// naming the operator and partition.
+Status MergeIntoStored(const AccumulatorSet& accs, int op, int partition, const std::optional<std::string>& old,
+                       Accs batch, std::string* value);
+
+/// One batch's rows grouped by fixed-width keys, with each group's partial aggregates.
+class FixedKeyGroups {
+ public:
+  /// Groups the batch's rows, dropping late ones (windows ending at or before `late_us`, or
+  /// rows whose watermarked first grouping column is at or before it). Nullopt when this path
+  /// does not apply (a grouping key of another type, session windows, the switch off) or gives
+  /// the batch up (a BIGINT sum overflows: the generic path then fails or wraps as it always
+  /// has). Touches no state.
+  static Result<std::optional<FixedKeyGroups>> Build(const AggregateLayout& l, const plan::WindowSpec* w,
+                                                     const std::vector<plan::AggCall>& aggs,
+                                                     const AccumulatorSet& accs, const AggregateInputs& in,
+                                                     int64_t late_us, int num_partitions);
+
+  size_t size() const { return rep_row_.size(); }
+  /// Rows (or row windows) dropped as late.
+  int64_t dropped() const { return dropped_; }
+  /// Group g's encoded state key and its state partition.
+  std::string_view key(size_t g) const {
+    return std::string_view(keys_).substr(key_begin_[g], key_begin_[g + 1] - key_begin_[g]);
+  }
+  int partition(size_t g) const { return partitions_[g]; }
+  /// The value to store for group g (MergeIntoStored with its partials).
+  Status Merge(size_t g, int op, int partition, const std::optional<std::string>& old, std::string* value) const;
+
+ private:
+  enum class Kind { kCount, kSumInt, kSumDouble, kAvg, kMin, kMax };
+  // Per-group partials of one count/sum/avg/min/max call, folded column by column.
+  struct Native {
+    Kind kind;
+    const arrow::Array* arg = nullptr;
+    std::vector<int64_t> n;         // count, avg's count; min/max: the best value
+    std::vector<double> d;          // floating sum, avg's sum
+    std::vector<uint8_t> has;       // sum/min/max: a value was seen
+    std::vector<int64_t> best_row;  // min/max: the row holding the best value
+  };
+
+  FixedKeyGroups(const AggregateLayout& l, const plan::WindowSpec* w, const std::vector<plan::AggCall>& aggs,
+                 const AccumulatorSet& accs, const AggregateInputs& in);
+  bool PlanNatives();
+  void Expand(int64_t late_us);
+  void Group();
+  Status FoldRows();
+  bool FoldNative(Native* a);
+  void EncodeKeys(int num_partitions);
+  Accs Partial(size_t g) const;
+
+  const AggregateLayout& l_;
+  const plan::WindowSpec* w_;
+  const std::vector<plan::AggCall>& aggs_;
+  const AccumulatorSet& accs_;
+  const AggregateInputs& in_;
+  int64_t dropped_ = 0;
+  // Expanded rows: one per (row, window) for windows, else one per kept row.
+  std::vector<int64_t> rows_;
+  std::vector<std::vector<int64_t>> cols_;  // key columns over rows_: [window start], groups...
+  std::vector<uint64_t> nulls_;             // per row: bit c set when key column c is null (if any)
+  std::vector<uint32_t> gid_;               // per row: its group
+  // Groups, in order of first appearance.
+  std::vector<int64_t> rep_row_;   // first row of each group (its key is encoded from it)
+  std::vector<int64_t> wstart_;    // windows: the group's window start
+  std::vector<Native> natives_;    // when every call is count/sum/avg/min/max
+  std::vector<Accs> generic_;      // otherwise: per-group partials folded row by row
+  bool counts_only_ = false;
+  std::string keys_;               // the groups' encoded keys, one after the other
+  std::vector<size_t> key_begin_;  // group g's key is keys_[key_begin_[g], key_begin_[g + 1])
+  std::vector<int> partitions_;
+};
+
+}  // namespace sluice::exec
