@@ -21,16 +21,8 @@ bool EnabledAtStart() {
 std::atomic<bool> g_enabled{EnabledAtStart()};
 std::atomic<int64_t> g_batches{0};
 
-bool IsFixedWidthKey(arrow::Type::type id) {
-  switch (id) {
-    case arrow::Type::INT8: case arrow::Type::INT16: case arrow::Type::INT32: case arrow::Type::INT64:
-    case arrow::Type::UINT8: case arrow::Type::UINT16: case arrow::Type::UINT32: case arrow::Type::UINT64:
-    case arrow::Type::DATE32: case arrow::Type::DATE64: case arrow::Type::TIMESTAMP:
-      return true;
-    default:
-      return false;
-  }
-}
+// A key of one of these types is a fixed-width integer (row_codec.h).
+bool IsFixedWidthKey(arrow::Type::type id) { return IsIntegerLike(id); }
 
 bool IsSignedInteger(arrow::Type::type id) {
   return id == arrow::Type::INT8 || id == arrow::Type::INT16 || id == arrow::Type::INT32 || id == arrow::Type::INT64;

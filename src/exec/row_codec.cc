@@ -58,8 +58,6 @@ int64_t IntegerAt(const arrow::Array& a, int64_t row) {
   }
 }
 
-namespace {
-
 bool IsIntegerLike(arrow::Type::type id) {
   switch (id) {
     case arrow::Type::INT8: case arrow::Type::INT16: case arrow::Type::INT32: case arrow::Type::INT64:
@@ -70,6 +68,8 @@ bool IsIntegerLike(arrow::Type::type id) {
       return false;
   }
 }
+
+namespace {
 
 template <typename BuilderT, typename T>
 Status AppendAs(arrow::ArrayBuilder* b, T v) {

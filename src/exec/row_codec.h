@@ -24,6 +24,8 @@ namespace sluice::exec {
 
 /// Appends the encoding of `array[row]` to `out`.
 void EncodeValue(const arrow::Array& array, int64_t row, std::string* out);
+/// Integer, date and timestamp types: encoded as 8 bytes, read as int64 by IntegerAt.
+bool IsIntegerLike(arrow::Type::type id);
 /// The value of an integer, date or timestamp array at `row` as int64 (0 for other types).
 int64_t IntegerAt(const arrow::Array& array, int64_t row);
 /// Appends an encoded non-null int64 (timestamps in micros, counts).
