@@ -244,9 +244,15 @@ AccumulatorSet::AccumulatorSet(const std::vector<plan::AggCall>& aggs) : aggs_(&
                    : f == "approx_count_distinct" ? Fn::kApproxCountDistinct
                    : f == "percentile_approx"     ? Fn::kPercentileApprox
                                            : Fn::kLast);
+    if (fns_.back() == Fn::kLast && f != "last" && unknown_.empty()) unknown_ = a.ToString();
   }
   size_t next = aggs.size();
   for (const auto& a : aggs) ordering_.push_back(a.ordering ? next++ : SIZE_MAX);
+}
+
+Status AccumulatorSet::status() const {
+  if (unknown_.empty()) return Status::OK();
+  return Status::Invalid("aggregate ", unknown_, ": no such aggregate function");
 }
 
 Status AccumulatorSet::Update(std::vector<Acc>* accs, const std::vector<std::shared_ptr<arrow::Array>>& args,

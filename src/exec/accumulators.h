@@ -35,6 +35,9 @@ class AccumulatorSet {
  public:
   explicit AccumulatorSet(const std::vector<plan::AggCall>& aggs);
 
+  /// OK when every call names an aggregate with an accumulator; else Invalid naming the first
+  /// that has none (the planner refuses unknown names, so this is a plan built by hand).
+  Status status() const;
   size_t size() const { return aggs_->size(); }
   /// Folds row `row` of the argument arrays into `accs`: one array per aggregate call, then one
   /// per call with an ordering argument (max_by/min_by), in call order. Fails only
@@ -58,6 +61,7 @@ class AccumulatorSet {
   Status FinishOne(size_t i, const Acc& a, arrow::ArrayBuilder* b) const;
   const std::vector<plan::AggCall>* aggs_;
   std::vector<Fn> fns_;            // aggs_[i].fn, resolved once (Update runs per row)
+  std::string unknown_;            // the first call's name with no accumulator (empty: none)
   std::vector<size_t> ordering_;   // max_by/min_by: the index of the ordering array in Update's args
 };
 

@@ -240,6 +240,7 @@ Result<std::shared_ptr<arrow::Table>> HashAggregateExec::Aggregate(const Aggrega
                                                                     OperatorProgress* progress) const {
   const AggregateLayout& l = layout();
   AccumulatorSet accs(aggs());
+  ARROW_RETURN_NOT_OK(accs.status());
   const int P = ctx->stores->num_partitions();
   std::vector<std::vector<Emitted>> emitted(static_cast<size_t>(P));
   ARROW_ASSIGN_OR_RAISE(auto groups, FixedKeyGroups::Build(l, l.windowed ? &*window() : nullptr, aggs(), accs, in,

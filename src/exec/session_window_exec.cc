@@ -88,6 +88,7 @@ Result<std::shared_ptr<arrow::Table>> SessionWindowAggregateExec::Aggregate(cons
   const AggregateLayout& l = layout();
   const int op = operator_id();
   AccumulatorSet accs(aggs());
+  ARROW_RETURN_NOT_OK(accs.status());
   const int P = ctx->stores->num_partitions();
   const int T = OperatorThreads(P);
   const plan::OutputMode mode = settings.mode;

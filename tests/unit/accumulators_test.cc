@@ -1,6 +1,7 @@
 // Partial aggregates: ANSI overflow of BIGINT sums, exact decimal averages with Spark's result
 // type and rounding, decimal sums that do not fit, and the state encoding of both.
 #include <arrow/api.h>
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <limits>
@@ -49,6 +50,21 @@ Result<std::string> Aggregate(const std::vector<plan::AggCall>& calls, const std
   ARROW_ASSIGN_OR_RAISE(auto out, builders[0]->Finish());
   ARROW_ASSIGN_OR_RAISE(auto scalar, out->GetScalar(0));
   return scalar->ToString();
+}
+
+// A call whose name has no accumulator is refused by name, not folded as `last`.
+TEST(Accumulators, UnknownFunctionIsRefusedByName) {
+  plan::AggCall call;
+  call.fn = "lastt";
+  call.arg = plan::Expr::Column("x");
+  call.arg_type = arrow::int64();
+  call.out_type = arrow::int64();
+  std::vector<plan::AggCall> calls{call};
+  AccumulatorSet set(calls);
+  EXPECT_THAT(set.status().ToString(), ::testing::HasSubstr("no such aggregate function"));
+  EXPECT_THAT(set.status().ToString(), ::testing::HasSubstr("lastt"));
+  calls[0].fn = "last";
+  EXPECT_OK(AccumulatorSet(calls).status());
 }
 
 TEST(Accumulators, BigintSumOverflowFailsUnderAnsiNamingTheCall) {
