@@ -16,6 +16,14 @@ namespace {
 using ::testing::HasSubstr;
 namespace fs = std::filesystem;
 
+// The query every test here runs: the JSON files of in/, one per batch, into Parquet at out/.
+Result<StreamingQuery> StartFilesToParquet(const std::shared_ptr<Session>& s, const TempDir& dir) {
+  ARROW_ASSIGN_OR_RAISE(auto df, s->readStream().format("json").schema("id BIGINT, name STRING, price DOUBLE")
+                                     .option("maxFilesPerTrigger", "1").load(dir.Sub("in")));
+  return df.writeStream().format("parquet").option("path", dir.Sub("out"))
+      .option("checkpointLocation", dir.Sub("ckpt")).trigger(AvailableNow()).start();
+}
+
 // Runs files -> Parquet, one file per batch, over `files` input files on fresh directories;
 // returns the syncs the local filesystem made meanwhile.
 io::SyncCounts RunFilesToParquet(const TempDir& dir, int files) {
@@ -23,11 +31,7 @@ io::SyncCounts RunFilesToParquet(const TempDir& dir, int files) {
   auto s = Session::Make();
   EXPECT_OK(io::LocalFileSystem()->SyncDeferred());  // nothing owed from earlier tests
   const io::SyncCounts before = io::LocalSyncCounts();
-  auto df = s->readStream().format("json").schema("id BIGINT, name STRING, price DOUBLE")
-                .option("maxFilesPerTrigger", "1").load(dir.Sub("in"));
-  EXPECT_OK(df);
-  auto q = df->writeStream().format("parquet").option("path", dir.Sub("out"))
-               .option("checkpointLocation", dir.Sub("ckpt")).trigger(AvailableNow()).start();
+  auto q = StartFilesToParquet(s, dir);
   EXPECT_OK(q);
   EXPECT_OK(q->awaitTermination());
   const io::SyncCounts after = io::LocalSyncCounts();
@@ -57,12 +61,8 @@ void FailAtDeferredSyncThenRestart(const std::string& fault, const std::string& 
   TempDir dir;
   for (int f = 0; f < 2; ++f) WriteInputFile(dir.Sub("in"), "f" + std::to_string(f) + ".json", JsonRows(f * 10, 10));
   auto run = [&](std::shared_ptr<io::FileSystem> fsys) {
-    auto s = api::MakeSession(std::move(fsys));
-    auto df = s->readStream().format("json").schema("id BIGINT, name STRING, price DOUBLE")
-                  .option("maxFilesPerTrigger", "1").load(dir.Sub("in"));
-    EXPECT_OK(df);
-    auto q = df->writeStream().format("parquet").option("path", dir.Sub("out"))
-                 .option("checkpointLocation", dir.Sub("ckpt")).trigger(AvailableNow()).start();
+    auto s = api::MakeSession(std::move(fsys));  // the query runs while its session lives
+    auto q = StartFilesToParquet(s, dir);
     EXPECT_OK(q);
     return q->awaitTermination();
   };
