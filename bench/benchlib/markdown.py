@@ -108,6 +108,11 @@ def _workload(doc: dict, wid: str, w: dict) -> list[str]:
         lines += ["", "p99 per batch (ms): " + ", ".join(
             f"{e} {_num(_stat_cells(r, 'batch_ms_p99')[0])}" for e, r in w["engines"].items()
             if r.get("status") == "ok")]
+        syncs = {e: _stat_cells(r, "syncs_per_batch")[0] for e, r in w["engines"].items()
+                 if r.get("status") == "ok" and r.get("syncs_per_batch")}
+        if syncs:
+            lines += ["", "Syncs per batch (data and directory, median of runs): "
+                      + ", ".join(f"{e} {v}" for e, v in syncs.items())]
     if metric == "restart_s":
         for e, r in w["engines"].items():
             if r.get("status") == "ok":
