@@ -262,7 +262,7 @@ void FixedKeyGroups::Group() {
       const size_t gs = static_cast<size_t>(g);
       if (ghash[gs] == h && gnulls[gs] == nl) {
         bool same = true;
-        const int64_t* k = &gkeys[gs * width];
+        const int64_t* k = gkeys.data() + gs * width;  // width 0 (no keys): an empty vector
         for (size_t c = 0; c < width && same; ++c) same = k[c] == cols_[c][i];
         if (same) {
           gid_[i] = static_cast<uint32_t>(g);
