@@ -15,11 +15,6 @@ namespace {
 
 using ::testing::HasSubstr;
 
-std::string ReadAll(const std::string& path) {
-  std::ifstream in(path);
-  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
-
 class CliIceberg : public ::testing::Test {
  protected:
   std::string Catalog() const {
@@ -34,8 +29,8 @@ class CliIceberg : public ::testing::Test {
   int Sluice(const std::string& args) {
     return RunCommand(ToolPath("sluice") + " " + args + " >" + dir_.Sub("stdout") + " 2>" + dir_.Sub("stderr"));
   }
-  std::string Stdout() const { return ReadAll(dir_.Sub("stdout")); }
-  std::string Stderr() const { return ReadAll(dir_.Sub("stderr")); }
+  std::string Stdout() const { return ReadText(dir_.Sub("stdout")); }
+  std::string Stderr() const { return ReadText(dir_.Sub("stderr")); }
   std::string Write(const std::string& name, const std::string& text) {
     std::ofstream(dir_.Sub(name)) << text;
     return dir_.Sub(name);

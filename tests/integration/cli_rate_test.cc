@@ -11,16 +11,6 @@
 namespace sluice::testing {
 namespace {
 
-std::string WriteText(const std::string& path, const std::string& text) {
-  std::ofstream(path) << text;
-  return path;
-}
-
-std::string ReadAll(const std::string& path) {
-  std::ifstream in(path);
-  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
-
 TEST(CliRate, KillNineThenRestartGivesExactlyTheRowsOfTheRecordedOffsets) {
   TempDir dir;
   std::string sql = WriteText(dir.Sub("rate.sql"),
@@ -32,9 +22,9 @@ TEST(CliRate, KillNineThenRestartGivesExactlyTheRowsOfTheRecordedOffsets) {
   std::string run = ToolPath("sluice") + " run " + sql + " --checkpoint " + dir.Sub("ckpt");
   // Runs back to back until SIGKILL lands somewhere in a batch.
   int rc = RunCommand("timeout -s KILL 1 " + run + " --trigger processing-time=5ms >/dev/null 2>" + dir.Sub("err1"));
-  ASSERT_EQ(rc, 137) << ReadAll(dir.Sub("err1"));
+  ASSERT_EQ(rc, 137) << ReadText(dir.Sub("err1"));
   // The restart re-runs an uncommitted batch (if the kill left one) with its recorded offsets.
-  ASSERT_EQ(RunCommand(run + " --trigger once >/dev/null 2>" + dir.Sub("err2")), 0) << ReadAll(dir.Sub("err2"));
+  ASSERT_EQ(RunCommand(run + " --trigger once >/dev/null 2>" + dir.Sub("err2")), 0) << ReadText(dir.Sub("err2"));
   auto rows = ReadSinkDir(dir.Sub("out"));
   ASSERT_NE(rows, nullptr);
   auto values = SortedInts(rows, "value");
@@ -65,8 +55,8 @@ TEST(CliRate, IdleTriggersAreWrittenToTheProgressFile) {
   std::string cmd = "timeout --preserve-status -s INT 1 " + ToolPath("sluice") + " run " + sql + " --checkpoint " + dir.Sub("ckpt") +
                     " --trigger processing-time=20ms --conf sluice.sql.streaming.noDataProgressEventInterval=100 " +
                     "--progress " + dir.Sub("progress.jsonl") + " >/dev/null 2>" + dir.Sub("err");
-  ASSERT_EQ(RunCommand(cmd), 0) << ReadAll(dir.Sub("err"));  // SIGINT stops gracefully
-  std::istringstream lines(ReadAll(dir.Sub("progress.jsonl")));
+  ASSERT_EQ(RunCommand(cmd), 0) << ReadText(dir.Sub("err"));  // SIGINT stops gracefully
+  std::istringstream lines(ReadText(dir.Sub("progress.jsonl")));
   int batches = 0, idle = 0;
   for (std::string line; std::getline(lines, line);) {
     auto j = nlohmann::json::parse(line);

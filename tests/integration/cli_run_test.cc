@@ -18,8 +18,6 @@ namespace {
 
 using ::testing::HasSubstr;
 
-void WriteText(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
-
 class CliRunTest : public ::testing::Test {
  protected:
   // A pipeline reading json {id, name, price} from in/ into json sinks; `extra` is appended.

@@ -16,8 +16,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-void WriteText(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
-
 // Kills of the UNION ALL run; SLUICE_UNION_KILLS lowers it for the sanitizer build.
 int KillCount() {
   const char* v = std::getenv("SLUICE_UNION_KILLS");

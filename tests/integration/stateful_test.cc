@@ -23,8 +23,8 @@ using ::testing::HasSubstr;
 
 namespace fs = std::filesystem;
 
-// Event JSON: {"k": "...", "v": n, "ts": "2026-01-01T00:MM:SS"}, times as seconds after midnight.
-std::string Event(const std::string& k, int64_t v, int64_t secs) {
+// EventRow: JSON {"k": "...", "v": n, "ts": "2026-01-01T00:MM:SS"}, times as seconds after midnight.
+std::string EventRow(const std::string& k, int64_t v, int64_t secs) {
   char ts[64];
   std::snprintf(ts, sizeof(ts), "2026-01-01T%02lld:%02lld:%02lld", static_cast<long long>(secs / 3600),
                 static_cast<long long>(secs / 60 % 60), static_cast<long long>(secs % 60));
@@ -67,11 +67,11 @@ TEST(Stateful, CompleteModeCountsAcrossBatchesAndRestarts) {
   Fixture f;
   auto df = f.input.toDF().groupBy({col("k")}).agg({count(col("*")).alias("n"), sum(col("v")).alias("total")});
   ASSERT_OK(df.status());
-  ASSERT_OK(f.input.addJson(Events({Event("a", 1, 0), Event("b", 2, 1), Event("a", 3, 2)})).status());
+  ASSERT_OK(f.input.addJson(Events({EventRow("a", 1, 0), EventRow("b", 2, 1), EventRow("a", 3, 2)})).status());
   ASSERT_OK(f.RunOnce(df, "complete"));
   EXPECT_EQ(f.Table(), (std::vector<std::string>{"a|2|4", "b|1|2"}));
   // A new run on the same checkpoint continues from the stored state.
-  ASSERT_OK(f.input.addJson(Events({Event("b", 10, 3), Event("c", 5, 4)})).status());
+  ASSERT_OK(f.input.addJson(Events({EventRow("b", 10, 3), EventRow("c", 5, 4)})).status());
   ASSERT_OK(f.RunOnce(df, "complete"));
   EXPECT_EQ(f.Table(), (std::vector<std::string>{"a|2|4", "b|2|12", "c|1|5"}));
   // State files exist per operator and partition, with the operator's metadata.
@@ -85,10 +85,10 @@ TEST(Stateful, DecimalAverageStateOfTheDoubleEraIsRefused) {
   Fixture f;
   // (Through STRING: a BIGINT -> DECIMAL cast of the C++ API fails for small values today.)
   auto df = f.input.toDF().groupBy({col("k")}).agg({avg(col("v").cast("string").cast("decimal(10,2)")).alias("a")});
-  ASSERT_OK(f.input.addJson(Events({Event("a", 1, 0), Event("a", 2, 1)})).status());
+  ASSERT_OK(f.input.addJson(Events({EventRow("a", 1, 0), EventRow("a", 2, 1)})).status());
   ASSERT_OK(f.RunOnce(df, "complete"));
   EXPECT_EQ(f.Table(), (std::vector<std::string>{"a|1.500000"}));
-  ASSERT_OK(f.input.addJson(Events({Event("a", 4, 2)})).status());
+  ASSERT_OK(f.input.addJson(Events({EventRow("a", 4, 2)})).status());
   ASSERT_OK(f.RunOnce(df, "complete"));
   EXPECT_EQ(f.Table(), (std::vector<std::string>{"a|2.333333"}));  // state survives the restart exactly
 
@@ -98,7 +98,7 @@ TEST(Stateful, DecimalAverageStateOfTheDoubleEraIsRefused) {
   ASSERT_NE(at, std::string::npos) << text;
   text.replace(at, std::string("a decimal(14,6)").size(), "a double");
   { std::ofstream(md, std::ios::trunc) << text; }
-  ASSERT_OK(f.input.addJson(Events({Event("a", 1, 3)})).status());
+  ASSERT_OK(f.input.addJson(Events({EventRow("a", 1, 3)})).status());
   Status st = f.RunOnce(df, "complete");
   EXPECT_THAT(st.message(), HasSubstr("state value schema changed from"));
   EXPECT_THAT(st.message(), HasSubstr("a double"));
@@ -108,7 +108,7 @@ TEST(Stateful, DecimalAverageStateOfTheDoubleEraIsRefused) {
 TEST(Stateful, UpdateModeEmitsOnlyChangedGroups) {
   Fixture f;
   auto df = f.input.toDF().groupBy({col("k")}).agg({count(col("*")).alias("n")});
-  ASSERT_OK(f.input.addJson(Events({Event("a", 1, 0), Event("b", 2, 1)})).status());
+  ASSERT_OK(f.input.addJson(Events({EventRow("a", 1, 0), EventRow("b", 2, 1)})).status());
   std::vector<std::vector<std::string>> batches;
   auto q = df.writeStream()
                .outputMode("update")
@@ -121,7 +121,7 @@ TEST(Stateful, UpdateModeEmitsOnlyChangedGroups) {
                .start();
   ASSERT_OK(q.status());
   ASSERT_OK(q->awaitTermination());
-  ASSERT_OK(f.input.addJson(Events({Event("a", 1, 5)})).status());
+  ASSERT_OK(f.input.addJson(Events({EventRow("a", 1, 5)})).status());
   auto q2 = df.writeStream()
                 .outputMode("update")
                 .option("checkpointLocation", f.dir.Sub("ckpt"))
@@ -147,7 +147,7 @@ TEST(Stateful, AllAggregateFunctionsMatchTheBatchQuery) {
                                       first(col("v")).alias("f"), last(col("v")).alias("l")});
   };
   std::vector<std::string> events;
-  for (int i = 0; i < 60; ++i) events.push_back(Event(i % 3 == 0 ? "x" : "y", (i * 7) % 5, i));
+  for (int i = 0; i < 60; ++i) events.push_back(EventRow(i % 3 == 0 ? "x" : "y", (i * 7) % 5, i));
   // Three batches through a stream...
   for (int b = 0; b < 3; ++b) {
     ASSERT_OK(f.input.addJson(Events(std::vector<std::string>(events.begin() + b * 20, events.begin() + (b + 1) * 20)))
@@ -176,17 +176,17 @@ TEST(Stateful, TumblingWindowAppendEmitsEachWindowOnceWhenTheWatermarkPassesIt) 
                 .agg({count(col("*")).alias("n")});
   ASSERT_OK(df.status());
   // Batch 0: events in [0, 60) and one at 65 -> watermark 55 after it: nothing closes yet.
-  ASSERT_OK(f.input.addJson(Events({Event("a", 1, 5), Event("a", 1, 30), Event("b", 1, 59), Event("a", 1, 65)})).status());
+  ASSERT_OK(f.input.addJson(Events({EventRow("a", 1, 5), EventRow("a", 1, 30), EventRow("b", 1, 59), EventRow("a", 1, 65)})).status());
   ASSERT_OK(f.RunOnce(df, "append"));
   EXPECT_EQ(f.Table(), std::vector<std::string>{});
   // Batch 1: an event at 75 -> watermark 65 closes [0, 60) (in a no-data batch); a late
   // event at 10 arrives in the same batch as the watermark's move and still counts (the late
   // filter uses the previous batch's watermark, 55 < 60).
-  ASSERT_OK(f.input.addJson(Events({Event("a", 1, 75), Event("b", 1, 10)})).status());
+  ASSERT_OK(f.input.addJson(Events({EventRow("a", 1, 75), EventRow("b", 1, 10)})).status());
   ASSERT_OK(f.RunOnce(df, "append"));
   EXPECT_EQ(f.Table(), (std::vector<std::string>{"0|60|a|2", "0|60|b|2"}));
   // Batch 2: a late event for the closed window is dropped and counted.
-  ASSERT_OK(f.input.addJson(Events({Event("a", 1, 20), Event("a", 1, 200)})).status());
+  ASSERT_OK(f.input.addJson(Events({EventRow("a", 1, 20), EventRow("a", 1, 200)})).status());
   ASSERT_OK_AND_ASSIGN(auto q, f.Start(df, "append"));
   ASSERT_OK(q.awaitTermination());
   EXPECT_EQ(f.Table(), (std::vector<std::string>{"0|60|a|2", "0|60|b|2", "60|120|a|2"}));
@@ -203,7 +203,7 @@ TEST(Stateful, SlidingWindowsCountEachRowInEveryWindowItFallsIn) {
                 .withWatermark("ts", "0 seconds")
                 .groupBy({window(col("ts"), "60 seconds", "30 seconds")})
                 .agg({count(col("*")).alias("n")});
-  ASSERT_OK(f.input.addJson(Events({Event("a", 1, 10), Event("a", 1, 40), Event("a", 1, 70), Event("a", 1, 500)})).status());
+  ASSERT_OK(f.input.addJson(Events({EventRow("a", 1, 10), EventRow("a", 1, 40), EventRow("a", 1, 70), EventRow("a", 1, 500)})).status());
   ASSERT_OK(f.RunOnce(df, "append"));
   // Windows: [-30,30) {10}, [0,60) {10,40}, [30,90) {40,70}, [60,120) {70}; 500's windows stay open.
   EXPECT_EQ(f.Table(), (std::vector<std::string>{"-30|30|1", "0|60|2", "30|90|2", "60|120|1"}));
@@ -216,10 +216,10 @@ TEST(Stateful, SessionWindowsMergeEventsCloserThanTheGap) {
                 .groupBy({col("k"), session_window(col("ts"), "10 seconds")})
                 .agg({count(col("*")).alias("n"), sum(col("v")).alias("s")});
   ASSERT_OK(df.status());
-  ASSERT_OK(f.input.addJson(Events({Event("a", 1, 0), Event("a", 2, 5), Event("b", 1, 3)})).status());
+  ASSERT_OK(f.input.addJson(Events({EventRow("a", 1, 0), EventRow("a", 2, 5), EventRow("b", 1, 3)})).status());
   ASSERT_OK(f.RunOnce(df, "append"));
   // Batch 2 extends a's session (12 < 15) and closes b's [3, 13) and a's later.
-  ASSERT_OK(f.input.addJson(Events({Event("a", 4, 12), Event("a", 8, 100), Event("b", 1, 100)})).status());
+  ASSERT_OK(f.input.addJson(Events({EventRow("a", 4, 12), EventRow("a", 8, 100), EventRow("b", 1, 100)})).status());
   ASSERT_OK(f.RunOnce(df, "append"));
   EXPECT_EQ(f.Table(), (std::vector<std::string>{"a|0|22|3|7", "b|3|13|1|1"}));
 }
@@ -234,12 +234,12 @@ TEST(Stateful, SessionWindowsMergeEventsExactlyOneGapApart) {
                 .agg({count(col("*")).alias("n")});
   ASSERT_OK(df.status());
   // Across batches: a@5 arrives after a@0's session [0, 5) is in state (the watermark is 0).
-  ASSERT_OK(f.input.addJson(Events({Event("a", 1, 0)})).status());
+  ASSERT_OK(f.input.addJson(Events({EventRow("a", 1, 0)})).status());
   ASSERT_OK(f.RunOnce(df, "append"));
-  ASSERT_OK(f.input.addJson(Events({Event("a", 1, 5)})).status());  // exactly one gap after a@0
+  ASSERT_OK(f.input.addJson(Events({EventRow("a", 1, 5)})).status());  // exactly one gap after a@0
   ASSERT_OK(f.RunOnce(df, "append"));
   // In one batch: b@20 and b@25.
-  ASSERT_OK(f.input.addJson(Events({Event("a", 1, 100), Event("b", 1, 20), Event("b", 1, 25)})).status());
+  ASSERT_OK(f.input.addJson(Events({EventRow("a", 1, 100), EventRow("b", 1, 20), EventRow("b", 1, 25)})).status());
   ASSERT_OK(f.RunOnce(df, "append"));
   EXPECT_EQ(f.Table(), (std::vector<std::string>{"a|0|10|2", "b|20|30|2"}));
 
@@ -247,8 +247,8 @@ TEST(Stateful, SessionWindowsMergeEventsExactlyOneGapApart) {
   fs::create_directories(f.dir.Sub("in"));
   {
     std::ofstream out(f.dir.Sub("in/a.json"));
-    for (const auto& e : {Event("a", 1, 0), Event("a", 1, 5), Event("a", 1, 100), Event("b", 1, 20),
-                          Event("b", 1, 25)}) {
+    for (const auto& e : {EventRow("a", 1, 0), EventRow("a", 1, 5), EventRow("a", 1, 100), EventRow("b", 1, 20),
+                          EventRow("b", 1, 25)}) {
       out << e << "\n";
     }
   }
@@ -265,9 +265,9 @@ TEST(Stateful, SessionWindowsMergeEventsExactlyOneGapApart) {
 TEST(Stateful, DropDuplicatesKeepsFirstRowPerKeyAcrossBatches) {
   Fixture f;
   auto df = f.input.toDF().dropDuplicates({"k"});
-  ASSERT_OK(f.input.addJson(Events({Event("a", 1, 0), Event("b", 2, 1), Event("a", 3, 2)})).status());
+  ASSERT_OK(f.input.addJson(Events({EventRow("a", 1, 0), EventRow("b", 2, 1), EventRow("a", 3, 2)})).status());
   ASSERT_OK(f.RunOnce(df, "append"));
-  ASSERT_OK(f.input.addJson(Events({Event("b", 9, 3), Event("c", 5, 4)})).status());
+  ASSERT_OK(f.input.addJson(Events({EventRow("b", 9, 3), EventRow("c", 5, 4)})).status());
   ASSERT_OK(f.RunOnce(df, "append"));
   EXPECT_EQ(f.Table(), (std::vector<std::string>{"a|1|0", "b|2|1", "c|5|4"}));
 }
@@ -275,7 +275,7 @@ TEST(Stateful, DropDuplicatesKeepsFirstRowPerKeyAcrossBatches) {
 TEST(Stateful, DropDuplicatesWithWatermarkEvictsOldKeysAndDropsLateRows) {
   Fixture f;
   auto df = f.input.toDF().withWatermark("ts", "5 seconds").dropDuplicates({"k", "ts"});
-  ASSERT_OK(f.input.addJson(Events({Event("a", 1, 0), Event("a", 2, 0), Event("a", 3, 50)})).status());
+  ASSERT_OK(f.input.addJson(Events({EventRow("a", 1, 0), EventRow("a", 2, 0), EventRow("a", 3, 50)})).status());
   ASSERT_OK_AND_ASSIGN(auto q, f.Start(df, "append"));
   ASSERT_OK(q.awaitTermination());
   EXPECT_EQ(f.Table(), (std::vector<std::string>{"a|1|0", "a|3|50"}));
@@ -283,7 +283,7 @@ TEST(Stateful, DropDuplicatesWithWatermarkEvictsOldKeysAndDropsLateRows) {
   auto last = q.lastProgress();
   EXPECT_THAT(last, HasSubstr("\"numRowsTotal\":1"));
   // A duplicate of the evicted key is late now: dropped, not emitted again.
-  ASSERT_OK(f.input.addJson(Events({Event("a", 7, 0)})).status());
+  ASSERT_OK(f.input.addJson(Events({EventRow("a", 7, 0)})).status());
   ASSERT_OK(f.RunOnce(df, "append"));
   EXPECT_EQ(f.Table(), (std::vector<std::string>{"a|1|0", "a|3|50"}));
 }
@@ -292,16 +292,16 @@ TEST(Stateful, DropDuplicatesWithinWatermark) {
   Fixture f;
   auto df = f.input.toDF().withWatermark("ts", "10 seconds").dropDuplicatesWithinWatermark({"k"});
   ASSERT_OK(df.status());
-  ASSERT_OK(f.input.addJson(Events({Event("a", 1, 0), Event("a", 2, 5), Event("b", 1, 6)})).status());
+  ASSERT_OK(f.input.addJson(Events({EventRow("a", 1, 0), EventRow("a", 2, 5), EventRow("b", 1, 6)})).status());
   ASSERT_OK(f.RunOnce(df, "append"));
   EXPECT_EQ(f.Table(), (std::vector<std::string>{"a|1|0", "b|1|6"}));
   // "a" at 100 s is still a duplicate: its state (expiring at 0 + 10 s) is only evicted once
   // the watermark passes 10 s, which happens at the end of this batch (watermark 90 s)...
-  ASSERT_OK(f.input.addJson(Events({Event("a", 3, 100)})).status());
+  ASSERT_OK(f.input.addJson(Events({EventRow("a", 3, 100)})).status());
   ASSERT_OK(f.RunOnce(df, "append"));
   EXPECT_EQ(f.Table(), (std::vector<std::string>{"a|1|0", "b|1|6"}));
   // ... so the next "a" is a first occurrence again.
-  ASSERT_OK(f.input.addJson(Events({Event("a", 4, 101)})).status());
+  ASSERT_OK(f.input.addJson(Events({EventRow("a", 4, 101)})).status());
   ASSERT_OK(f.RunOnce(df, "append"));
   EXPECT_EQ(f.Table(), (std::vector<std::string>{"a|1|0", "a|4|101", "b|1|6"}));
 }
@@ -312,10 +312,10 @@ TEST(Stateful, WatermarkIsPersistedAndNeverMovesBack) {
                 .withWatermark("ts", "10 seconds")
                 .groupBy({window(col("ts"), "60 seconds")})
                 .agg({count(col("*")).alias("n")});
-  ASSERT_OK(f.input.addJson(Events({Event("a", 1, 100)})).status());
+  ASSERT_OK(f.input.addJson(Events({EventRow("a", 1, 100)})).status());
   ASSERT_OK(f.RunOnce(df, "append"));
   // Older events do not pull the watermark back (it stays at 90 s).
-  ASSERT_OK(f.input.addJson(Events({Event("a", 1, 70)})).status());
+  ASSERT_OK(f.input.addJson(Events({EventRow("a", 1, 70)})).status());
   ASSERT_OK(f.RunOnce(df, "append"));
   std::ifstream commit(f.dir.Sub("ckpt/commits/1"));
   std::string v1, body;
@@ -354,7 +354,7 @@ TEST(Stateful, RefusesUnsupportedOutputModesBeforeAnyBatch) {
 
 TEST(Stateful, RestartWithChangedAggregationIsRefused) {
   Fixture f;
-  ASSERT_OK(f.input.addJson(Events({Event("a", 1, 0)})).status());
+  ASSERT_OK(f.input.addJson(Events({EventRow("a", 1, 0)})).status());
   ASSERT_OK(f.RunOnce(f.input.toDF().groupBy({col("k")}).agg({count(col("*")).alias("n")}), "complete"));
   auto changed = f.input.toDF().groupBy({col("k")}).agg({sum(col("v")).alias("n")});
   auto st = f.Start(changed, "complete").status();
@@ -370,7 +370,7 @@ TEST(Stateful, ProgressReportsStateOperatorsAndEventTime) {
                 .withWatermark("ts", "10 seconds")
                 .groupBy({window(col("ts"), "60 seconds"), col("k")})
                 .agg({count(col("*")).alias("n")});
-  ASSERT_OK(f.input.addJson(Events({Event("a", 1, 5), Event("b", 1, 6), Event("a", 1, 125)})).status());
+  ASSERT_OK(f.input.addJson(Events({EventRow("a", 1, 5), EventRow("b", 1, 6), EventRow("a", 1, 125)})).status());
   ASSERT_OK_AND_ASSIGN(auto q, f.Start(df, "append"));
   ASSERT_OK(q.awaitTermination());
   auto progress = q.recentProgress();
@@ -394,7 +394,7 @@ TEST(Stateful, GlobalAggregateAndBatchCollect) {
   fs::create_directories(f.dir.Sub("in"));
   {
     std::ofstream out(f.dir.Sub("in/a.json"));
-    out << Event("a", 1, 0) << "\n" << Event("b", 5, 1) << "\n";
+    out << EventRow("a", 1, 0) << "\n" << EventRow("b", 5, 1) << "\n";
   }
   ASSERT_OK_AND_ASSIGN(auto df, f.session->read().format("json").schema("k STRING, v BIGINT, ts TIMESTAMP").load(f.dir.Sub("in")));
   auto rows = df.groupBy(std::vector<Column>{}).agg({count(col("*")).alias("n"), max(col("v")).alias("m")}).collect();

@@ -80,6 +80,11 @@ std::shared_ptr<arrow::Table> ReadSinkDir(const std::string& dir, const std::str
   return *rows;
 }
 
+std::string WriteText(const std::string& path, const std::string& text) {
+  std::ofstream(path) << text;
+  return path;
+}
+
 std::string ReadText(const std::string& path) {
   std::ifstream in(path);
   std::stringstream s;

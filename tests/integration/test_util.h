@@ -19,6 +19,8 @@ namespace sluice::testing {
 void WriteInputFile(const std::string& dir, const std::string& name, const std::string& content);
 /// JSON lines {"id":i,"name":"n<i>","price":i*1.5} for i in [first, first + count).
 std::string JsonRows(int64_t first, int64_t count);
+/// Writes `text` to `path` (truncating); returns `path`.
+std::string WriteText(const std::string& path, const std::string& text);
 /// The whole content of a text file ("" when it cannot be read).
 std::string ReadText(const std::string& path);
 /// Runs a command line; returns its exit status (or 128 + signal).

@@ -10,33 +10,21 @@
 #include "exec/accumulators.h"
 #include "exec/accumulators_sketches.h"
 #include "support/status.h"
+#include "unit/accumulators_test_util.h"
 
 namespace sluice::exec {
 namespace {
 
 using ::testing::HasSubstr;
 
-plan::AggCall Call(const std::string& fn, std::shared_ptr<arrow::DataType> arg, std::shared_ptr<arrow::DataType> out) {
-  plan::AggCall c;
-  c.fn = fn;
-  c.arg = plan::Expr::Column("v");
-  c.name = "r";
-  c.arg_type = std::move(arg);
-  c.out_type = std::move(out);
-  return c;
-}
+using test::Call;
+using test::Int64s;
 
 plan::AggCall By(const std::string& fn) {
   plan::AggCall c = Call(fn, arrow::utf8(), arrow::utf8());
   c.ordering = plan::Expr::Column("o");
   c.ordering_type = arrow::int64();
   return c;
-}
-
-std::shared_ptr<arrow::Array> Int64s(const std::vector<std::optional<int64_t>>& values) {
-  arrow::Int64Builder b;
-  for (const auto& v : values) EXPECT_OK(v ? b.Append(*v) : b.AppendNull());
-  return b.Finish().ValueOrDie();
 }
 
 std::shared_ptr<arrow::Array> Strings(const std::vector<std::optional<std::string>>& values) {

@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "exec/accumulators.h"
+#include "unit/accumulators_test_util.h"
 #include "support/status.h"
 
 namespace sluice::exec {
@@ -14,23 +15,8 @@ namespace {
 
 using ::testing::HasSubstr;
 
-plan::AggCall Call(const std::string& fn, std::shared_ptr<arrow::DataType> arg, std::shared_ptr<arrow::DataType> out,
-                   plan::EvalMode mode = plan::EvalMode::kAnsi) {
-  plan::AggCall c;
-  c.fn = fn;
-  c.arg = plan::Expr::Column("v");
-  c.name = "r";
-  c.arg_type = std::move(arg);
-  c.out_type = std::move(out);
-  c.mode = mode;
-  return c;
-}
-
-std::shared_ptr<arrow::Array> Int64s(const std::vector<int64_t>& values) {
-  arrow::Int64Builder b;
-  EXPECT_OK(b.AppendValues(values));
-  return b.Finish().ValueOrDie();
-}
+using test::Call;
+using test::Int64s;
 
 // Decimals given as their unscaled values.
 std::shared_ptr<arrow::Array> Decimals(const std::shared_ptr<arrow::DataType>& type, const std::vector<int64_t>& unscaled) {
