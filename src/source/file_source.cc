@@ -11,6 +11,9 @@
 //    and skips directories whose modification time is unchanged; files listed but not yet
 //    logged wait in pending_. After a restart the first listing reads every name again and
 //    stats only the files the source log does not hold.
+//  - Read-ahead (ReadAhead, option readAhead): after a batch's files are decoded, the files the
+//    next batch will most likely take are decoded on another thread; the next batch uses that
+//    only for exactly its own files, unchanged since. Batches and logs are never affected.
 #include "source/file_source.h"
 
 #include <arrow/api.h>
@@ -30,6 +33,7 @@
 #include "source/file_source_log.h"
 #include "source/file_source_options.h"
 #include "source/json_simdjson_reader.h"
+#include "source/read_ahead.h"
 #include "util/log.h"
 
 namespace sluice::source {
@@ -169,6 +173,7 @@ class FileStreamSource final : public Source {
     m.malformed_rows = malformed_rows_.load();
     m.files_outstanding = files_outstanding_.load();
     m.custom["numSkippedFiles"] = std::to_string(skipped_files_.load());  // corrupt or missing, skipped
+    m.custom["readAheadHits"] = std::to_string(read_ahead_hits_.load());
     return m;
   }
 
@@ -214,6 +219,7 @@ class FileStreamSource final : public Source {
     if (to < from) return Status::Invalid("File source batch end ", to, " is before its start ", from);
     ARROW_ASSIGN_OR_RAISE(auto files, log_.FilesIn(from, to));
     std::vector<std::string> paths;
+    std::vector<io::FileInfo> stats;  // of the files read, for the read-ahead's check
     paths.reserve(files.size());
     for (const auto& f : files) {
       ARROW_ASSIGN_OR_RAISE(auto info, fs_->Stat(f.path));
@@ -229,10 +235,20 @@ class FileStreamSource final : public Source {
                                "ignoreMissingFiles = true (or spark.sql.files.ignoreMissingFiles) to skip such files");
       }
       paths.push_back(f.path);
+      stats.push_back(std::move(*info));
+      stats.back().path = f.path;
     }
     // Only the columns the query reads are decoded (malformed records are then judged on those,
     // as Spark judges them with a pruned schema); the others are nulls nothing reads.
-    ARROW_ASSIGN_OR_RAISE(auto result, ReadDataFiles(fs_.get(), paths, read_schema_, opts_.format));
+    std::optional<FileReadResult> early = read_ahead_.Take(stats);
+    FileReadResult result;
+    if (early) {
+      result = std::move(*early);
+      read_ahead_hits_ = read_ahead_.hits();
+    } else {
+      ARROW_ASSIGN_OR_RAISE(result, ReadDataFiles(fs_.get(), paths, read_schema_, opts_.format));
+    }
+    ARROW_RETURN_NOT_OK(StartReadAhead());
     malformed_rows_ += result.malformed_rows;
     skipped_files_ += result.skipped_files;
     if (read_schema_ == schema_) return result.table;
@@ -308,17 +324,17 @@ class FileStreamSource final : public Source {
   // Unseen files, not older than maxFileAge before the newest file seen, oldest first; `listed`
   // is how many there are. From the pending set (kept in order) only what a batch can take is
   // copied: at most maxFilesPerTrigger files when limited (the newest ones with latestFirst).
-  Result<std::vector<io::FileInfo>> NewFiles(bool limited, int64_t* listed) {
+  // With refresh = false (the read-ahead's guess), the directory is not listed again.
+  Result<std::vector<io::FileInfo>> NewFiles(bool limited, int64_t* listed, bool refresh = true) {
     const bool age_limit = opts_.max_file_age_enabled() && !seen_.empty();
     const int64_t min_mtime = age_limit ? AgeReferenceMs() - opts_.max_file_age_ms : INT64_MIN;
     std::vector<io::FileInfo> out;
-    bool sink_output = false;
-    if (!available_now_) {
+    if (!available_now_ && refresh) {
       ARROW_ASSIGN_OR_RAISE(auto sink_log, fs_->Stat(io::JoinPath(dir_, checkpoint::kSparkMetadataDir)));
-      sink_output = sink_log && sink_log->is_dir;
+      sink_output_ = sink_log && sink_log->is_dir;
     }
-    if (!available_now_ && !sink_output) {
-      ARROW_RETURN_NOT_OK(RefreshPending());
+    if (!available_now_ && !sink_output_) {
+      if (refresh) ARROW_RETURN_NOT_OK(RefreshPending());
       // The age limit only ever moves forward: a file too old now stays too old.
       while (!pending_.empty() && pending_.begin()->first.first < min_mtime) {
         pending_mtime_.erase(pending_.begin()->first.second);
@@ -339,6 +355,8 @@ class FileStreamSource final : public Source {
     std::vector<io::FileInfo> all;
     if (available_now_) {
       all = *available_now_;
+    } else if (!refresh) {
+      return out;  // a file sink's output: listed only when a batch is decided
     } else {
       ARROW_ASSIGN_OR_RAISE(all, ListAll());  // a file sink's output: the files its log lists
     }
@@ -373,6 +391,26 @@ class FileStreamSource final : public Source {
     return out;
   }
 
+  // Starts decoding the files the next batch will take if nothing new arrives first: only when a
+  // batch is limited (maxFilesPerTrigger / maxBytesPerTrigger; otherwise the next batch takes
+  // whatever arrives by then) and the files' mere skipping could not log a warning twice.
+  Status StartReadAhead() {
+    if (!opts_.read_ahead || !opts_.has_limit() || opts_.format.ignore_corrupt_files ||
+        opts_.format.ignore_missing_files) {
+      return Status::OK();
+    }
+    int64_t listed = 0;
+    ARROW_ASSIGN_OR_RAISE(auto candidates, NewFiles(/*limited=*/true, &listed, /*refresh=*/false));
+    if (candidates.empty()) return Status::OK();
+    std::vector<std::string> paths;
+    for (auto& f : Cut(std::move(candidates), /*limited=*/true)) paths.push_back(std::move(f.path));
+    read_ahead_.Start(fs_.get(), std::move(paths),
+                      [fs = fs_, schema = read_schema_, format = opts_.format](const std::vector<std::string>& p) {
+                        return ReadDataFiles(fs.get(), p, schema, format);
+                      });
+    return Status::OK();
+  }
+
   Status CleanFile(const std::string& path) {
     ARROW_ASSIGN_OR_RAISE(auto info, fs_->Stat(path));
     if (!info) return Status::OK();  // already cleaned (e.g. before a restart)
@@ -401,6 +439,9 @@ class FileStreamSource final : public Source {
   std::atomic<int64_t> malformed_rows_{0};
   std::atomic<int64_t> skipped_files_{0};  // ignoreCorruptFiles / ignoreMissingFiles
   std::atomic<int64_t> files_outstanding_{0};
+  bool sink_output_ = false;  // the directory is a file sink's output (its log decides the files)
+  std::atomic<int64_t> read_ahead_hits_{0};
+  ReadAhead read_ahead_;  // last: its thread finishes before anything it reads is destroyed
 };
 
 }  // namespace

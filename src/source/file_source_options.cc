@@ -17,7 +17,7 @@ using util::Trim;
 const std::vector<std::string> kCommonOptions = {
     "maxFilesPerTrigger", "maxBytesPerTrigger", "latestFirst",      "maxFileAge",
     "pathGlobFilter",     "recursiveFileLookup", "cleanSource",     "sourceArchiveDir",
-    "ignoreCorruptFiles", "ignoreMissingFiles"};
+    "ignoreCorruptFiles", "ignoreMissingFiles", "readAhead"};
 const std::vector<std::string> kRecordOptions = {"mode", "columnNameOfCorruptRecord"};
 const std::vector<std::string> kJsonOptions = {"jsonReader"};
 const std::vector<std::string> kCsvOptions = {"header", "sep", "delimiter", "quote", "escape", "inferSchema"};
@@ -151,6 +151,7 @@ Result<FileSourceOptions> ParseFileSourceOptions(const plan::SourceSpec& spec) {
   }
   ARROW_ASSIGN_OR_RAISE(out.latest_first, ParseBool(opts, "latestFirst", false));
   ARROW_ASSIGN_OR_RAISE(out.recursive, ParseBool(opts, "recursiveFileLookup", false));
+  ARROW_ASSIGN_OR_RAISE(out.read_ahead, ParseBool(opts, "readAhead", true));
   if (auto v = opts.Get("maxFileAge")) {
     ARROW_ASSIGN_OR_RAISE(out.max_file_age_ms, util::ParseDurationMs("maxFileAge", *v));
   }

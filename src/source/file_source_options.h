@@ -52,6 +52,7 @@ struct FileSourceOptions {
   bool recursive = false;
   CleanSourceMode clean_source = CleanSourceMode::kOff;
   std::string archive_dir;  // absolute; set when clean_source == kArchive
+  bool read_ahead = true;   // decode the next batch's files while this batch runs (readAhead)
 
   bool has_limit() const { return max_files_per_trigger || max_bytes_per_trigger; }
   /// Spark: latestFirst with a files/bytes limit disables maxFileAge.

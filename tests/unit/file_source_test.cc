@@ -283,5 +283,40 @@ TEST_F(FileSourceStream, MalformedRowsAreCountedInMetrics) {
   EXPECT_EQ(s->metrics().malformed_rows, 1);
 }
 
+TEST_F(FileSourceStream, ReadAheadDecodesTheNextBatchEarlyAndGivesTheSameRows) {
+  for (int i = 0; i < 4; ++i) Add("f" + std::to_string(i) + ".json", kT + i);
+  for (const char* read_ahead : {"true", "false"}) {
+    SCOPED_TRACE(read_ahead);
+    std::filesystem::remove_all(Meta());
+    auto s = Open({{"maxFilesPerTrigger", "1"}, {"readAhead", read_ahead}});
+    std::optional<int64_t> start;
+    for (int b = 0; b < 4; ++b) {
+      ASSERT_EQ(Next(*s, start), b);
+      EXPECT_EQ(Batch(*s, start, b), (Strings{"f" + std::to_string(b) + ".json"}));
+      start = b;
+    }
+    // Batches 1..3 each took the files the batch before had read ahead; the last read none.
+    EXPECT_EQ(s->metrics().custom.at("readAheadHits"), std::string(read_ahead) == "true" ? "3" : "0");
+  }
+}
+
+TEST_F(FileSourceStream, AFileChangedOrDeletedAfterItWasReadAheadIsReadAgain) {
+  Add("a.json", kT + 1);
+  Add("b.json", kT + 2);
+  Add("c.json", kT + 3);
+  auto s = Open({{"maxFilesPerTrigger", "1"}});
+  ASSERT_EQ(Next(*s, std::nullopt), 0);
+  EXPECT_EQ(Batch(*s, std::nullopt, 0), (Strings{"a.json"}));  // and reads b.json ahead
+  ASSERT_EQ(Next(*s, 0), 1);
+  WriteFile(In() + "/b.json", "{\"v\":\"b, rewritten\"}\n", kT + 5);
+  EXPECT_EQ(Batch(*s, 0, 1), (Strings{"b, rewritten"}));  // not the early decode
+  EXPECT_EQ(s->metrics().custom.at("readAheadHits"), "0");
+  ASSERT_EQ(Next(*s, 1), 2);
+  std::filesystem::remove(In() + "/c.json");  // read ahead after batch 1, then deleted
+  auto gone = s->GetBatch(Offset{{"logOffset", 1}}, Offset{{"logOffset", 2}});
+  ASSERT_FALSE(gone.ok());
+  EXPECT_THAT(gone.status().message(), HasSubstr("no longer exists"));
+}
+
 }  // namespace
 }  // namespace sluice::source

@@ -1,0 +1,57 @@
+#include "source/read_ahead.h"
+
+#include <utility>
+
+namespace sluice::source {
+namespace {
+
+bool SameFile(const io::FileInfo& a, const io::FileInfo& b) {
+  return a.path == b.path && a.size == b.size && a.mtime_ns == b.mtime_ns;
+}
+
+}  // namespace
+
+ReadAhead::~ReadAhead() {
+  if (pending_.valid()) pending_.wait();
+}
+
+void ReadAhead::Start(io::FileSystem* fs, std::vector<std::string> paths, Reader read) {
+  if (pending_.valid()) {
+    pending_.wait();
+    pending_ = {};
+    ++misses_;
+  }
+  // A thread of its own, not one of Arrow's CPU pool: the reader waits on tasks it submits to
+  // that pool, which a pool thread must never do.
+  pending_ = std::async(std::launch::async, [fs, paths = std::move(paths), read = std::move(read)]() -> Done {
+    Done done{{}, Status::Invalid("not read")};
+    for (const auto& p : paths) {
+      auto info = fs->Stat(p);
+      if (!info.ok() || !*info) {
+        done.result = info.ok() ? Status::IOError("File ", p, " no longer exists") : info.status();
+        return done;
+      }
+      io::FileInfo f = **info;
+      f.path = p;
+      done.files.push_back(std::move(f));
+    }
+    done.result = read(paths);
+    return done;
+  });
+}
+
+std::optional<FileReadResult> ReadAhead::Take(const std::vector<io::FileInfo>& files) {
+  if (!pending_.valid()) return std::nullopt;
+  Done done = pending_.get();
+  pending_ = {};
+  bool same = done.result.ok() && done.files.size() == files.size();
+  for (size_t i = 0; same && i < files.size(); ++i) same = SameFile(done.files[i], files[i]);
+  if (!same) {
+    ++misses_;
+    return std::nullopt;
+  }
+  ++hits_;
+  return std::move(done.result).ValueOrDie();
+}
+
+}  // namespace sluice::source
