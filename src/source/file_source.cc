@@ -178,8 +178,15 @@ class FileStreamSource final : public Source {
   }
 
   Status PrepareForAvailableNow() override {
+    // The snapshot becomes the pending set, which is then never listed again: each batch costs
+    // what it takes, not the size of the snapshot.
     ARROW_ASSIGN_OR_RAISE(auto files, ListAll());
-    available_now_ = std::move(files);
+    pending_.clear();
+    pending_mtime_.clear();
+    for (auto& f : files) {
+      if (!seen_.count(f.path)) AddPending(std::move(f));
+    }
+    available_now_ = true;
     return Status::OK();
   }
 
@@ -305,6 +312,12 @@ class FileStreamSource final : public Source {
     pending_mtime_.erase(it);
   }
 
+  void AddPending(io::FileInfo f) {
+    pending_mtime_[f.path] = f.mtime_ms;
+    std::pair<int64_t, std::string> key{f.mtime_ms, f.path};
+    pending_.emplace(std::move(key), std::move(f));
+  }
+
   // Brings pending_ up to date with the directory (incremental listing: new names only).
   Status RefreshPending() {
     std::vector<io::FileInfo> added;
@@ -314,9 +327,7 @@ class FileStreamSource final : public Source {
     for (const auto& path : removed) ForgetPending(path);
     for (auto& f : added) {
       ForgetPending(f.path);
-      pending_mtime_[f.path] = f.mtime_ms;
-      std::pair<int64_t, std::string> key{f.mtime_ms, f.path};
-      pending_.emplace(std::move(key), std::move(f));
+      AddPending(std::move(f));
     }
     return Status::OK();
   }
@@ -333,8 +344,8 @@ class FileStreamSource final : public Source {
       ARROW_ASSIGN_OR_RAISE(auto sink_log, fs_->Stat(io::JoinPath(dir_, checkpoint::kSparkMetadataDir)));
       sink_output_ = sink_log && sink_log->is_dir;
     }
-    if (!available_now_ && !sink_output_) {
-      if (refresh) ARROW_RETURN_NOT_OK(RefreshPending());
+    if (available_now_ || !sink_output_) {
+      if (refresh && !available_now_) ARROW_RETURN_NOT_OK(RefreshPending());
       // The age limit only ever moves forward: a file too old now stays too old.
       while (!pending_.empty() && pending_.begin()->first.first < min_mtime) {
         pending_mtime_.erase(pending_.begin()->first.second);
@@ -352,14 +363,8 @@ class FileStreamSource final : public Source {
       }
       return out;
     }
-    std::vector<io::FileInfo> all;
-    if (available_now_) {
-      all = *available_now_;
-    } else if (!refresh) {
-      return out;  // a file sink's output: listed only when a batch is decided
-    } else {
-      ARROW_ASSIGN_OR_RAISE(all, ListAll());  // a file sink's output: the files its log lists
-    }
+    if (!refresh) return out;  // a file sink's output: listed only when a batch is decided
+    ARROW_ASSIGN_OR_RAISE(auto all, ListAll());  // the files its log lists
     for (auto& f : all) {
       if (f.mtime_ms < min_mtime || seen_.count(f.path)) continue;
       out.push_back(std::move(f));
@@ -434,7 +439,7 @@ class FileStreamSource final : public Source {
   int64_t newest_seen_ms_ = INT64_MIN;
   std::function<int64_t()> clock_ms_;  // may be empty: the system clock
   bool warned_future_ = false;
-  std::optional<std::vector<io::FileInfo>> available_now_;
+  bool available_now_ = false;  // pending_ holds the snapshot Trigger.AvailableNow started from
   int64_t cleaned_through_ = -1;
   std::atomic<int64_t> malformed_rows_{0};
   std::atomic<int64_t> skipped_files_{0};  // ignoreCorruptFiles / ignoreMissingFiles

@@ -235,6 +235,25 @@ TEST_F(FileSourceStream, AvailableNowTakesOnlyTheSnapshot) {
   EXPECT_EQ(Batch(*s, std::nullopt, 1), (Strings{"a.json", "b.json"}));
 }
 
+TEST_F(FileSourceStream, AvailableNowTakesTheSnapshotInOrderAndReadsAhead) {
+  Add("c.json", kT + 2);
+  Add("a.json", kT);
+  Add("b.json", kT + 1);
+  {  // a file of an earlier run is not taken again
+    auto first = Open({{"maxFilesPerTrigger", "1"}});
+    ASSERT_EQ(Next(*first, std::nullopt), 0);
+  }
+  auto s = Open({{"maxFilesPerTrigger", "1"}});
+  ASSERT_OK(s->PrepareForAvailableNow());
+  Add("late.json", kT + 3);
+  ASSERT_EQ(Next(*s, 0), 1);
+  EXPECT_EQ(Batch(*s, 0, 1), (Strings{"b.json"}));
+  ASSERT_EQ(Next(*s, 1), 2);
+  EXPECT_EQ(Batch(*s, 1, 2), (Strings{"c.json"}));
+  EXPECT_EQ(Next(*s, 2), 2);  // the snapshot is done; late.json waits for the next run
+  EXPECT_EQ(s->metrics().custom.at("readAheadHits"), "1");
+}
+
 TEST_F(FileSourceStream, MissingInputDirectoryFailsAtStart) {
   SourceContext ctx{io::LocalFileSystem(), Meta(), 100, {}};
   auto s = MakeFileStreamSource(Spec("text", dir_.Sub("absent"), nullptr), ctx);
