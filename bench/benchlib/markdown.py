@@ -60,7 +60,8 @@ def _drift_workload(wid: str, w: dict) -> list[str]:
                   "| phase | first (ms/batch) | last (ms/batch) | drift |", "|---|---|---|---|"]
         for k, first in res["first_ms"].items():
             d = res["drift"].get(k)
-            lines.append(f"| {k} | {_num(first)} | {_num(res['last_ms'][k])} | "
+            label = "CPU (process, ms/batch)" if k == "cpu" else k
+            lines.append(f"| {label} | {_num(first)} | {_num(res['last_ms'][k])} | "
                          f"{'' if d is None else f'{d:+.0%}'} |")
     lines.append("")
     return lines

@@ -97,12 +97,32 @@ def kill_tree(proc: psutil.Process, sig: int = signal.SIGKILL) -> None:
             pass
 
 
+class LineCounter:
+    """Counts the lines of a growing file, reading only what was appended since the last call (a
+    poll that re-read the whole file would cost the harness more CPU the longer a run goes)."""
+
+    def __init__(self, path: Path):
+        self.path, self.offset, self.lines = path, 0, 0
+
+    def count(self) -> int:
+        try:
+            with self.path.open("rb") as f:
+                f.seek(self.offset)
+                data = f.read()
+        except FileNotFoundError:
+            return self.lines
+        self.offset += len(data)
+        self.lines += data.count(b"\n")
+        return self.lines
+
+
 def run_process(cmd: list[str], *, cwd: Path | None = None, env: dict | None = None,
                 timeout_s: float = 1800, stop_when: Callable[[], bool] | None = None,
                 on_stop: int = signal.SIGKILL, log_dir: Path | None = None,
-                poll_s: float = POLL_S) -> ProcessRun:
+                poll_s: float = POLL_S, on_poll: Callable[[float], None] | None = None) -> ProcessRun:
     """Runs cmd to completion (or until stop_when() is true, then sends on_stop to the whole tree),
-    sampling the tree's RSS. stdout/stderr go to files (no pipe can fill up and stall the child)."""
+    sampling the tree's RSS; on_poll, when given, gets the tree's CPU seconds so far at each poll.
+    stdout/stderr go to files (no pipe can fill up and stall the child)."""
     log_dir = log_dir or Path("/tmp")
     log_dir.mkdir(parents=True, exist_ok=True)
     out_path, err_path = log_dir / "stdout.log", log_dir / "stderr.log"
@@ -116,6 +136,8 @@ def run_process(cmd: list[str], *, cwd: Path | None = None, env: dict | None = N
         cpu_seen: dict[int, float] = {}
         while True:
             run.peak_rss_bytes = max(run.peak_rss_bytes, tree_rss(proc, cpu_seen))
+            if on_poll is not None:
+                on_poll(sum(cpu_seen.values()))
             pid, status, usage = os.wait4(popen.pid, os.WNOHANG)
             if pid:
                 break

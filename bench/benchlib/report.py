@@ -91,8 +91,11 @@ def evaluate_goals(doc: dict) -> list[dict]:
     goal("P2 >= 5x Spark", ratio("P2_window", "spark"), 5, True)
     goal("P3 p50 <= 3 ms", value("P3_small_batch"), 3, False)
     drift = value("P6_scaling")
-    goal("P6 cost per batch flat: |last / first batches - 1| <= 0.2", None if drift is None else abs(drift),
+    goal("P6 wall per batch flat: |last / first batches - 1| <= 0.2", None if drift is None else abs(drift),
          0.2, False)
+    cpu_drift = value("P6_scaling", path=("drift", "cpu"))
+    goal("P6 CPU per batch flat: |last / first batches - 1| <= 0.2",
+         None if cpu_drift is None else abs(cpu_drift), 0.2, False)
     for engine, provider in (("sluice", "file"), ("sluice_rocksdb", "rocksdb")):
         goal(f"P4 restart <= 1 s ({provider} state store)", value("P4_restart", engine), 1, False)
         peak = value("P4_restart", engine, ("peak_rss_bytes",))

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from . import workloads as wl
 from .context import Context, failed, parquet_rows
-from .measure import cpu_fields, percentile, run_process, summary
+from .measure import LineCounter, cpu_fields, percentile, run_process, summary
 
 SETTINGS_NOTE = "defaults; the CLI flags and the pipeline text below are all it is given"
 
@@ -150,6 +150,17 @@ def _mean(xs: list[float]) -> float:
     return sum(xs) / len(xs) if xs else 0.0
 
 
+def _cpu_ms_per_batch(samples: list[tuple[int, float]], lo: int, hi: int) -> float | None:
+    """CPU ms per progress line between the lines lo and hi, interpolated between polls."""
+    def cpu_at(line: int) -> float | None:
+        for (l0, c0), (l1, c1) in zip(samples, samples[1:]):
+            if l0 <= line <= l1:
+                return c0 if l1 == l0 else c0 + (c1 - c0) * (line - l0) / (l1 - l0)
+        return None
+    a, b = cpu_at(lo), cpu_at(hi)
+    return None if a is None or b is None or hi <= lo else round((b - a) / (hi - lo) * 1000, 3)
+
+
 def scaling(ctx: Context, query: wl.Query, input_dir: Path, files: int, window: int) -> dict:
     """P6: `files` one-row files present from the start, one per batch (maxFilesPerTrigger 1,
     batches back to back) into Parquet: the cost per batch of the first and the last `window`
@@ -162,15 +173,15 @@ def scaling(ctx: Context, query: wl.Query, input_dir: Path, files: int, window: 
     cmd = _run_cmd(ctx, d / "pipeline.sql", d / "ckpt", "processing-time", progress_path,
                    None) + ["--stats"]
 
+    lines = LineCounter(progress_path)
+    samples: list[tuple[int, float]] = []  # (progress lines, the process's CPU seconds) per poll
+
     def done() -> bool:
-        # cheap enough: the file grows to `files` lines; count them without parsing
-        if not progress_path.exists():
-            return False
-        with progress_path.open("rb") as f:
-            return sum(1 for _ in f) >= files
+        return lines.lines >= files
 
     run = run_process(cmd, cwd=d, timeout_s=max(ctx.timeout_s, files * 0.2), stop_when=done,
-                      on_stop=signal.SIGTERM, log_dir=d)
+                      on_stop=signal.SIGTERM, log_dir=d,
+                      on_poll=lambda cpu: samples.append((lines.count(), cpu)))
     progress = [p for p in _progress(progress_path) if p["numInputRows"] > 0]
     if len(progress) < files:
         return failed(run.error_text(), pipeline=text, command=" ".join(cmd))
@@ -182,6 +193,12 @@ def scaling(ctx: Context, query: wl.Query, input_dir: Path, files: int, window: 
         return {k: round(_mean([p["durationMs"].get(k, 0) for p in ps]), 3) for k in keys}
 
     first, last = phases(progress[1:w + 1]), phases(progress[-w:])  # batch 0 lists everything
+    # CPU per batch over the same windows, from the polls (the process's user + system time as
+    # the progress file passed each count): unlike the phases' wall time, it does not move with
+    # the latency of the disk's syncs.
+    n = len(progress)
+    first["cpu"] = _cpu_ms_per_batch(samples, 1, w + 1)
+    last["cpu"] = _cpu_ms_per_batch(samples, n - w, n)
     stats = sync_stats(d)
     drift = {k: (round(last[k] / first[k] - 1, 3) if first[k] else None) for k in first}
     return {"status": "ok", "files": files, "window": w, "first_ms": first, "last_ms": last,
