@@ -77,7 +77,7 @@ Result<std::vector<LogEntryId>> MetadataLog::List() const {
   ARROW_ASSIGN_OR_RAISE(auto dir_info, fs_->Stat(dir_));
   std::vector<LogEntryId> ids;
   if (!dir_info) return ids;
-  ARROW_ASSIGN_OR_RAISE(auto entries, fs_->List(dir_));
+  ARROW_ASSIGN_OR_RAISE(auto entries, fs_->ListNames(dir_));  // names only: no stat per entry
   for (const auto& e : entries) {
     if (e.is_dir || e.name.empty() || e.name[0] == '.') continue;
     std::string name = e.name;
