@@ -174,7 +174,9 @@ class FileStreamSource final : public Source {
     m.last_batch_rows_filtered = rows_filtered_.load();
     if (opts_.format.filter) {  // filter pushdown (docs/file-source.md)
       m.custom["numRowsFilteredAtScan"] = std::to_string(rows_filtered_.load());
-      if (opts_.format.format == "parquet") m.custom["numRowGroupsSkipped"] = std::to_string(row_groups_skipped_.load());
+      if (opts_.format.format == "parquet") {
+        m.custom["numRowGroupsSkipped"] = std::to_string(row_groups_skipped_.load());
+      }
     }
     return m;
   }
