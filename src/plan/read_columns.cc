@@ -2,6 +2,7 @@
 
 #include <arrow/type.h>
 
+#include <algorithm>
 #include <set>
 
 #include "plan/expr.h"
@@ -109,7 +110,61 @@ void Walk(const LogicalPlan& node, Needed needed, const LogicalPlan& scan, bool*
   if (node.right) Walk(*node.right, needed, scan, found, at_scan);
 }
 
+// The nodes whose input (or right input) is `scan`, counting each edge.
+void FindParents(const LogicalPlan& node, const LogicalPlan& scan, std::vector<const LogicalPlan*>* out) {
+  for (const LogicalPlan* child : {node.input.get(), node.right.get()}) {
+    if (!child) continue;
+    if (child == &scan) {
+      out->push_back(&node);
+    } else {
+      FindParents(*child, scan, out);
+    }
+  }
+}
+
+bool Pushable(const Expr& e) {
+  switch (e.kind) {
+    case Expr::Kind::kColumn:
+      return e.name != "*";
+    case Expr::Kind::kLiteral:
+      break;
+    case Expr::Kind::kCast:
+    case Expr::Kind::kAlias:
+      break;
+    case Expr::Kind::kCall:
+      if (std::find(kPushableFunctions.begin(), kPushableFunctions.end(), e.name) == kPushableFunctions.end()) {
+        return false;
+      }
+      break;
+  }
+  for (const auto& a : e.args) {
+    if (!a || !Pushable(*a)) return false;
+  }
+  return true;
+}
+
 }  // namespace
+
+const std::vector<std::string> kPushableFunctions = {
+    "+",  "-",   "*",  "/",      "%",      "negative",  "=",  "!=", "<",        ">",     "<=",    ">=",
+    "and", "or", "not", "isnull", "isnotnull", "in", "like", "ilike", "coalesce", "casewhen", "upper", "lower",
+    "length", "trim", "substring"};
+
+ExprPtr PushableScanFilter(const LogicalPlan& root, const LogicalPlan& scan) {
+  if (&root == &scan || scan.kind != LogicalPlan::Kind::kScan || !scan.schema) return nullptr;
+  std::vector<const LogicalPlan*> parents;
+  FindParents(root, scan, &parents);
+  if (parents.size() != 1 || parents[0]->kind != LogicalPlan::Kind::kFilter) return nullptr;
+  const ExprPtr& predicate = parents[0]->predicate;
+  if (!predicate || !Pushable(*predicate)) return nullptr;
+  std::set<std::string> cols;
+  CollectColumns(predicate, &cols);
+  if (cols.empty()) return nullptr;  // a constant predicate: nothing to decode first
+  for (const auto& name : cols) {
+    if (scan.schema->GetFieldIndex(name) < 0) return nullptr;
+  }
+  return predicate;
+}
 
 std::optional<std::vector<std::string>> ColumnsReadFromScan(const LogicalPlan& root, const LogicalPlan& scan) {
   bool found = false;

@@ -19,4 +19,16 @@ namespace sluice::plan {
 /// scan's schema (e.g. `*`), or when it is none.
 std::optional<std::vector<std::string>> ColumnsReadFromScan(const LogicalPlan& root, const LogicalPlan& scan);
 
+/// The predicate a source may apply while it decodes `scan` (filter pushdown), or null. Only the
+/// predicate of a filter that is the scan's one and only parent is offered (a watermark, a
+/// deduplication or any other operator between them sees every row, so a filter above one is
+/// not), and only when it is deterministic and free of side effects: columns, literals, casts and
+/// the calls of kPushableFunctions. The filter stays in the plan; a source that applies the
+/// predicate keeps a superset of the rows it passes (a source may give up on it at any time).
+ExprPtr PushableScanFilter(const LogicalPlan& root, const LogicalPlan& scan);
+
+/// The functions a pushed predicate may call: arithmetic, comparison, logic, null tests, IN,
+/// LIKE, COALESCE, CASE WHEN and a few string functions (all deterministic, none stateful).
+extern const std::vector<std::string> kPushableFunctions;
+
 }  // namespace sluice::plan

@@ -36,7 +36,7 @@
 #include <thread>
 
 #include "exec/plan_executor.h"
-#include "plan/read_columns.h"
+#include "runtime/scan_filter.h"
 #include "sink/sink_registry.h"
 #include "exec/stateful_util.h"
 #include "exec/watermark_exec.h"
@@ -320,6 +320,7 @@ Status MicroBatchExecution::OpenCheckpoint() {
     source::SourceContext ctx{fs, ex->checkpoint_->SourceDir(i), config.min_batches_to_retain, config.clock_ms,
                               config.temporary_checkpoint, ex->query_id_};
     ctx.read_columns = plan::ColumnsReadFromScan(*config.plan, *scans[i]);  // projection pushdown
+    ctx.filter = MakeScanFilter(*config.plan, *scans[i]);                     // filter pushdown
     // A static scan (the batch side of a stream-static join) becomes a source whose offset is
     // the table's version, so offsets/N records which version batch N joined against.
     ARROW_ASSIGN_OR_RAISE(auto src, scans[i]->source->streaming

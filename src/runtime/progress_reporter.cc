@@ -50,15 +50,17 @@ json ProgressReporter::Report(const BatchStats& b) {
   int64_t num_input_rows = 0;
   json sources = json::array();
   for (const auto& src : b.sources) {
-    num_input_rows += src.num_input_rows;
+    // The rows the source read, with those a pushed filter dropped while decoding.
+    const int64_t rows = src.num_input_rows + src.metrics.last_batch_rows_filtered;
+    num_input_rows += rows;
     json s = {{"description", src.description},
               {"startOffset", OffsetJson(src.start)},
               {"endOffset", OffsetJson(src.end)},
               {"latestOffset", OffsetJson(src.metrics.latest_offset ? src.metrics.latest_offset : src.end)},
-              {"numInputRows", src.num_input_rows},
-              {"processedRowsPerSecond", src.num_input_rows / secs}};
+              {"numInputRows", rows},
+              {"processedRowsPerSecond", rows / secs}};
     // Spark: rows over the time since the previous trigger started; 0.0 on a run's first batch.
-    s["inputRowsPerSecond"] = since_last > 0 ? src.num_input_rows / since_last : 0.0;
+    s["inputRowsPerSecond"] = since_last > 0 ? rows / since_last : 0.0;
     s["metrics"] = {{"numMalformedRows", std::to_string(src.metrics.malformed_rows)}};
     if (src.metrics.files_outstanding >= 0) s["metrics"]["numFilesOutstanding"] = std::to_string(src.metrics.files_outstanding);
     for (const auto& [k, v] : src.metrics.custom) s["metrics"][k] = v;

@@ -1,5 +1,6 @@
 #include "source/file_readers.h"
 
+#include "source/parquet_pruning.h"
 #include "util/compute_init.h"
 #include "util/log.h"
 
@@ -62,8 +63,10 @@ Result<std::unique_ptr<parquet::arrow::FileReader>> OpenParquet(io::FileSystem* 
   return std::move(*reader);
 }
 
+// `filter`: row groups whose statistics rule it out are not read (`out` counts them and their rows).
 Result<std::shared_ptr<arrow::Table>> ReadParquet(io::FileSystem* fs, const std::string& path,
-                                                  const std::shared_ptr<arrow::Schema>& schema, bool use_threads) {
+                                                  const std::shared_ptr<arrow::Schema>& schema, bool use_threads,
+                                                  const ScanFilter* filter, FileReadResult* out) {
   ARROW_ASSIGN_OR_RAISE(auto reader, OpenParquet(fs, path));
   reader->set_use_threads(use_threads);
   std::shared_ptr<arrow::Schema> file_schema;
@@ -75,7 +78,20 @@ Result<std::shared_ptr<arrow::Table>> ReadParquet(io::FileSystem* fs, const std:
     int i = file_schema->GetFieldIndex(f->name());
     if (i >= 0) CollectLeaves(top[static_cast<size_t>(i)], &leaves);
   }
-  auto table = reader->ReadTable(leaves);
+  std::vector<int> groups;
+  const int all = reader->num_row_groups();
+  if (filter) groups = RowGroupsToRead(reader.get(), *file_schema, *schema, *filter);
+  const bool pruned = filter && static_cast<int>(groups.size()) < all;
+  for (int g = 0, k = 0; pruned && g < all; ++g) {
+    if (k < static_cast<int>(groups.size()) && groups[static_cast<size_t>(k)] == g) {
+      ++k;
+      continue;
+    }
+    out->row_groups_skipped += 1;
+    out->rows_filtered += reader->parquet_reader()->metadata()->RowGroup(g)->num_rows();
+  }
+  if (pruned && groups.empty()) return arrow::Table::MakeEmpty(schema);
+  auto table = pruned ? reader->ReadRowGroups(groups, leaves) : reader->ReadTable(leaves);
   if (!table.ok()) {
     return Status::IOError("Could not read Parquet file ", io::PathToUri(path), ": ", table.status().message());
   }
@@ -117,9 +133,10 @@ Result<FileReadResult> ReadDataFile(io::FileSystem* fs, const std::string& path,
                                     const std::shared_ptr<arrow::Schema>& schema, const FileFormatOptions& options,
                                     bool use_threads) {
   if (options.format == "parquet") {
-    ARROW_ASSIGN_OR_RAISE(auto table, ReadParquet(fs, path, schema, use_threads));
-    ARROW_ASSIGN_OR_RAISE(table, ConformToSchema(table, schema, path));
-    return FileReadResult{std::move(table), 0};
+    FileReadResult out;
+    ARROW_ASSIGN_OR_RAISE(auto table, ReadParquet(fs, path, schema, use_threads, options.filter.get(), &out));
+    ARROW_ASSIGN_OR_RAISE(out.table, ConformToSchema(table, schema, path));
+    return out;
   }
   if (options.format == "json") return ReadJsonFile(fs, path, schema, options, use_threads);
   ARROW_ASSIGN_OR_RAISE(auto data, ReadWhole(fs, path));
@@ -171,6 +188,7 @@ Result<FileReadResult> ReadJsonFile(io::FileSystem* fs, const std::string& path,
     block.reset();
     ARROW_ASSIGN_OR_RAISE(auto part, ReadJsonLines(piece, path, schema, options, use_threads, line));
     out.malformed_rows += part.malformed_rows;
+    out.rows_filtered += part.rows_filtered;
     tables.push_back(std::move(part.table));
     const auto* p = reinterpret_cast<const char*>(piece->data());
     line += std::count(p, p + len, '\n');
@@ -240,6 +258,8 @@ Result<FileReadResult> ReadDataFiles(io::FileSystem* fs, const std::vector<std::
   for (auto& p : parts) {
     out.malformed_rows += p.malformed_rows;
     out.skipped_files += p.skipped_files;
+    out.rows_filtered += p.rows_filtered;
+    out.row_groups_skipped += p.row_groups_skipped;
     tables.push_back(std::move(p.table));
   }
   ARROW_ASSIGN_OR_RAISE(out.table, arrow::ConcatenateTables(tables));

@@ -28,6 +28,8 @@ struct FileReadResult {
   std::shared_ptr<arrow::Table> table;
   int64_t malformed_rows = 0;
   int64_t skipped_files = 0;  // corrupt or missing files skipped (ignoreCorruptFiles / ignoreMissingFiles)
+  int64_t rows_filtered = 0;  // rows a pushed filter (FileFormatOptions::filter) dropped while decoding
+  int64_t row_groups_skipped = 0;  // Parquet row groups whose statistics rule the pushed filter out
 };
 
 /// Decodes one file. `use_threads` lets Arrow's reader parallelise within the file.

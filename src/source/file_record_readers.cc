@@ -479,11 +479,12 @@ Result<FileReadResult> ReadJsonLines(const std::shared_ptr<arrow::Buffer>& data,
   }
   const bool valid_utf8 = ValidUtf8(*data);
   if (valid_utf8 && options.json_reader == JsonReader::kSimdjson && SimdjsonDecodesSchema(*parse_schema)) {
-    ARROW_ASSIGN_OR_RAISE(auto decoded, DecodeJsonLinesSimdjson(data, parse_schema, use_threads));
-    if (decoded) {
-      // A date that does not cast fails here as on Arrow's fast path: the slow path finds the record.
+    int64_t cut = 0;  // rows a pushed filter dropped while decoding
+    const ScanFilter* where = SimdjsonFilter(options.filter.get(), *parse_schema, *schema);  // pushed, if usable
+    ARROW_ASSIGN_OR_RAISE(auto decoded, DecodeJsonLinesSimdjson(data, parse_schema, use_threads, nullptr, where, &cut));
+    if (decoded) {  // a date that does not cast fails here as on Arrow's fast path: the slow path finds the record
       auto conformed = ConformToSchema(decoded, schema, path);
-      if (conformed.ok()) return FileReadResult{std::move(*conformed), 0};
+      if (conformed.ok()) return FileReadResult{std::move(*conformed), 0, 0, cut};
     }
   }
   Result<std::shared_ptr<arrow::Table>> fast = InvalidUtf8();

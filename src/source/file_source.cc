@@ -146,7 +146,9 @@ class FileStreamSource final : public Source {
                                                                           : ReadSchema(schema_, ctx.read_columns)),
         log_(ctx.fs, ctx.metadata_dir, ctx.min_batches_to_retain),
         listing_(ctx.fs, dir_, FileListingOptions{opts_.path_glob_filter, opts_.recursive}),
-        clock_ms_(ctx.clock_ms) {}
+        clock_ms_(ctx.clock_ms) {
+    if (opts_.format.format == "json" || opts_.format.format == "parquet") opts_.format.filter = ctx.filter;
+  }
 
   Status Init() {
     ARROW_ASSIGN_OR_RAISE(auto info, fs_->Stat(dir_));
@@ -174,6 +176,13 @@ class FileStreamSource final : public Source {
     m.files_outstanding = files_outstanding_.load();
     m.custom["numSkippedFiles"] = std::to_string(skipped_files_.load());  // corrupt or missing, skipped
     m.custom["readAheadHits"] = std::to_string(read_ahead_hits_.load());
+    m.last_batch_rows_filtered = rows_filtered_.load();
+    if (opts_.format.filter) {  // filter pushdown (docs/file-source.md)
+      m.custom["numRowsFilteredAtScan"] = std::to_string(rows_filtered_.load());
+      if (opts_.format.format == "parquet") {
+        m.custom["numRowGroupsSkipped"] = std::to_string(row_groups_skipped_.load());
+      }
+    }
     return m;
   }
 
@@ -218,6 +227,8 @@ class FileStreamSource final : public Source {
   }
 
   Result<std::shared_ptr<arrow::Table>> GetBatch(const std::optional<Offset>& start, const Offset& end) override {
+    rows_filtered_ = 0;
+    row_groups_skipped_ = 0;
     int64_t from = -1;
     if (start) {
       ARROW_ASSIGN_OR_RAISE(from, LogOffsetOf(*start));
@@ -258,6 +269,8 @@ class FileStreamSource final : public Source {
     ARROW_RETURN_NOT_OK(StartReadAhead());
     malformed_rows_ += result.malformed_rows;
     skipped_files_ += result.skipped_files;
+    rows_filtered_ = result.rows_filtered;
+    row_groups_skipped_ = result.row_groups_skipped;
     if (read_schema_ == schema_) return result.table;
     return ConformToSchema(result.table, schema_, dir_);
   }
@@ -444,6 +457,8 @@ class FileStreamSource final : public Source {
   std::atomic<int64_t> malformed_rows_{0};
   std::atomic<int64_t> skipped_files_{0};  // ignoreCorruptFiles / ignoreMissingFiles
   std::atomic<int64_t> files_outstanding_{0};
+  std::atomic<int64_t> rows_filtered_{0};       // last batch: by the pushed filter, while decoding
+  std::atomic<int64_t> row_groups_skipped_{0};  // last batch: Parquet row groups the pushed filter rules out
   bool sink_output_ = false;  // the directory is a file sink's output (its log decides the files)
   std::atomic<int64_t> read_ahead_hits_{0};
   ReadAhead read_ahead_;  // last: its thread finishes before anything it reads is destroyed

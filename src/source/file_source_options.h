@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "plan/logical_plan.h"
+#include "source/source.h"
 
 namespace sluice::source {
 
@@ -39,6 +40,9 @@ struct FileFormatOptions {
   // json only: simdjson decodes the common case and hands other files to Arrow's reader;
   // arrow always uses Arrow's reader (kept for comparison). See docs/file-source.md.
   JsonReader json_reader = JsonReader::kSimdjson;
+  // json (simdjson decoder) and parquet (row-group statistics): a predicate pushed by the plan,
+  // applied while decoding (source.h ScanFilter); null = none.
+  std::shared_ptr<const ScanFilter> filter;
 };
 
 /// Which files a source picks up, how many per trigger, and what happens to them afterwards.

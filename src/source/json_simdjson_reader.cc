@@ -6,6 +6,7 @@
 #include <arrow/util/value_parsing.h>
 #include <simdjson.h>
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 #include <string_view>
@@ -19,6 +20,12 @@ namespace sluice::source {
 namespace {
 
 constexpr int64_t kMinBytesPerPart = 4 << 20;  // below this a file is parsed on one thread
+// With a pushed filter: lines per block whose predicate columns are decoded, then evaluated.
+constexpr size_t kFilterBlockRows = 4096;
+
+// Which columns a parse of one line appends: all, only the pushed predicate's (the others are
+// checked, not stored), or only the others (a line the predicate kept, parsed again).
+enum class Store { kAll, kPredicate, kRest };
 
 // kNested: any type JsonValueBuilderDecodes that is not flat (only in a schema with a MAP).
 enum class ValueKind { kString, kInteger, kDouble, kBoolean, kTimestamp, kNested };
@@ -75,8 +82,19 @@ std::pair<int64_t, int64_t> IntegerRange(arrow::Type::type id) {
 // Decodes consecutive lines of one file into columns; one instance per thread.
 class LineRangeDecoder {
  public:
-  LineRangeDecoder(const arrow::Schema& schema, bool truncate_fractions) : truncate_fractions_(truncate_fractions) {
+  // `filter`: applied by blocks of lines when given (every column it reads is in `schema`).
+  LineRangeDecoder(const arrow::Schema& schema, bool truncate_fractions, const ScanFilter* filter = nullptr)
+      : truncate_fractions_(truncate_fractions), filter_(filter), filtering_(filter != nullptr) {
     columns_.resize(static_cast<size_t>(schema.num_fields()));
+    predicate_.resize(columns_.size(), 0);
+    chunks_.resize(columns_.size());
+    for (int i = 0; filter && i < schema.num_fields(); ++i) {
+      const auto& cols = filter->columns;
+      if (std::find(cols.begin(), cols.end(), schema.field(i)->name()) == cols.end()) continue;
+      predicate_[static_cast<size_t>(i)] = 1;
+      predicate_fields_.push_back(schema.field(i));
+    }
+    rest_ = predicate_fields_.size() < columns_.size();
     for (int i = 0; i < schema.num_fields(); ++i) {
       auto& c = columns_[static_cast<size_t>(i)];
       c.name = schema.field(i)->name();
@@ -111,41 +129,31 @@ class LineRangeDecoder {
       start = stop + 1;
       if (b == e) continue;  // a blank line is no record
       ARROW_ASSIGN_OR_RAISE(bool ok, DecodeLine(file + b, static_cast<size_t>(e - b),
-                                                static_cast<size_t>(file_size - b)));
+                                                static_cast<size_t>(file_size - b),
+                                                filtering_ ? Store::kPredicate : Store::kAll));
       if (!ok) return false;
+      if (!filtering_) continue;
+      block_.emplace_back(b, e);
+      if (block_.size() == kFilterBlockRows) {
+        ARROW_ASSIGN_OR_RAISE(ok, FilterBlock(file, file_size));
+        if (!ok) return false;
+      }
     }
+    if (filtering_ && !block_.empty()) return FilterBlock(file, file_size);
     return true;
   }
 
+  // Rows the pushed filter dropped.
+  int64_t rows_filtered() const { return rows_filtered_; }
+
   Result<std::vector<std::shared_ptr<arrow::Array>>> Finish() {
     std::vector<std::shared_ptr<arrow::Array>> out;
-    for (auto& c : columns_) {
-      std::shared_ptr<arrow::Array> array;
-      switch (c.kind) {
-        case ValueKind::kString:
-          ARROW_RETURN_NOT_OK(c.strings.Finish(&array));
-          break;
-        case ValueKind::kDouble:
-          ARROW_RETURN_NOT_OK(c.doubles.Finish(&array));
-          break;
-        case ValueKind::kBoolean:
-          ARROW_RETURN_NOT_OK(c.booleans.Finish(&array));
-          break;
-        case ValueKind::kNested:
-          ARROW_RETURN_NOT_OK(c.nested->Finish(&array));
-          break;
-        case ValueKind::kInteger:
-        case ValueKind::kTimestamp: {
-          ARROW_RETURN_NOT_OK(c.integers.Finish(&array));
-          if (c.kind == ValueKind::kTimestamp) {
-            ARROW_ASSIGN_OR_RAISE(array, array->View(c.type));
-          } else if (c.type->id() != arrow::Type::INT64) {
-            ARROW_RETURN_NOT_OK(util::EnsureComputeInitialized());
-            ARROW_ASSIGN_OR_RAISE(auto cast, arrow::compute::Cast(*array, c.type));
-            array = cast;
-          }
-          break;
-        }
+    for (size_t i = 0; i < columns_.size(); ++i) {
+      ARROW_ASSIGN_OR_RAISE(auto array, FinishColumn(&columns_[i]));
+      if (!chunks_[i].empty()) {  // a predicate column: its filtered blocks, then lines decoded whole
+        chunks_[i].push_back(array);
+        ARROW_ASSIGN_OR_RAISE(array, arrow::Concatenate(chunks_[i]));
+        chunks_[i].clear();
       }
       out.push_back(std::move(array));
     }
@@ -155,8 +163,91 @@ class LineRangeDecoder {
   int64_t rows() const { return rows_; }
 
  private:
+  // The values appended to `c` so far, as an array of its declared type (the builders restart).
+  static Result<std::shared_ptr<arrow::Array>> FinishColumn(ColumnBuilder* cb) {
+    ColumnBuilder& c = *cb;
+    std::shared_ptr<arrow::Array> array;
+    switch (c.kind) {
+      case ValueKind::kString:
+        ARROW_RETURN_NOT_OK(c.strings.Finish(&array));
+        break;
+      case ValueKind::kDouble:
+        ARROW_RETURN_NOT_OK(c.doubles.Finish(&array));
+        break;
+      case ValueKind::kBoolean:
+        ARROW_RETURN_NOT_OK(c.booleans.Finish(&array));
+        break;
+      case ValueKind::kNested:
+        ARROW_RETURN_NOT_OK(c.nested->Finish(&array));
+        break;
+      case ValueKind::kInteger:
+      case ValueKind::kTimestamp: {
+        ARROW_RETURN_NOT_OK(c.integers.Finish(&array));
+        if (c.kind == ValueKind::kTimestamp) {
+          ARROW_ASSIGN_OR_RAISE(array, array->View(c.type));
+        } else if (c.type->id() != arrow::Type::INT64) {
+          ARROW_RETURN_NOT_OK(util::EnsureComputeInitialized());
+          ARROW_ASSIGN_OR_RAISE(auto cast, arrow::compute::Cast(*array, c.type));
+          array = cast;
+        }
+        break;
+      }
+    }
+    return array;
+  }
+
+  // The block of lines whose predicate columns were decoded: evaluates the predicate, keeps the
+  // predicate columns' values of the rows it keeps and decodes the other columns of those rows.
+  // When the predicate cannot be evaluated, or keeps more than a quarter of the block, the rest
+  // of the range is decoded whole (the plan's filter still runs above the scan).
+  Result<bool> FilterBlock(const char* file, int64_t file_size) {
+    const auto n = static_cast<int64_t>(block_.size());
+    std::vector<std::shared_ptr<arrow::Array>> arrays;
+    for (size_t i = 0; i < columns_.size(); ++i) {
+      if (!predicate_[i]) continue;
+      ARROW_ASSIGN_OR_RAISE(auto a, FinishColumn(&columns_[i]));
+      arrays.push_back(std::move(a));
+    }
+    auto mask = filter_->evaluate(arrow::RecordBatch::Make(arrow::schema(predicate_fields_), n, arrays));
+    std::vector<int64_t> kept;
+    if (mask.ok() && (*mask)->length() == n && (*mask)->type_id() == arrow::Type::BOOL) {
+      const auto& m = static_cast<const arrow::BooleanArray&>(**mask);
+      for (int64_t r = 0; r < n; ++r) {
+        if (m.IsValid(r) && m.Value(r)) kept.push_back(r);
+      }
+      ARROW_RETURN_NOT_OK(util::EnsureComputeInitialized());
+      for (auto& a : arrays) {
+        ARROW_ASSIGN_OR_RAISE(auto datum, arrow::compute::Filter(a, *mask));
+        a = datum.make_array();
+      }
+      rows_filtered_ += n - static_cast<int64_t>(kept.size());
+      if (static_cast<int64_t>(kept.size()) * 4 > n) filtering_ = false;
+    } else {
+      for (int64_t r = 0; r < n; ++r) kept.push_back(r);
+      filtering_ = false;
+    }
+    for (size_t i = 0, k = 0; i < columns_.size(); ++i) {
+      if (predicate_[i]) chunks_[i].push_back(std::move(arrays[k++]));
+    }
+    for (const int64_t r : kept) {
+      const auto [b, e] = block_[static_cast<size_t>(r)];
+      if (rest_) {
+        ARROW_ASSIGN_OR_RAISE(bool ok, DecodeLine(file + b, static_cast<size_t>(e - b),
+                                                  static_cast<size_t>(file_size - b), Store::kRest));
+        if (!ok) return false;  // not reached: the line was accepted a moment ago
+      }
+    }
+    rows_ += static_cast<int64_t>(kept.size());
+    block_.clear();
+    return true;
+  }
+
+  bool Stores(size_t column, Store store) const {
+    return store == Store::kAll || (store == Store::kPredicate) == (predicate_[column] != 0);
+  }
+
   // `capacity`: readable bytes from `line` on (simdjson reads up to SIMDJSON_PADDING past the end).
-  Result<bool> DecodeLine(const char* line, size_t size, size_t capacity) {
+  Result<bool> DecodeLine(const char* line, size_t size, size_t capacity, Store store) {
     const char* text = line;
     if (capacity < size + simdjson::SIMDJSON_PADDING) {
       padded_.assign(line, size);
@@ -171,10 +262,11 @@ class LineRangeDecoder {
     if (doc.get_object().get(object) != simdjson::SUCCESS) {
       return Decline("the record is ", JsonKindName(doc.type()), ", not an object");
     }
-    const int64_t row = rows_;
+    const int64_t row = line_id_++;
     for (simdjson::dom::key_value_pair field : object) {
       ColumnBuilder* c = Find(field.key);
       if (!c) continue;  // a field the schema lacks is ignored
+      const bool stored = Stores(static_cast<size_t>(c - columns_.data()), store);
       // A declared key given twice: Arrow's reader rejects the record.
       if (c->last_row == row) return Decline("the field '", field.key, "' is given twice");
       c->last_row = row;
@@ -184,19 +276,18 @@ class LineRangeDecoder {
         ARROW_RETURN_NOT_OK(st);
         continue;
       }
-      ARROW_ASSIGN_OR_RAISE(bool ok, Append(c, field.value, truncate_fractions_));
+      ARROW_ASSIGN_OR_RAISE(bool ok, Append(c, field.value, truncate_fractions_, stored));
       if (!ok) {
         return Decline("field '", field.key, "': ", JsonKindName(field.value.type()), " ",
                        simdjson::minify(field.value), " does not fit ", plan::TypeName(*c->type));
       }
     }
-    for (auto& c : columns_) {
-      if (c.last_row != row) {
-        ARROW_RETURN_NOT_OK(AppendNull(&c));
-        c.last_row = row;
-      }
+    for (size_t i = 0; i < columns_.size(); ++i) {
+      auto& c = columns_[i];
+      if (c.last_row != row && Stores(i, store)) ARROW_RETURN_NOT_OK(AppendNull(&c));
+      c.last_row = row;
     }
-    ++rows_;
+    if (store == Store::kAll) ++rows_;
     return true;
   }
 
@@ -228,16 +319,19 @@ class LineRangeDecoder {
     }
   }
 
-  // False: `value` is not one Arrow's reader takes for the column's type.
-  static Result<bool> Append(ColumnBuilder* c, const simdjson::dom::element& value, bool truncate_fractions) {
+  // False: `value` is not one Arrow's reader takes for the column's type. `store` false: only
+  // checks it.
+  static Result<bool> Append(ColumnBuilder* c, const simdjson::dom::element& value, bool truncate_fractions,
+                             bool store) {
     const auto type = value.type();
     if (type == simdjson::dom::element_type::NULL_VALUE) {
-      ARROW_RETURN_NOT_OK(AppendNull(c));
+      if (store) ARROW_RETURN_NOT_OK(AppendNull(c));
       return true;
     }
     switch (c->kind) {
       case ValueKind::kString: {
         if (type != simdjson::dom::element_type::STRING) return false;
+        if (!store) return true;
         std::string_view s = value.get_string().value_unsafe();
         ARROW_RETURN_NOT_OK(c->strings.Append(s.data(), static_cast<int32_t>(s.size())));
         return true;
@@ -245,18 +339,18 @@ class LineRangeDecoder {
       case ValueKind::kInteger: {
         int64_t v = 0;
         if (!JsonIntegerIn(value, c->min, c->max, &v)) return false;
-        ARROW_RETURN_NOT_OK(c->integers.Append(v));
+        if (store) ARROW_RETURN_NOT_OK(c->integers.Append(v));
         return true;
       }
       case ValueKind::kDouble: {
         double v = 0;
         if (!JsonNumber(value, &v)) return false;
-        ARROW_RETURN_NOT_OK(c->doubles.Append(v));
+        if (store) ARROW_RETURN_NOT_OK(c->doubles.Append(v));
         return true;
       }
       case ValueKind::kBoolean: {
         if (type != simdjson::dom::element_type::BOOL) return false;
-        ARROW_RETURN_NOT_OK(c->booleans.Append(value.get_bool().value_unsafe()));
+        if (store) ARROW_RETURN_NOT_OK(c->booleans.Append(value.get_bool().value_unsafe()));
         return true;
       }
       case ValueKind::kNested:
@@ -268,7 +362,7 @@ class LineRangeDecoder {
         if (!JsonTimestamp(value, static_cast<const arrow::TimestampType&>(*c->type), truncate_fractions, &v)) {
           return false;
         }
-        ARROW_RETURN_NOT_OK(c->integers.Append(v));
+        if (store) ARROW_RETURN_NOT_OK(c->integers.Append(v));
         return true;
       }
     }
@@ -276,11 +370,20 @@ class LineRangeDecoder {
   }
 
   bool truncate_fractions_;
+  const ScanFilter* filter_;
+  bool filtering_;  // lines are decoded predicate first (until the filter is given up)
+  bool rest_ = false;  // some column is not the predicate's
+  std::vector<uint8_t> predicate_;  // per column: read by the filter
+  arrow::FieldVector predicate_fields_;
+  std::vector<std::vector<std::shared_ptr<arrow::Array>>> chunks_;  // per predicate column: kept values by block
+  std::vector<std::pair<int64_t, int64_t>> block_;  // [begin, end) of the lines awaiting the predicate
   std::string why_;
   std::vector<ColumnBuilder> columns_;
   simdjson::dom::parser parser_;
   std::string padded_;
-  int64_t rows_ = 0;
+  int64_t rows_ = 0;           // rows output
+  int64_t line_id_ = 0;        // lines parsed (a kept line twice): tells a duplicate key
+  int64_t rows_filtered_ = 0;  // rows the filter dropped
 };
 
 // Line-aligned byte ranges of about equal size; one when `parts` is 1.
@@ -338,12 +441,27 @@ Status CheckSimdjsonDecodesMapSchema(const arrow::Schema& parse_schema) {
   return Status::OK();
 }
 
+const ScanFilter* SimdjsonFilter(const ScanFilter* filter, const arrow::Schema& parse_schema,
+                                  const arrow::Schema& schema) {
+  if (!filter || !filter->evaluate || !SimdjsonDecodesSchema(parse_schema)) return nullptr;
+  for (const auto& name : filter->columns) {
+    if (parse_schema.GetFieldIndex(name) < 0) return nullptr;  // e.g. the corrupt-record column
+  }
+  for (const auto& f : parse_schema.fields()) {
+    const auto declared = schema.GetFieldByName(f->name());
+    if (!declared || !declared->type()->Equals(*f->type())) return nullptr;  // a date read as text
+  }
+  return filter;
+}
+
 Result<std::shared_ptr<arrow::Table>> DecodeJsonLinesSimdjson(const std::shared_ptr<arrow::Buffer>& data,
                                                               const std::shared_ptr<arrow::Schema>& parse_schema,
-                                                              bool use_threads, std::string* why) {
+                                                              bool use_threads, std::string* why,
+                                                              const ScanFilter* filter, int64_t* rows_filtered) {
   // With a nested column (a schema with a MAP) this decoder alone judges the records, so it also
   // truncates timestamp fractions, as Arrow's path does for the flat schemas it declines.
   const bool sole_decoder = !SimdjsonDecodesSchema(*parse_schema);
+  if (sole_decoder) filter = nullptr;
   const char* p = reinterpret_cast<const char*>(data->data());
   const int64_t n = data->size();
   int parts = 1;
@@ -356,7 +474,7 @@ Result<std::shared_ptr<arrow::Table>> DecodeJsonLinesSimdjson(const std::shared_
   std::vector<uint8_t> accepted(ranges.size(), 0);
   auto decode = [&](int i) -> Status {
     const auto k = static_cast<size_t>(i);
-    decoders[k] = std::make_unique<LineRangeDecoder>(*parse_schema, sole_decoder);
+    decoders[k] = std::make_unique<LineRangeDecoder>(*parse_schema, sole_decoder, filter);
     ARROW_RETURN_NOT_OK(decoders[k]->Init());
     ARROW_ASSIGN_OR_RAISE(bool ok, decoders[k]->Decode(p, n, ranges[k].first, ranges[k].second));
     accepted[k] = ok ? 1 : 0;
@@ -376,6 +494,7 @@ Result<std::shared_ptr<arrow::Table>> DecodeJsonLinesSimdjson(const std::shared_
   }
   std::vector<std::shared_ptr<arrow::Table>> tables;
   for (auto& d : decoders) {
+    if (rows_filtered) *rows_filtered += d->rows_filtered();
     const int64_t rows = d->rows();
     ARROW_ASSIGN_OR_RAISE(auto columns, d->Finish());
     tables.push_back(arrow::Table::Make(parse_schema, std::move(columns), rows));

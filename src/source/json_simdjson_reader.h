@@ -30,6 +30,7 @@
 #include <string>
 
 #include "sluice/status.h"
+#include "source/source.h"
 
 namespace sluice::source {
 
@@ -47,8 +48,23 @@ Status CheckSimdjsonDecodesMapSchema(const arrow::Schema& parse_schema);
 /// declines it (see above; `why`, when given, receives the reason for a declined line).
 /// `use_threads`: a large file is split into line ranges parsed in parallel (rows keep the
 /// file's order).
+///
+/// `filter` (a pushed predicate, source.h): lines are decoded by blocks, the predicate's columns
+/// first (every column is still checked, so the decoder declines exactly the files it declines
+/// without it); the predicate is evaluated on the block and only the rows it keeps get their other
+/// columns decoded. The table then holds a superset of the rows the predicate keeps (the decoder
+/// stops filtering when the predicate keeps most rows or cannot be evaluated); `rows_filtered`
+/// (when given) is increased by the rows it dropped. Ignored for a schema with a MAP.
 Result<std::shared_ptr<arrow::Table>> DecodeJsonLinesSimdjson(const std::shared_ptr<arrow::Buffer>& data,
                                                               const std::shared_ptr<arrow::Schema>& parse_schema,
-                                                              bool use_threads, std::string* why = nullptr);
+                                                              bool use_threads, std::string* why = nullptr,
+                                                              const ScanFilter* filter = nullptr,
+                                                              int64_t* rows_filtered = nullptr);
+
+/// `filter` when the decoder may apply it to a file read with `parse_schema` for the declared
+/// `schema`: every column it reads is decoded here and every column decodes straight to its
+/// declared type (no later cast could then reject a row the filter dropped). Else null.
+const ScanFilter* SimdjsonFilter(const ScanFilter* filter, const arrow::Schema& parse_schema,
+                                 const arrow::Schema& schema);
 
 }  // namespace sluice::source

@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "checkpoint/offset.h"
 #include "io/file_system.h"
@@ -30,6 +31,23 @@ struct SourceMetrics {
   std::optional<Offset> latest_offset;
   /// Further source-specific entries of the progress `metrics` map (Kafka: offsets behind latest).
   std::map<std::string, std::string> custom;
+  /// Rows of the last batch a pushed filter removed while the source decoded them (they count as
+  /// input rows: numInputRows = the rows returned + these).
+  int64_t last_batch_rows_filtered = 0;
+};
+
+/// A predicate the query applies right above the scan, for a source to apply while it decodes
+/// (filter pushdown, plan::PushableScanFilter): it may then skip decoding the other columns of
+/// the rows it rejects, or whole Parquet row groups. The filter stays in the plan, so a source may
+/// use it or not, row by row; it must never drop a row the predicate keeps.
+struct ScanFilter {
+  /// The predicate (resolved against the source's schema): its shape for row-group statistics.
+  plan::ExprPtr predicate;
+  /// The columns it reads, in schema order.
+  std::vector<std::string> columns;
+  /// Evaluates the predicate over a batch holding (at least) `columns`: true = keep, false or null
+  /// = drop. Thread-safe. An error makes the caller give up on the filter, never fail the read.
+  std::function<Result<std::shared_ptr<arrow::Array>>(const std::shared_ptr<arrow::RecordBatch>&)> evaluate;
 };
 
 /// What the runtime gives a source. `metadata_dir` is <checkpoint>/sources/<i>, for sources
@@ -47,6 +65,8 @@ struct SourceContext {
   /// The columns of the source's schema the query reads (plan::ColumnsReadFromScan); unset =
   /// all. A file source decodes only these and gives the others as nulls.
   std::optional<std::vector<std::string>> read_columns{};
+  /// The predicate the file source may apply while decoding; null = none.
+  std::shared_ptr<const ScanFilter> filter{};
 };
 
 class Source {

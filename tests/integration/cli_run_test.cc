@@ -1,6 +1,9 @@
 // The `sluice` command end to end: run / batch / explain on pipeline files, restarts on the same
 // checkpoint (after a clean stop, SIGTERM and kill -9), progress lines and error exits.
+#include <arrow/api.h>
+#include <arrow/io/file.h>
 #include <arrow/memory_pool.h>
+#include <parquet/arrow/writer.h>
 #include <gtest/gtest.h>
 #include <algorithm>
 
@@ -115,6 +118,74 @@ TEST_F(CliRunTest, ProgressFileGetsOneJsonLinePerBatch) {
   // maxFilesPerTrigger = 1 over 4 files: 3 files wait after batch 0, none after batch 3.
   EXPECT_THAT(Stderr(), HasSubstr(", 3 files pending)"));
   EXPECT_THAT(Stderr(), HasSubstr(", 0 files pending)"));
+}
+
+// Filter pushdown end to end: the JSON source drops the rows `id % 7 = 0` rejects while decoding
+// (numRowsFilteredAtScan), writes the same rows as the plan's filter would, and still counts every
+// row it read as input (numInputRows), malformed records included.
+TEST_F(CliRunTest, PushedFilterDropsRowsAtTheScanAndCountsEveryInputRow) {
+  const std::string path = dir_.Sub("pipeline.sql");
+  WriteText(path, "CREATE TABLE events (id BIGINT, name TEXT, price DOUBLE)\n"
+                  "  WITH (connector = 'files', format = 'json', path = '" + dir_.Sub("in") +
+                  "', maxFilesPerTrigger = 1);\n"
+                  "CREATE TABLE out () WITH (connector = 'files', format = 'json', path = '" + dir_.Sub("out") + "');\n"
+                  "INSERT INTO out SELECT id, price FROM events WHERE id % 7 = 0;\n");
+  WriteInputFile(dir_.Sub("in"), "f0.json", JsonRows(0, 6000));
+  WriteInputFile(dir_.Sub("in"), "f1.json", JsonRows(6000, 3000) + "{\"id\":\n" + "{\"id\":14,\"price\":\"x\"}\n");
+  ASSERT_EQ(Sluice("run " + path + " --checkpoint " + dir_.Sub("ckpt") + " --trigger available-now --progress " +
+                   dir_.Sub("progress.jsonl")),
+            0)
+      << Stderr();
+  std::vector<int64_t> want;
+  for (int64_t i = 0; i < 9000; i += 7) want.push_back(i);
+  want.push_back(14);  // the malformed record keeps its id (PERMISSIVE's partial result)
+  std::sort(want.begin(), want.end());
+  EXPECT_EQ(OutputIds(), want);
+  std::istringstream lines(ReadText(dir_.Sub("progress.jsonl")));
+  std::string line;
+  std::vector<int64_t> input_rows, filtered;
+  while (std::getline(lines, line)) {
+    auto progress = nlohmann::json::parse(line);
+    input_rows.push_back(progress["numInputRows"].get<int64_t>());
+    filtered.push_back(std::stoll(progress["sources"][0]["metrics"]["numRowsFilteredAtScan"].get<std::string>()));
+  }
+  std::sort(input_rows.begin(), input_rows.end());
+  std::sort(filtered.begin(), filtered.end());
+  EXPECT_EQ(input_rows, (std::vector<int64_t>{3002, 6000}));
+  // File f0 is filtered while decoded (858 of its 6000 rows kept); f1 has malformed records, so it
+  // is read whole and the plan's filter alone drops its rows.
+  EXPECT_EQ(filtered, (std::vector<int64_t>{0, 6000 - 858}));
+}
+
+// The Parquet source skips the row groups whose statistics rule out `id >= 8500` (8 of 10) and
+// still counts their rows as input.
+TEST_F(CliRunTest, PushedFilterSkipsParquetRowGroups) {
+  arrow::Int64Builder ids;
+  arrow::DoubleBuilder prices;
+  for (int64_t i = 0; i < 10000; ++i) {
+    ASSERT_TRUE(ids.Append(i).ok());
+    ASSERT_TRUE(prices.Append(i * 1.5).ok());
+  }
+  auto schema = arrow::schema({arrow::field("id", arrow::int64()), arrow::field("price", arrow::float64())});
+  auto table = arrow::Table::Make(schema, {*ids.Finish(), *prices.Finish()});
+  std::filesystem::create_directories(dir_.Sub("pq"));
+  auto out = *arrow::io::FileOutputStream::Open(dir_.Sub("pq/a.parquet"));
+  ASSERT_TRUE(parquet::arrow::WriteTable(*table, arrow::default_memory_pool(), out, /*chunk_size=*/1000).ok());
+  ASSERT_TRUE(out->Close().ok());
+  const std::string path = dir_.Sub("pipeline.sql");
+  WriteText(path, "CREATE TABLE events (id BIGINT, price DOUBLE)\n"
+                  "  WITH (connector = 'files', format = 'parquet', path = '" + dir_.Sub("pq") + "');\n"
+                  "CREATE TABLE out () WITH (connector = 'files', format = 'json', path = '" + dir_.Sub("out") + "');\n"
+                  "INSERT INTO out SELECT id, price FROM events WHERE id >= 8500 AND price > 0;\n");
+  ASSERT_EQ(Sluice("run " + path + " --checkpoint " + dir_.Sub("ckpt") + " --trigger available-now --progress " +
+                   dir_.Sub("progress.jsonl")),
+            0)
+      << Stderr();
+  EXPECT_EQ(OutputIds(), Range(8500, 10000));
+  auto progress = nlohmann::json::parse(ReadText(dir_.Sub("progress.jsonl")));
+  EXPECT_EQ(progress["numInputRows"], 10000);
+  EXPECT_EQ(progress["sources"][0]["metrics"]["numRowGroupsSkipped"], "8");
+  EXPECT_EQ(progress["sources"][0]["metrics"]["numRowsFilteredAtScan"], "8000");
 }
 
 TEST_F(CliRunTest, BatchWritesTheSameRowsAsTheStream) {

@@ -17,13 +17,13 @@ namespace {
 
 using ::testing::HasSubstr;
 
+using testing::ABC;
+using testing::LocalFs;
 using testing::Rows;
 using testing::Spec;
 using testing::TempDir;
 using testing::WriteFile;
 using Strings = std::vector<std::string>;
-
-auto fs() { return io::LocalFileSystem(); }
 
 FileFormatOptions Format(const std::string& format, ParseMode mode = ParseMode::kPermissive, bool header = false) {
   FileFormatOptions o;
@@ -35,12 +35,7 @@ FileFormatOptions Format(const std::string& format, ParseMode mode = ParseMode::
 
 Result<FileReadResult> Read(const std::string& path, const std::shared_ptr<arrow::Schema>& schema,
                             const FileFormatOptions& o) {
-  return ReadDataFile(fs().get(), path, schema, o, /*use_threads=*/true);
-}
-
-std::shared_ptr<arrow::Schema> ABC() {
-  return arrow::schema({arrow::field("a", arrow::int64()), arrow::field("b", arrow::utf8()),
-                        arrow::field("c", arrow::float64())});
+  return ReadDataFile(LocalFs().get(), path, schema, o, /*use_threads=*/true);
 }
 
 TEST(FileSourceFormats, CsvWithHeaderMapsByName) {
@@ -101,7 +96,7 @@ TEST(FileSourceFormats, CorruptAndMissingFilesNameTheOptionOrAreSkippedWithIt) {
   WriteParquet(dir.Sub("good.parquet"));
   WriteFile(dir.Sub("empty.parquet"), "");  // 0 bytes: no rows, as Spark
   auto o = Format("parquet");
-  ASSERT_OK_AND_ASSIGN(auto empty, ReadDataFiles(fs().get(), {dir.Sub("good.parquet"), dir.Sub("empty.parquet")},
+  ASSERT_OK_AND_ASSIGN(auto empty, ReadDataFiles(LocalFs().get(), {dir.Sub("good.parquet"), dir.Sub("empty.parquet")},
                                                  ABC(), o));
   EXPECT_EQ(Rows(empty.table), (Strings{"1|null|null", "2|null|null"}));
   EXPECT_EQ(empty.skipped_files, 0);
@@ -113,22 +108,22 @@ TEST(FileSourceFormats, CorruptAndMissingFilesNameTheOptionOrAreSkippedWithIt) {
     WriteFile(dir.Sub("truncated.parquet"), bytes.substr(0, bytes.size() / 2));
   }
   const std::vector<std::string> files = {dir.Sub("good.parquet"), dir.Sub("truncated.parquet")};
-  auto corrupt = ReadDataFiles(fs().get(), files, ABC(), o);
+  auto corrupt = ReadDataFiles(LocalFs().get(), files, ABC(), o);
   ASSERT_FALSE(corrupt.ok());
   EXPECT_THAT(corrupt.status().message(), HasSubstr(io::PathToUri(dir.Sub("truncated.parquet"))));
   EXPECT_THAT(corrupt.status().message(), HasSubstr("ignoreCorruptFiles = true"));
   o.ignore_corrupt_files = true;
-  ASSERT_OK_AND_ASSIGN(auto skipped, ReadDataFiles(fs().get(), files, ABC(), o));
+  ASSERT_OK_AND_ASSIGN(auto skipped, ReadDataFiles(LocalFs().get(), files, ABC(), o));
   EXPECT_EQ(Rows(skipped.table), (Strings{"1|null|null", "2|null|null"}));
   EXPECT_EQ(skipped.skipped_files, 1);
 
   const std::vector<std::string> gone = {dir.Sub("good.parquet"), dir.Sub("deleted.parquet")};
-  auto missing = ReadDataFiles(fs().get(), gone, ABC(), o);
+  auto missing = ReadDataFiles(LocalFs().get(), gone, ABC(), o);
   ASSERT_FALSE(missing.ok());
   EXPECT_THAT(missing.status().message(), HasSubstr(io::PathToUri(dir.Sub("deleted.parquet"))));
   EXPECT_THAT(missing.status().message(), HasSubstr("ignoreMissingFiles = true"));
   o.ignore_missing_files = true;
-  ASSERT_OK_AND_ASSIGN(auto without, ReadDataFiles(fs().get(), gone, ABC(), o));
+  ASSERT_OK_AND_ASSIGN(auto without, ReadDataFiles(LocalFs().get(), gone, ABC(), o));
   EXPECT_EQ(without.table->num_rows(), 2);
   EXPECT_EQ(without.skipped_files, 1);
 }
@@ -208,11 +203,11 @@ TEST(FileSourceFormats, StaticReadInfersJsonSchemaAndSkipsHiddenFiles) {
   WriteFile(dir.Sub("in/_tmp.json"), "{\"id\":99}\n");
   WriteFile(dir.Sub("in/.hidden.json"), "{\"id\":98}\n");
   auto spec = Spec("json", dir.Sub("in"), nullptr, {}, /*streaming=*/false);
-  auto schema = InferFilesSchema(spec, fs());
+  auto schema = InferFilesSchema(spec, LocalFs());
   ASSERT_OK(schema);
   EXPECT_EQ((*schema)->field_names(), (Strings{"extra", "id", "name"}));  // sorted, as Spark
   EXPECT_TRUE((*schema)->GetFieldByName("extra")->type()->Equals(arrow::utf8()));
-  auto table = ReadFilesStatic(spec, fs());
+  auto table = ReadFilesStatic(spec, LocalFs());
   ASSERT_OK(table);
   EXPECT_EQ(Rows(*table), (Strings{"null|1|a", "null|2|null"}));
 }
@@ -220,13 +215,13 @@ TEST(FileSourceFormats, StaticReadInfersJsonSchemaAndSkipsHiddenFiles) {
 TEST(FileSourceFormats, StaticCsvInferenceFollowsInferSchema) {
   TempDir dir;
   WriteFile(dir.Sub("in/1.csv"), "id,v\n1,2.5\n");
-  auto strings = InferFilesSchema(Spec("csv", dir.Sub("in"), nullptr, {{"header", "true"}}, false), fs());
+  auto strings = InferFilesSchema(Spec("csv", dir.Sub("in"), nullptr, {{"header", "true"}}, false), LocalFs());
   ASSERT_OK(strings);
   EXPECT_EQ((*strings)->ToString(), "id: string\nv: string");
-  auto typed = InferFilesSchema(Spec("csv", dir.Sub("in"), nullptr, {{"header", "true"}, {"inferSchema", "true"}}, false), fs());
+  auto typed = InferFilesSchema(Spec("csv", dir.Sub("in"), nullptr, {{"header", "true"}, {"inferSchema", "true"}}, false), LocalFs());
   ASSERT_OK(typed);
   EXPECT_EQ((*typed)->ToString(), "id: int64\nv: double");
-  auto no_header = InferFilesSchema(Spec("csv", dir.Sub("in"), nullptr, {}, false), fs());
+  auto no_header = InferFilesSchema(Spec("csv", dir.Sub("in"), nullptr, {}, false), LocalFs());
   ASSERT_OK(no_header);
   EXPECT_EQ((*no_header)->field_names(), (Strings{"_c0", "_c1"}));
 }
@@ -236,9 +231,9 @@ TEST(FileSourceFormats, StaticParquetInferenceSkipsEmptyFileAndNamesTruncatedOne
   WriteFile(dir.Sub("in/b.parquet"), "");  // 0 bytes: no schema, skipped as Spark skips it
   WriteParquet(dir.Sub("in/a.parquet"));
   auto spec = Spec("parquet", dir.Sub("in"), nullptr, {}, /*streaming=*/false);
-  ASSERT_OK_AND_ASSIGN(auto schema, InferFilesSchema(spec, fs()));
+  ASSERT_OK_AND_ASSIGN(auto schema, InferFilesSchema(spec, LocalFs()));
   EXPECT_EQ(schema->ToString(), "a: int64");
-  ASSERT_OK_AND_ASSIGN(auto table, ReadFilesStatic(spec, fs()));
+  ASSERT_OK_AND_ASSIGN(auto table, ReadFilesStatic(spec, LocalFs()));
   EXPECT_EQ(Rows(table), (Strings{"1", "2"}));
 
   // Truncated: inference fails naming the file and the option; with the option it is skipped.
@@ -247,26 +242,26 @@ TEST(FileSourceFormats, StaticParquetInferenceSkipsEmptyFileAndNamesTruncatedOne
     std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     WriteFile(dir.Sub("in/c.parquet"), bytes.substr(0, bytes.size() / 2));
   }
-  auto refused = InferFilesSchema(spec, fs());
+  auto refused = InferFilesSchema(spec, LocalFs());
   ASSERT_FALSE(refused.ok());
   EXPECT_THAT(refused.status().message(), HasSubstr(io::PathToUri(dir.Sub("in/c.parquet"))));
   EXPECT_THAT(refused.status().message(), HasSubstr("ignoreCorruptFiles = true"));
   auto skipping = Spec("parquet", dir.Sub("in"), nullptr, {{"ignoreCorruptFiles", "true"}}, false);
-  ASSERT_OK_AND_ASSIGN(auto skipped_schema, InferFilesSchema(skipping, fs()));
+  ASSERT_OK_AND_ASSIGN(auto skipped_schema, InferFilesSchema(skipping, LocalFs()));
   EXPECT_EQ(skipped_schema->ToString(), "a: int64");
-  ASSERT_OK_AND_ASSIGN(auto rows, ReadFilesStatic(skipping, fs()));
+  ASSERT_OK_AND_ASSIGN(auto rows, ReadFilesStatic(skipping, LocalFs()));
   EXPECT_EQ(Rows(rows), (Strings{"1", "2"}));
 
   // Only empty files: nothing to infer from, said as such.
   WriteFile(dir.Sub("only/e.parquet"), "");
-  auto none = InferFilesSchema(Spec("parquet", dir.Sub("only"), nullptr, {}, false), fs());
+  auto none = InferFilesSchema(Spec("parquet", dir.Sub("only"), nullptr, {}, false), LocalFs());
   ASSERT_FALSE(none.ok());
   EXPECT_THAT(none.status().message(), HasSubstr("It must be specified manually"));
 }
 
 TEST(FileSourceFormats, StaticReadOfMissingPathNamesIt) {
   TempDir dir;
-  auto table = ReadFilesStatic(Spec("json", dir.Sub("nope"), nullptr, {}, false), fs());
+  auto table = ReadFilesStatic(Spec("json", dir.Sub("nope"), nullptr, {}, false), LocalFs());
   ASSERT_FALSE(table.ok());
   EXPECT_EQ(table.status().message(), "Path does not exist: " + io::PathToUri(dir.Sub("nope")));
 }

@@ -58,4 +58,13 @@ inline std::vector<std::string> Rows(const std::shared_ptr<arrow::Table>& table)
   return out;
 }
 
+/// The local filesystem the readers are given.
+inline std::shared_ptr<io::FileSystem> LocalFs() { return io::LocalFileSystem(); }
+
+/// a BIGINT, b STRING, c DOUBLE.
+inline std::shared_ptr<arrow::Schema> ABC() {
+  return arrow::schema({arrow::field("a", arrow::int64()), arrow::field("b", arrow::utf8()),
+                        arrow::field("c", arrow::float64())});
+}
+
 }  // namespace sluice::source::testing

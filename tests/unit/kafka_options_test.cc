@@ -9,7 +9,7 @@ namespace sluice {
 namespace {
 
 using source::kafka::OffsetSpec;
-using testing::HasSubstr;
+using ::testing::HasSubstr;
 
 plan::Options Opts(std::initializer_list<std::pair<std::string, std::string>> kv) {
   plan::Options o;

@@ -547,5 +547,48 @@ TEST_F(SqlPlanTest, ScansDecodeOnlyWhatAggregationsAndJoinsRead) {
   EXPECT_EQ(ReadColumns(self), "id,name,price | id,name,price");
 }
 
+// Filter pushdown: a source is offered the predicate of a filter right above its scan (its only
+// parent), when the predicate is deterministic; never across a watermark, a deduplication, a
+// join or a union, nor a predicate with a function outside the pushable set.
+TEST_F(SqlPlanTest, ScansAreOfferedOnlyTheDeterministicFilterRightAboveThem) {
+  auto pushed = [&](const std::string& sql, const std::string& options = "") -> std::string {
+    SqlText text("q.sql", Header(options) + sql);
+    auto pipeline = CompilePipeline(session_, text, ExecutionMode::kStreaming);
+    EXPECT_OK(pipeline);
+    if (!pipeline.ok() || pipeline->queries.size() != 1) return "<no plan>";
+    const auto plan = api::PlanOf(pipeline->queries[0].frame);
+    std::string out;
+    for (const auto* scan : plan->Scans()) {
+      auto p = plan::PushableScanFilter(*plan, *scan);
+      out += (out.empty() ? "" : " | ") + (p ? p->ToString() : std::string("-"));
+    }
+    return out;
+  };
+  EXPECT_NE(pushed("SELECT id, price FROM events WHERE id % 123 = 0;"), "-");
+  EXPECT_THAT(pushed("SELECT id, price FROM events WHERE id % 123 = 0;"), ::testing::HasSubstr("id"));
+  EXPECT_NE(pushed("SELECT name, count(*) AS n FROM events WHERE price > 2 AND name LIKE 'a%' GROUP BY name;"), "-");
+  // With a watermark, the predicates that do not read the event time sit below it (as Spark's
+  // optimizer puts them): those are offered; one on the event time stays above it and is not.
+  const std::string wm = ", event_time = 'ts', watermark = '5 seconds'";
+  EXPECT_EQ(pushed("SELECT id FROM events WHERE id > 3;", wm), "(id > 3)");
+  EXPECT_EQ(pushed("SELECT id FROM events WHERE ts > TIMESTAMP '2024-01-01 00:00:00';", wm), "-");
+  const std::string mixed =
+      pushed("SELECT id FROM events WHERE price > 1 AND ts > TIMESTAMP '2024-01-01 00:00:00' AND id < 9;", wm);
+  EXPECT_THAT(mixed, ::testing::HasSubstr("price"));
+  EXPECT_THAT(mixed, ::testing::Not(::testing::HasSubstr("ts")));
+  EXPECT_EQ(pushed("SELECT id FROM events WHERE current_timestamp() > ts;"), "-");  // a value per batch
+  EXPECT_EQ(pushed("SELECT id FROM events;"), "-");
+  // Each branch of a union has its own scan and filter.
+  EXPECT_EQ(pushed("SELECT id FROM events WHERE id > 1 UNION ALL SELECT id FROM events WHERE id < 0;"),
+            "(id > 1) | (id < 0)");
+  EXPECT_EQ(pushed("SELECT id FROM (SELECT id FROM events UNION ALL SELECT id FROM events) AS u WHERE id > 1;"),
+            "- | -");
+  DataFrame deduped = Events().dropDuplicates(std::vector<std::string>{"name"});
+  const auto dedup_plan = api::PlanOf(deduped.filter(col("id") > lit(1)));
+  EXPECT_EQ(plan::PushableScanFilter(*dedup_plan, *dedup_plan->Scans()[0]), nullptr);
+  const auto direct = api::PlanOf(Events().filter(col("id") > lit(1)));
+  ASSERT_NE(plan::PushableScanFilter(*direct, *direct->Scans()[0]), nullptr);
+}
+
 }  // namespace
 }  // namespace sluice::sql
