@@ -85,16 +85,23 @@ Status HashAggregateExec::UpdatePartition(const AggregateSettings& settings, sta
   } else if (l.evictable && settings.evict_us != kNoWatermark) {
     // Keys iterate in event-time order (window end / watermarked column first): stop at the
     // first one the watermark has not passed.
+    // Append mode emits the expired keys: their copies in `out` serve for the removal too.
+    const bool emit = mode == plan::OutputMode::kAppend;
+    const size_t first_emitted = out->size();
     std::vector<std::string> expired;
     Status st = store->ForEach([&](std::string_view k, std::string_view v) -> Status {
       ARROW_ASSIGN_OR_RAISE(int64_t t, KeyTime(l, k));
       if (t == kNoWatermark) return Status::OK();
       if (t > settings.evict_us) return StopIteration();
-      expired.emplace_back(k);
-      if (mode == plan::OutputMode::kAppend) out->push_back({std::string(k), std::string(v)});
+      if (emit) {
+        out->push_back({std::string(k), std::string(v)});
+      } else {
+        expired.emplace_back(k);
+      }
       return Status::OK();
     });
     if (!st.ok() && !st.IsCancelled()) return st;
+    for (size_t i = first_emitted; emit && i < out->size(); ++i) ARROW_RETURN_NOT_OK(store->Remove((*out)[i].key));
     for (const auto& k : expired) ARROW_RETURN_NOT_OK(store->Remove(k));
   }
   *removal_ms = SteadyNowMs() - t1;
