@@ -69,6 +69,8 @@ Status HashAggregateExec::UpdatePartition(const AggregateSettings& settings, sta
   const AggregateLayout& l = layout();
   const plan::OutputMode mode = settings.mode;
   std::string value;
+  // Exactly one emitted row per key: no growth by doubling (10^6 keys are 64 MB of rows).
+  if (mode == plan::OutputMode::kUpdate) out->reserve(out->size() + update.keys.size());
   for (size_t i = 0; i < update.keys.size(); ++i) {
     const std::string_view k = update.keys[i];
     ARROW_ASSIGN_OR_RAISE(auto old, store->Get(k));
