@@ -25,7 +25,7 @@ set(_fuzz_sources
   io/local_file_system.cc io/uuid.cc
   plan/time_patterns.cc plan/types.cc
   source/file_readers.cc source/file_record_readers.cc source/json_simdjson_reader.cc
-  source/json_value_builder.cc
+  source/json_value_builder.cc source/parquet_pruning.cc
   sql/sql_flink_options.cc sql/sql_parse.cc sql/sql_script.cc sql/sql_spark_spelling.cc sql/sql_text.cc
   sql/sql_types.cc
   util/calendar.cc util/compute_init.cc util/log.cc util/numbers.cc util/strings.cc util/timestamp_text.cc
