@@ -25,8 +25,10 @@ KILLS = int(os.environ.get("SLUICE_KAFKA_KILLS", "50"))
 CHUNK = 200          # records produced whenever a run finishes before it is killed
 PER_TRIGGER = 40     # max_offsets_per_trigger: many small batches to kill in
 WINDOW_MS = 10_000   # tumbling windows on the Kafka timestamp
-# An hour ago, on a window boundary: recent enough for the broker's time-based retention (7 days).
-BASE_TS = (int(time.time() * 1000) - 3_600_000) // WINDOW_MS * WINDOW_MS
+# A day ago, on a window boundary: recent enough for the broker's time-based retention (7 days),
+# and far enough back that no record's time (100 ms apart: 864,000 records to a day) is in the
+# future, which the broker refuses beyond log.message.timestamp.after.max.ms (an hour in Kafka 4).
+BASE_TS = (int(time.time() * 1000) - 86_400_000) // WINDOW_MS * WINDOW_MS
 
 
 class Input:
@@ -41,10 +43,17 @@ class Input:
         self.producer = Producer({"bootstrap.servers": kafka.bootstrap, "linger.ms": 5})
 
     def produce(self, count: int) -> None:
+        failed = []  # a record the broker refused is reported here, not by flush()
+
+        def delivered(err, msg):
+            if err is not None:
+                failed.append(f"{msg.value()!r}: {err}")
+
         for i in range(self.n, self.n + count):
             self.producer.produce(self.topic, value=str(i).encode(), partition=i % self.partitions,
-                                  timestamp=BASE_TS + 100 * i)
+                                  timestamp=BASE_TS + 100 * i, on_delivery=delivered)
         assert self.producer.flush(60) == 0
+        assert not failed, f"{len(failed)} records were not written, e.g. {failed[0]}"
         self.n += count
 
 
