@@ -15,7 +15,7 @@
 //   skipped when read, so the list costs 8 bytes per changed key.
 //
 // Iteration in key order sorts references on the fly (O(n log n), 16 bytes per key of
-// temporary memory, plus 24 per key of the largest group of keys sharing their first 8 bytes);
+// temporary memory, plus 32 per key of the largest group of keys sharing their first 8 bytes);
 // nothing else depends on order. Thread-compatible; copyable.
 #pragma once
 
