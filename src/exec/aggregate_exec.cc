@@ -61,7 +61,16 @@ AggregateLayout MakeLayout(const plan::LogicalPlan& node) {
 // The batch's input, held back until every row is in.
 struct BufferedInput : OperatorState {
   std::vector<std::shared_ptr<arrow::RecordBatch>> batches;
+  // count(*)'s argument (a non-null literal) for every row: one array, sliced to each batch's
+  // length, instead of a new array of ones per batch.
+  std::shared_ptr<arrow::Array> count_ones;
 };
+
+// count(<non-null literal>), as count(*) is planned: its argument only says every row counts.
+bool CountsEveryRow(const plan::AggCall& agg) {
+  return agg.fn == "count" && agg.arg && agg.arg->kind == plan::Expr::Kind::kLiteral && agg.arg->value &&
+         agg.arg->value->is_valid;
+}
 
 }  // namespace
 
@@ -85,6 +94,11 @@ Result<AggregateOutput> AggregateOutput::Make(const arrow::Schema& schema) {
     o.builders.push_back(std::move(b));
   }
   return o;
+}
+
+Status AggregateOutput::Reserve(int64_t rows) {
+  for (auto& b : builders) ARROW_RETURN_NOT_OK(b->Reserve(rows));
+  return Status::OK();
 }
 
 Status AggregateOutput::AppendTimestamp(int col, int64_t us) {
@@ -152,7 +166,7 @@ Status AggregateExec::Push(ExecContext*, OperatorState* state, int, const std::s
   return Status::OK();
 }
 
-Result<AggregateInputs> AggregateExec::Evaluate(const arrow::RecordBatch& batch) const {
+Result<AggregateInputs> AggregateExec::Evaluate(const arrow::RecordBatch& batch, OperatorState* state) const {
   AggregateInputs in;
   in.num_rows = batch.num_rows();
   for (int g : layout_.group_expr) {
@@ -160,6 +174,14 @@ Result<AggregateInputs> AggregateExec::Evaluate(const arrow::RecordBatch& batch)
     in.groups.push_back(std::move(a));
   }
   for (const auto& agg : aggs_) {
+    if (CountsEveryRow(agg)) {
+      auto& ones = static_cast<BufferedInput*>(state)->count_ones;
+      if (!ones || ones->length() < batch.num_rows()) {
+        ARROW_ASSIGN_OR_RAISE(ones, EvaluateToArray(*agg.arg, batch));
+      }
+      in.args.push_back(ones->Slice(0, batch.num_rows()));
+      continue;
+    }
     ARROW_ASSIGN_OR_RAISE(auto a, EvaluateToArray(*agg.arg, batch));
     in.args.push_back(std::move(a));
   }
@@ -187,18 +209,8 @@ AggregateSettings AggregateExec::Settings(const ExecContext& ctx) const {
   return s;
 }
 
-Result<AggregateInputs> AggregateExec::Evaluate(const std::vector<std::shared_ptr<arrow::RecordBatch>>& batches) const {
-  if (batches.empty()) {
-    ARROW_ASSIGN_OR_RAISE(auto empty, arrow::RecordBatch::MakeEmpty(children().at(0)->schema()));
-    return Evaluate(*empty);
-  }
-  if (batches.size() == 1) return Evaluate(*batches[0]);
-  // Evaluate each batch, then concatenate only the columns the aggregation reads.
-  std::vector<AggregateInputs> parts;
-  for (const auto& b : batches) {
-    ARROW_ASSIGN_OR_RAISE(auto part, Evaluate(*b));
-    parts.push_back(std::move(part));
-  }
+Result<AggregateInputs> ConcatInputs(const std::vector<AggregateInputs>& parts) {
+  if (parts.size() == 1) return parts[0];
   auto concat = [&](auto column) -> Result<std::shared_ptr<arrow::Array>> {
     arrow::ArrayVector pieces;
     for (const auto& part : parts) pieces.push_back(column(part));
@@ -223,16 +235,28 @@ Result<AggregateInputs> AggregateExec::Evaluate(const std::vector<std::shared_pt
 
 Status AggregateExec::Finish(ExecContext* ctx, OperatorState* state, const BatchConsumer& out) const {
   auto& batches = static_cast<BufferedInput*>(state)->batches;
-  const int64_t cpu_start = ProcessCpuNs();
-  ARROW_ASSIGN_OR_RAISE(AggregateInputs in, Evaluate(batches));
+  const CpuTimer cpu;
+  // Each input batch's columns are evaluated apart: the vectorised path reads them in place.
+  std::vector<AggregateInputs> parts;
+  int64_t num_rows = 0;
+  if (batches.empty()) {
+    ARROW_ASSIGN_OR_RAISE(auto empty, arrow::RecordBatch::MakeEmpty(children().at(0)->schema()));
+    batches.push_back(std::move(empty));
+  }
+  for (const auto& b : batches) {
+    ARROW_ASSIGN_OR_RAISE(auto part, Evaluate(*b, state));
+    num_rows += part.num_rows;
+    parts.push_back(std::move(part));
+  }
   batches.clear();
   OperatorProgress progress;
   progress.operator_name = "stateStoreSave";
-  ARROW_ASSIGN_OR_RAISE(auto result, Aggregate(in, Settings(*ctx), ctx, &progress));
+  ARROW_ASSIGN_OR_RAISE(auto result, Aggregate(parts, Settings(*ctx), ctx, &progress));
+  parts.clear();
   // CPU time of the aggregation proper (evaluating its inputs, grouping, state updates and
-  // eviction, building its output), all threads of the process.
-  progress.custom_metrics["aggregationCpuNanos"] = ProcessCpuNs() - cpu_start;
-  progress.custom_metrics["aggregationInputRows"] = in.num_rows;
+  // eviction, building its output), on its own thread and its partition workers.
+  progress.custom_metrics["aggregationCpuNanos"] = cpu.ElapsedNs();
+  progress.custom_metrics["aggregationInputRows"] = num_rows;
   ARROW_RETURN_NOT_OK(ReportProgress(ctx, std::move(progress)));
   return EmitTable(*result, out);
 }

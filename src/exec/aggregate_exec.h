@@ -62,6 +62,9 @@ struct AggregateInputs {
   std::shared_ptr<arrow::Int64Array> time_us;         // window/session time
 };
 
+/// The parts (one per input batch) as one: only the evaluated columns are concatenated.
+Result<AggregateInputs> ConcatInputs(const std::vector<AggregateInputs>& parts);
+
 /// Appends row `row`'s grouping values to `key`.
 void EncodeGroups(const AggregateInputs& in, int64_t row, std::string* key);
 
@@ -70,6 +73,8 @@ struct AggregateOutput {
   std::vector<std::unique_ptr<arrow::ArrayBuilder>> builders;
 
   static Result<AggregateOutput> Make(const arrow::Schema& schema);
+  /// Room for `rows` more rows in every column.
+  Status Reserve(int64_t rows);
   Status AppendTimestamp(int col, int64_t us);
   /// Decodes the grouping part of `key` (after any window bounds) into the output.
   Status AppendGroups(const AggregateLayout& l, std::string_view key, size_t* pos);
@@ -97,10 +102,12 @@ class AggregateExec : public StatefulOperator {
   virtual const char* exec_name() const = 0;
   /// operatorName in state/<id>/_metadata.
   virtual const char* state_operator_name() const = 0;
-  /// Folds the batch into state, evicts what the watermark closed, and returns the rows the
-  /// output mode emits. Adds its timings and late rows to `progress`.
-  virtual Result<std::shared_ptr<arrow::Table>> Aggregate(const AggregateInputs& in, const AggregateSettings& settings,
-                                                          ExecContext* ctx, OperatorProgress* progress) const = 0;
+  /// Folds the batch (its input batches' evaluated columns, `parts`: at least one) into state,
+  /// evicts what the watermark closed, and returns the rows the output mode emits. Adds its
+  /// timings and late rows to `progress`.
+  virtual Result<std::shared_ptr<arrow::Table>> Aggregate(const std::vector<AggregateInputs>& parts,
+                                                          const AggregateSettings& settings, ExecContext* ctx,
+                                                          OperatorProgress* progress) const = 0;
 
   const AggregateLayout& layout() const { return layout_; }
   const std::vector<plan::AggCall>& aggs() const { return aggs_; }
@@ -108,9 +115,7 @@ class AggregateExec : public StatefulOperator {
   bool global() const { return group_exprs_.empty(); }
 
  private:
-  Result<AggregateInputs> Evaluate(const arrow::RecordBatch& batch) const;
-  /// The buffered batches' inputs as one: only the evaluated columns are concatenated.
-  Result<AggregateInputs> Evaluate(const std::vector<std::shared_ptr<arrow::RecordBatch>>& batches) const;
+  Result<AggregateInputs> Evaluate(const arrow::RecordBatch& batch, OperatorState* state) const;
   AggregateSettings Settings(const ExecContext& ctx) const;
 
   std::vector<plan::ExprPtr> group_exprs_;

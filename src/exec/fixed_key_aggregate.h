@@ -16,6 +16,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "exec/aggregate_exec.h"
@@ -44,10 +45,12 @@ class FixedKeyGroups {
   /// does not apply (a grouping key of another type, session windows, the switch off) or gives
   /// the batch up (a BIGINT sum overflows: the generic path then fails or wraps as it always
   /// has). Touches no state.
+  /// `parts`: the batch's input batches, read in place (rows are numbered across them, in order).
   static Result<std::optional<FixedKeyGroups>> Build(const AggregateLayout& l, const plan::WindowSpec* w,
                                                      const std::vector<plan::AggCall>& aggs,
-                                                     const AccumulatorSet& accs, const AggregateInputs& in,
-                                                     int64_t late_us, int num_partitions);
+                                                     const AccumulatorSet& accs,
+                                                     const std::vector<AggregateInputs>& parts, int64_t late_us,
+                                                     int num_partitions);
 
   size_t size() const { return rep_row_.size(); }
   /// Rows (or row windows) dropped as late.
@@ -65,7 +68,7 @@ class FixedKeyGroups {
   // Per-group partials of one count/sum/avg/min/max call, folded column by column.
   struct Native {
     Kind kind;
-    const arrow::Array* arg = nullptr;
+    size_t arg = 0;                 // index of its argument in AggregateInputs::args
     std::vector<int64_t> n;         // count, avg's count; min/max: the best value
     std::vector<double> d;          // floating sum, avg's sum
     std::vector<uint8_t> has;       // sum/min/max: a value was seen
@@ -73,7 +76,9 @@ class FixedKeyGroups {
   };
 
   FixedKeyGroups(const AggregateLayout& l, const plan::WindowSpec* w, const std::vector<plan::AggCall>& aggs,
-                 const AccumulatorSet& accs, const AggregateInputs& in);
+                 const AccumulatorSet& accs, const std::vector<AggregateInputs>& parts);
+  // The part holding row `row` (numbered across the parts) and the row's index in it.
+  std::pair<size_t, int64_t> Locate(int64_t row) const;
   bool PlanNatives();
   void Expand(int64_t late_us);
   void Group();
@@ -86,10 +91,13 @@ class FixedKeyGroups {
   const plan::WindowSpec* w_;
   const std::vector<plan::AggCall>& aggs_;
   const AccumulatorSet& accs_;
-  const AggregateInputs& in_;
+  const std::vector<AggregateInputs>& parts_;
+  std::vector<int64_t> offsets_;  // the first row of each part, then the number of rows
   int64_t dropped_ = 0;
-  // Expanded rows: one per (row, window) for windows, else one per kept row.
+  // Expanded rows: one per (row, window) for windows, else one per kept row; rows are numbered
+  // across the parts, so each part's expanded rows are a range: part p's end at part_end_[p].
   std::vector<int64_t> rows_;
+  std::vector<size_t> part_end_;
   std::vector<std::vector<int64_t>> cols_;  // key columns over rows_: [window start], groups...
   std::vector<uint64_t> nulls_;             // per row: bit c set when key column c is null (if any)
   std::vector<uint32_t> gid_;               // per row: its group

@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <optional>
 #include <unordered_map>
 
 #include "exec/aggregate_exec.h"
@@ -29,9 +30,56 @@
 namespace sluice::exec {
 namespace {
 
-struct Emitted {
-  std::string key;
-  std::string value;
+// One partition's output rows, decoded into output columns as they are emitted: no copy of an
+// emitted key or value outlives the call (update mode emits every key of the batch: 10^6 copies
+// were 64 MB).
+class PartitionRows {
+ public:
+  PartitionRows(const AggregateLayout& l, const AccumulatorSet& accs) : l_(l), accs_(accs) {}
+
+  /// Room for `rows` more rows (update mode knows how many it emits).
+  Status Reserve(int64_t rows) {
+    ARROW_RETURN_NOT_OK(Start());
+    return out_->Reserve(rows);
+  }
+  Status Emit(std::string_view key, std::string_view value) {
+    ARROW_RETURN_NOT_OK(Start());
+    size_t pos = 0;
+    if (l_.windowed) {
+      ARROW_ASSIGN_OR_RAISE(int64_t wend, DecodeInt64(key, &pos));
+      ARROW_ASSIGN_OR_RAISE(int64_t wstart, DecodeInt64(key, &pos));
+      ARROW_RETURN_NOT_OK(out_->AppendTimestamp(l_.window_start_out, wstart));
+      ARROW_RETURN_NOT_OK(out_->AppendTimestamp(l_.window_start_out + 1, wend));
+    }
+    ARROW_RETURN_NOT_OK(out_->AppendGroups(l_, key, &pos));
+    size_t vpos = 0;
+    partials_.clear();
+    ARROW_RETURN_NOT_OK(accs_.Decode(value, &vpos, &partials_));
+    ARROW_RETURN_NOT_OK(accs_.Finish(partials_, out_->builders, l_.first_agg_out));
+    ++rows_;
+    return Status::OK();
+  }
+  int64_t rows() const { return rows_; }
+  /// The rows emitted, or null when there were none.
+  Result<std::shared_ptr<arrow::Table>> Finish() {
+    if (rows_ == 0) return nullptr;
+    return out_->Finish(l_.schema);
+  }
+
+ private:
+  Status Start() {
+    if (!out_) {
+      ARROW_ASSIGN_OR_RAISE(auto made, AggregateOutput::Make(*l_.schema));
+      out_.emplace(std::move(made));
+    }
+    return Status::OK();
+  }
+
+  const AggregateLayout& l_;
+  const AccumulatorSet& accs_;
+  std::optional<AggregateOutput> out_;
+  Accs partials_;
+  int64_t rows_ = 0;
 };
 
 using PartialMap = std::unordered_map<std::string, Accs>;
@@ -51,60 +99,58 @@ class HashAggregateExec : public AggregateExec {
  protected:
   const char* exec_name() const override { return "StateStoreSaveExec"; }
   const char* state_operator_name() const override { return "stateStoreSave"; }
-  Result<std::shared_ptr<arrow::Table>> Aggregate(const AggregateInputs& in, const AggregateSettings& settings,
-                                                  ExecContext* ctx, OperatorProgress* progress) const override;
+  Result<std::shared_ptr<arrow::Table>> Aggregate(const std::vector<AggregateInputs>& parts,
+                                                  const AggregateSettings& settings, ExecContext* ctx,
+                                                  OperatorProgress* progress) const override;
 
  private:
   Status AggregateFixedKeys(const FixedKeyGroups& groups, const AggregateSettings& settings, ExecContext* ctx,
-                            std::vector<std::vector<Emitted>>* emitted, OperatorProgress* progress) const;
+                            std::vector<PartitionRows>* emitted, OperatorProgress* progress) const;
   Status AggregateRows(const AggregateInputs& in, const AggregateSettings& settings, const AccumulatorSet& accs,
-                       ExecContext* ctx, std::vector<std::vector<Emitted>>* emitted, OperatorProgress* progress) const;
+                       ExecContext* ctx, std::vector<PartitionRows>* emitted, OperatorProgress* progress) const;
   Status UpdatePartition(const AggregateSettings& settings, state::StateStore* store, const PartitionUpdate& update,
-                         std::vector<Emitted>* out, int64_t* removal_ms) const;
+                         PartitionRows* out, int64_t* removal_ms) const;
 };
 
 Status HashAggregateExec::UpdatePartition(const AggregateSettings& settings, state::StateStore* store,
-                                          const PartitionUpdate& update, std::vector<Emitted>* out,
+                                          const PartitionUpdate& update, PartitionRows* out,
                                           int64_t* removal_ms) const {
   const AggregateLayout& l = layout();
   const plan::OutputMode mode = settings.mode;
   std::string value;
-  // Exactly one emitted row per key: no growth by doubling (10^6 keys are 64 MB of rows).
-  if (mode == plan::OutputMode::kUpdate) out->reserve(out->size() + update.keys.size());
+  if (mode == plan::OutputMode::kUpdate) ARROW_RETURN_NOT_OK(out->Reserve(static_cast<int64_t>(update.keys.size())));
   for (size_t i = 0; i < update.keys.size(); ++i) {
     const std::string_view k = update.keys[i];
     ARROW_ASSIGN_OR_RAISE(auto old, store->Get(k));
     ARROW_RETURN_NOT_OK(update.merge(i, old, &value));
     ARROW_RETURN_NOT_OK(store->Put(k, value));
-    if (mode == plan::OutputMode::kUpdate) out->push_back({std::string(k), value});
+    if (mode == plan::OutputMode::kUpdate) ARROW_RETURN_NOT_OK(out->Emit(k, value));
   }
   const int64_t t1 = SteadyNowMs();
   if (mode == plan::OutputMode::kComplete) {
-    ARROW_RETURN_NOT_OK(store->ForEach([&](std::string_view k, std::string_view v) {
-      out->push_back({std::string(k), std::string(v)});
-      return Status::OK();
-    }));
+    ARROW_RETURN_NOT_OK(store->ForEach([&](std::string_view k, std::string_view v) { return out->Emit(k, v); }));
   } else if (l.evictable && settings.evict_us != kNoWatermark) {
     // Keys iterate in event-time order (window end / watermarked column first): stop at the
-    // first one the watermark has not passed.
-    // Append mode emits the expired keys: their copies in `out` serve for the removal too.
+    // first one the watermark has not passed. Append mode emits the expired keys. They are
+    // removed after the walk, from one buffer holding them back to back.
     const bool emit = mode == plan::OutputMode::kAppend;
-    const size_t first_emitted = out->size();
-    std::vector<std::string> expired;
+    std::string expired;
+    std::vector<size_t> ends;
     Status st = store->ForEach([&](std::string_view k, std::string_view v) -> Status {
       ARROW_ASSIGN_OR_RAISE(int64_t t, KeyTime(l, k));
       if (t == kNoWatermark) return Status::OK();
       if (t > settings.evict_us) return StopIteration();
-      if (emit) {
-        out->push_back({std::string(k), std::string(v)});
-      } else {
-        expired.emplace_back(k);
-      }
+      if (emit) ARROW_RETURN_NOT_OK(out->Emit(k, v));
+      expired.append(k);
+      ends.push_back(expired.size());
       return Status::OK();
     });
     if (!st.ok() && !st.IsCancelled()) return st;
-    for (size_t i = first_emitted; emit && i < out->size(); ++i) ARROW_RETURN_NOT_OK(store->Remove((*out)[i].key));
-    for (const auto& k : expired) ARROW_RETURN_NOT_OK(store->Remove(k));
+    size_t begin = 0;
+    for (const size_t end : ends) {
+      ARROW_RETURN_NOT_OK(store->Remove(std::string_view(expired).substr(begin, end - begin)));
+      begin = end;
+    }
   }
   *removal_ms = SteadyNowMs() - t1;
   return Status::OK();
@@ -112,7 +158,7 @@ Status HashAggregateExec::UpdatePartition(const AggregateSettings& settings, sta
 
 // (A) and (B) on the vectorised path (fixed_key_aggregate.h).
 Status HashAggregateExec::AggregateFixedKeys(const FixedKeyGroups& groups, const AggregateSettings& settings,
-                                             ExecContext* ctx, std::vector<std::vector<Emitted>>* emitted,
+                                             ExecContext* ctx, std::vector<PartitionRows>* emitted,
                                              OperatorProgress* progress) const {
   const int op = operator_id();
   const int P = ctx->stores->num_partitions();
@@ -150,7 +196,7 @@ Status HashAggregateExec::AggregateFixedKeys(const FixedKeyGroups& groups, const
 // (A) and (B) on the generic path: a byte-string key per row.
 Status HashAggregateExec::AggregateRows(const AggregateInputs& in, const AggregateSettings& settings,
                                         const AccumulatorSet& accs, ExecContext* ctx,
-                                        std::vector<std::vector<Emitted>>* emitted, OperatorProgress* progress) const {
+                                        std::vector<PartitionRows>* emitted, OperatorProgress* progress) const {
   const AggregateLayout& l = layout();
   const int op = operator_id();
   const int P = ctx->stores->num_partitions();
@@ -244,45 +290,37 @@ Status HashAggregateExec::AggregateRows(const AggregateInputs& in, const Aggrega
   return Status::OK();
 }
 
-Result<std::shared_ptr<arrow::Table>> HashAggregateExec::Aggregate(const AggregateInputs& in,
+Result<std::shared_ptr<arrow::Table>> HashAggregateExec::Aggregate(const std::vector<AggregateInputs>& parts,
                                                                     const AggregateSettings& settings, ExecContext* ctx,
                                                                     OperatorProgress* progress) const {
   const AggregateLayout& l = layout();
   AccumulatorSet accs(aggs());
   ARROW_RETURN_NOT_OK(accs.status());
   const int P = ctx->stores->num_partitions();
-  std::vector<std::vector<Emitted>> emitted(static_cast<size_t>(P));
-  ARROW_ASSIGN_OR_RAISE(auto groups, FixedKeyGroups::Build(l, l.windowed ? &*window() : nullptr, aggs(), accs, in,
+  std::vector<PartitionRows> emitted;
+  emitted.reserve(static_cast<size_t>(P));
+  for (int p = 0; p < P; ++p) emitted.emplace_back(l, accs);
+  ARROW_ASSIGN_OR_RAISE(auto groups, FixedKeyGroups::Build(l, l.windowed ? &*window() : nullptr, aggs(), accs, parts,
                                                            settings.late_us, P));
   if (groups) {
     ARROW_RETURN_NOT_OK(AggregateFixedKeys(*groups, settings, ctx, &emitted, progress));
   } else {
+    ARROW_ASSIGN_OR_RAISE(const AggregateInputs in, ConcatInputs(parts));
     ARROW_RETURN_NOT_OK(AggregateRows(in, settings, accs, ctx, &emitted, progress));
   }
 
-  // (C) build the output.
-  ARROW_ASSIGN_OR_RAISE(auto out, AggregateOutput::Make(*schema()));
-  int64_t rows = 0;
-  for (const auto& part : emitted) {
-    for (const auto& e : part) {
-      size_t pos = 0;
-      if (l.windowed) {
-        ARROW_ASSIGN_OR_RAISE(int64_t wend, DecodeInt64(e.key, &pos));
-        ARROW_ASSIGN_OR_RAISE(int64_t wstart, DecodeInt64(e.key, &pos));
-        ARROW_RETURN_NOT_OK(out.AppendTimestamp(l.window_start_out, wstart));
-        ARROW_RETURN_NOT_OK(out.AppendTimestamp(l.window_start_out + 1, wend));
-      }
-      ARROW_RETURN_NOT_OK(out.AppendGroups(l, e.key, &pos));
-      size_t vpos = 0;
-      Accs a;
-      ARROW_RETURN_NOT_OK(accs.Decode(e.value, &vpos, &a));
-      ARROW_RETURN_NOT_OK(accs.Finish(a, out.builders, l.first_agg_out));
-      ++rows;
-    }
+  // (C) the output: the partitions' rows in partition order (one chunk each, not copied).
+  std::vector<std::shared_ptr<arrow::Table>> tables;
+  for (auto& part : emitted) {
+    ARROW_ASSIGN_OR_RAISE(auto t, part.Finish());
+    if (t) tables.push_back(std::move(t));
   }
+  if (tables.size() == 1) return tables[0];
+  if (!tables.empty()) return arrow::ConcatenateTables(tables);
+  ARROW_ASSIGN_OR_RAISE(auto out, AggregateOutput::Make(*schema()));
   // A global aggregate (no grouping) always has its one row in complete mode, as in SQL; in
   // update mode the first batch emits it even without input rows (as Spark does for batch 0).
-  if (rows == 0 && global() &&
+  if (global() &&
       (settings.mode == plan::OutputMode::kComplete || (settings.mode == plan::OutputMode::kUpdate && ctx->batch_id == 0))) {
     ARROW_RETURN_NOT_OK(accs.Finish(Accs(accs.size()), out.builders, 0));
   }

@@ -30,8 +30,9 @@ class SessionWindowAggregateExec : public AggregateExec {
  protected:
   const char* exec_name() const override { return "SessionWindowStateStoreSaveExec"; }
   const char* state_operator_name() const override { return "sessionWindowStateStoreSave"; }
-  Result<std::shared_ptr<arrow::Table>> Aggregate(const AggregateInputs& in, const AggregateSettings& settings,
-                                                  ExecContext* ctx, OperatorProgress* progress) const override;
+  Result<std::shared_ptr<arrow::Table>> Aggregate(const std::vector<AggregateInputs>& parts,
+                                                  const AggregateSettings& settings, ExecContext* ctx,
+                                                  OperatorProgress* progress) const override;
 };
 
 struct Session {
@@ -81,10 +82,11 @@ Result<std::vector<Session>> MergeSessions(const AccumulatorSet& accs, std::vect
 
 }  // namespace
 
-Result<std::shared_ptr<arrow::Table>> SessionWindowAggregateExec::Aggregate(const AggregateInputs& in,
+Result<std::shared_ptr<arrow::Table>> SessionWindowAggregateExec::Aggregate(const std::vector<AggregateInputs>& parts,
                                                                              const AggregateSettings& settings,
                                                                              ExecContext* ctx,
                                                                              OperatorProgress* progress) const {
+  ARROW_ASSIGN_OR_RAISE(const AggregateInputs in, ConcatInputs(parts));
   const AggregateLayout& l = layout();
   const int op = operator_id();
   AccumulatorSet accs(aggs());

@@ -4,6 +4,7 @@
 
 #include <arrow/type_fwd.h>
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <limits>
@@ -24,13 +25,33 @@ inline Status StopIteration() { return Status::Cancelled("stop iteration"); }
 
 /// Monotonic milliseconds, for operator timings.
 int64_t SteadyNowMs();
-/// CPU time (user + system) of the whole process so far, in nanoseconds, for operator metrics.
+/// CPU time (user + system) of the whole process so far, in nanoseconds.
 int64_t ProcessCpuNs();
+
+/// The CPU time (user + system) an operator spends while this timer lives: the calling thread's,
+/// plus that of every ParallelFor worker started from it (or from a worker of it), but not other
+/// threads of the process (a source decoding the next batch meanwhile). Timers nest: an inner
+/// timer's count is also the outer one's.
+class CpuTimer {
+ public:
+  CpuTimer();
+  ~CpuTimer();
+  CpuTimer(const CpuTimer&) = delete;
+  CpuTimer& operator=(const CpuTimer&) = delete;
+  /// Nanoseconds counted so far.
+  int64_t ElapsedNs() const;
+
+ private:
+  int64_t thread_start_ns_;
+  std::atomic<int64_t> workers_ns_{0};
+  std::atomic<int64_t>* outer_;
+};
 
 /// Worker threads used per operator: min(partitions, hardware threads).
 int OperatorThreads(int num_partitions);
 
-/// Runs fn(i) for i in [0, n) on up to `threads` threads; returns the first error.
+/// Runs fn(i) for i in [0, n) on up to `threads` threads; returns the first error. The workers'
+/// CPU time counts toward the caller's CpuTimer.
 Status ParallelFor(int n, int threads, const std::function<Status(int)>& fn);
 
 /// A timestamp array (any unit) as int64 microseconds since the epoch.

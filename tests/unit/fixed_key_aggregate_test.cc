@@ -72,8 +72,9 @@ class FixedKeyAggregateTest : public ::testing::Test {
 
   // Runs `df` over `batches` micro-batches with the vectorised path on or off; the watermark
   // follows the rows (max event time - 10 s), the previous batch's drops late rows.
+  // `pieces` > 1 hands each micro-batch's rows to the aggregation as that many input batches.
   RunResult RunBatches(const DataFrame& df, plan::OutputMode mode, bool fast, int batches, int64_t rows, int64_t keys,
-                 int partitions = 2) {
+                 int partitions = 2, int pieces = 1) {
     SetFixedKeyAggregationEnabled(fast);
     RunResult run;
     EXPECT_OK(df.status());
@@ -90,7 +91,16 @@ class FixedKeyAggregateTest : public ::testing::Test {
       ctx.late_watermark_ms = late_ms;
       ctx.eviction_watermark_ms = (kBaseUs / 1000) + b * 30000 - 10000;
       late_ms = ctx.eviction_watermark_ms;
-      auto out = ExecutePhysicalPlan(*physical, {Batch(b, rows, keys, 7)}, &ctx);
+      auto input = Batch(b, rows, keys, 7);
+      if (pieces > 1) {
+        std::vector<std::shared_ptr<arrow::Table>> slices;
+        for (int k = 0; k < pieces; ++k) {
+          const int64_t begin = rows * k / pieces, end = rows * (k + 1) / pieces;
+          slices.push_back(input->Slice(begin, end - begin));
+        }
+        input = arrow::ConcatenateTables(slices).ValueOrDie();
+      }
+      auto out = ExecutePhysicalPlan(*physical, {input}, &ctx);
       EXPECT_OK(out.status());
       if (!out.ok()) return run;
       run.outputs.push_back((*out)->CombineChunks().ValueOrDie()->ToString());
@@ -155,6 +165,26 @@ TEST_F(FixedKeyAggregateTest, ManyGroupsSpanningBatchesInCompleteMode) {
   // and the table grows several times.
   ExpectSameAsGeneric(input_.toDF().groupBy({col("k"), col("d")}).agg({count(col("*")).alias("n"), sum(col("v")).alias("s")}),
                       plan::OutputMode::kComplete, 4, 30000, 20000);
+}
+
+TEST_F(FixedKeyAggregateTest, InputInSeveralBatchesGivesTheSameRowsAndState) {
+  // The vectorised path reads each input batch in place (no concatenation): a micro-batch of 3
+  // input batches must give what the same rows in one batch give, on either path, with NULL
+  // keys, min/max rows in any of the batches, and counts and sums spanning them.
+  auto df = events_.groupBy({window(col("ts"), "10 seconds"), col("k"), col("i")})
+                .agg({count(col("*")).alias("n"), count(col("v")).alias("nv"), sum(col("v")).alias("sv"),
+                      avg(col("x")).alias("ax"), min(col("v")).alias("lo"), max(col("ts")).alias("hi")});
+  for (auto mode : {plan::OutputMode::kAppend, plan::OutputMode::kUpdate}) {
+    const RunResult whole = RunBatches(df, mode, true, 3, 3000, 400);
+    const RunResult split = RunBatches(df, mode, true, 3, 3000, 400, 2, 3);
+    const RunResult generic = RunBatches(df, mode, false, 3, 3000, 400, 2, 3);
+    EXPECT_EQ(split.fast_batches, 3);
+    EXPECT_EQ(split.outputs, whole.outputs);
+    EXPECT_EQ(split.state, whole.state);
+    EXPECT_EQ(generic.outputs, whole.outputs);
+    EXPECT_EQ(generic.state, whole.state);
+    EXPECT_FALSE(whole.state.empty() && mode == plan::OutputMode::kUpdate);
+  }
 }
 
 TEST_F(FixedKeyAggregateTest, StringKeysTakeTheGenericPath) {
