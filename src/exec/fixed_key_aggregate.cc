@@ -33,8 +33,8 @@ bool IsFloating(arrow::Type::type id) { return id == arrow::Type::FLOAT || id ==
 
 template <typename T, typename Out>
 void GatherAs(const arrow::Array& a, const int64_t* rows, size_t n, int64_t base, Out* out) {
-  const T* v = a.data()->GetValues<T>(1) - base;
-  for (size_t i = 0; i < n; ++i) out[i] = static_cast<Out>(v[rows[i]]);
+  const T* v = a.data()->GetValues<T>(1);
+  for (size_t i = 0; i < n; ++i) out[i] = static_cast<Out>(v[rows[i] - base]);
 }
 
 // a[rows[i] - base] for i in [0, n) as Out, for the fixed-width types IsFixedWidthKey accepts,
@@ -217,10 +217,9 @@ void FixedKeyGroups::Expand(int64_t late_us) {
   for (size_t c = 0; c < parts_[0].groups.size(); ++c) {
     std::vector<int64_t> v(m);
     const uint64_t bit = uint64_t{1} << (first_col + c);
-    size_t begin = 0;
     for (size_t p = 0; p < parts_.size(); ++p) {
       const arrow::Array& a = *parts_[p].groups[c];
-      const size_t end = part_end_[p];
+      const size_t begin = PartBegin(p), end = part_end_[p];
       Gather(a, rows_.data() + begin, end - begin, offsets_[p], v.data() + begin);
       if (a.null_count() > 0) {
         if (nulls_.empty()) nulls_.assign(m, 0);
@@ -231,7 +230,6 @@ void FixedKeyGroups::Expand(int64_t late_us) {
           }
         }
       }
-      begin = end;
     }
     cols_.push_back(std::move(v));
   }
@@ -332,9 +330,8 @@ bool FixedKeyGroups::FoldNative(Native* a) {
   std::vector<double> dv;
   if (a->kind == Kind::kSumInt || a->kind == Kind::kMin || a->kind == Kind::kMax) iv.resize(m);
   if (a->kind == Kind::kSumDouble || a->kind == Kind::kAvg) dv.resize(m);
-  size_t begin = 0;
   for (size_t p = 0; p < parts_.size(); ++p) {
-    const size_t end = part_end_[p];
+    const size_t begin = PartBegin(p), end = part_end_[p];
     const int64_t base = offsets_[p];
     const arrow::Array& arg = *parts_[p].args[a->arg];
     const bool may_be_null = arg.null_count() > 0;
@@ -387,20 +384,16 @@ bool FixedKeyGroups::FoldNative(Native* a) {
         break;
       }
     }
-    begin = end;
   }
   return true;
 }
 
 Status FixedKeyGroups::FoldRows() {
   generic_.assign(rep_row_.size(), Accs(accs_.size()));
-  size_t begin = 0;
   for (size_t p = 0; p < parts_.size(); ++p) {
-    const auto& args = parts_[p].args;
-    for (size_t i = begin; i < part_end_[p]; ++i) {
-      ARROW_RETURN_NOT_OK(accs_.Update(&generic_[gid_[i]], args, rows_[i] - offsets_[p]));
+    for (size_t i = PartBegin(p); i < part_end_[p]; ++i) {
+      ARROW_RETURN_NOT_OK(accs_.Update(&generic_[gid_[i]], parts_[p].args, rows_[i] - offsets_[p]));
     }
-    begin = part_end_[p];
   }
   return Status::OK();
 }

@@ -79,6 +79,8 @@ class FixedKeyGroups {
                  const AccumulatorSet& accs, const std::vector<AggregateInputs>& parts);
   // The part holding row `row` (numbered across the parts) and the row's index in it.
   std::pair<size_t, int64_t> Locate(int64_t row) const;
+  // Part p's expanded rows are rows_[PartBegin(p), part_end_[p]).
+  size_t PartBegin(size_t p) const { return p == 0 ? 0 : part_end_[p - 1]; }
   bool PlanNatives();
   void Expand(int64_t late_us);
   void Group();

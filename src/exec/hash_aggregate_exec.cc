@@ -59,7 +59,6 @@ class PartitionRows {
     ++rows_;
     return Status::OK();
   }
-  int64_t rows() const { return rows_; }
   /// The rows emitted, or null when there were none.
   Result<std::shared_ptr<arrow::Table>> Finish() {
     if (rows_ == 0) return nullptr;
