@@ -61,6 +61,9 @@ inline uint64_t HashStep(uint64_t h, uint64_t v) {
   return h ^ (h >> 32);
 }
 
+// Rows of a part grouped together (a chunk): its buffers stay in the core's cache.
+constexpr int64_t kChunkRows = 4096;
+
 inline uint64_t HashFinish(uint64_t h) {
   h ^= h >> 29;
   h *= 0xBF58476D1CE4E5B9ULL;
@@ -122,15 +125,29 @@ Result<std::optional<FixedKeyGroups>> FixedKeyGroups::Build(const AggregateLayou
   std::optional<FixedKeyGroups> out(FixedKeyGroups(l, w, aggs, accs, parts));
   FixedKeyGroups& f = *out;
   const bool native = f.PlanNatives();
-  f.Expand(late_us);
-  f.Group();
-  if (native) {
-    for (auto& a : f.natives_) {
-      if (!f.FoldNative(&a)) return std::nullopt;
-    }
-  } else {
-    ARROW_RETURN_NOT_OK(f.FoldRows());
+  f.width_ = (w ? 1 : 0) + first.groups.size();
+  for (const auto& part : parts) {
+    for (const auto& g : part.groups) f.has_nulls_ = f.has_nulls_ || g->null_count() > 0;
   }
+  f.slots_.assign(4096, 0);
+  Chunk c;
+  c.cols.resize(f.width_);
+  for (size_t p = 0; p < parts.size(); ++p) {
+    c.part = p;
+    for (int64_t begin = 0; begin < parts[p].num_rows; begin += kChunkRows) {
+      f.Expand(begin, std::min(begin + kChunkRows, parts[p].num_rows), late_us, &c);
+      if (c.rows.empty()) continue;
+      f.Group(&c);
+      if (native) {
+        for (auto& a : f.natives_) {
+          if (!f.FoldNative(&a, &c)) return std::nullopt;
+        }
+      } else {
+        ARROW_RETURN_NOT_OK(f.FoldRows(c));
+      }
+    }
+  }
+  f.slots_ = {};
   f.EncodeKeys(num_partitions);
   ++g_batches;
   return out;
@@ -165,256 +182,291 @@ bool FixedKeyGroups::PlanNatives() {
   return true;
 }
 
-void FixedKeyGroups::Expand(int64_t late_us) {
-  rows_.reserve(static_cast<size_t>(offsets_.back()));
-  std::vector<int64_t> starts;
-  if (w_) starts.reserve(static_cast<size_t>(offsets_.back()));
-  const bool tumbling = w_ && w_->slide_us == w_->size_us;
-  for (size_t p = 0; p < parts_.size(); ++p) {
-    const AggregateInputs& in = parts_[p];
-    const int64_t n = in.num_rows, base = offsets_[p];
-    if (w_) {
-      const arrow::Int64Array& t = *in.time_us;
-      const int64_t* ts = t.raw_values();
-      for (int64_t row = 0; row < n; ++row) {
-        if (t.IsNull(row)) continue;  // no event time: in no window (as Spark)
-        const int64_t last_start = ts[row] - FloorMod(ts[row], w_->slide_us);
-        if (tumbling) {
-          if (last_start + w_->size_us <= late_us) {
-            ++dropped_;
-            continue;
-          }
-          rows_.push_back(base + row);
-          starts.push_back(last_start);
-          continue;
-        }
-        for (int64_t start = last_start; start > ts[row] - w_->size_us; start -= w_->slide_us) {
-          if (start + w_->size_us <= late_us) {
-            ++dropped_;
-            continue;
-          }
-          rows_.push_back(base + row);
-          starts.push_back(start);
-        }
-      }
-    } else if (l_.time_first && late_us != kNoWatermark) {
-      const arrow::Array& first = *in.groups[0];
-      for (int64_t row = 0; row < n; ++row) {
-        if (!first.IsNull(row) && ScaleToMicros(IntegerAt(first, row), l_.time_first_factor) <= late_us) {
+void FixedKeyGroups::Expand(int64_t begin, int64_t end, int64_t late_us, Chunk* c) {
+  const AggregateInputs& in = parts_[c->part];
+  const int64_t base = offsets_[c->part];
+  c->rows.clear();
+  if (w_) {
+    std::vector<int64_t>& starts = c->cols[0];
+    starts.clear();
+    const arrow::Int64Array& t = *in.time_us;
+    const int64_t* ts = t.raw_values();
+    const bool tumbling = w_->slide_us == w_->size_us;
+    for (int64_t row = begin; row < end; ++row) {
+      if (t.IsNull(row)) continue;  // no event time: in no window (as Spark)
+      const int64_t last_start = ts[row] - FloorMod(ts[row], w_->slide_us);
+      if (tumbling) {
+        if (last_start + w_->size_us <= late_us) {
           ++dropped_;
           continue;
         }
-        rows_.push_back(base + row);
+        c->rows.push_back(base + row);
+        starts.push_back(last_start);
+        continue;
       }
-    } else {
-      for (int64_t row = 0; row < n; ++row) rows_.push_back(base + row);
+      for (int64_t start = last_start; start > ts[row] - w_->size_us; start -= w_->slide_us) {
+        if (start + w_->size_us <= late_us) {
+          ++dropped_;
+          continue;
+        }
+        c->rows.push_back(base + row);
+        starts.push_back(start);
+      }
     }
-    part_end_.push_back(rows_.size());
+  } else if (l_.time_first && late_us != kNoWatermark) {
+    const arrow::Array& first = *in.groups[0];
+    for (int64_t row = begin; row < end; ++row) {
+      if (!first.IsNull(row) && ScaleToMicros(IntegerAt(first, row), l_.time_first_factor) <= late_us) {
+        ++dropped_;
+        continue;
+      }
+      c->rows.push_back(base + row);
+    }
+  } else {
+    for (int64_t row = begin; row < end; ++row) c->rows.push_back(base + row);
   }
-  if (w_) cols_.push_back(std::move(starts));
-  const size_t m = rows_.size();
-  const size_t first_col = cols_.size();
-  for (size_t c = 0; c < parts_[0].groups.size(); ++c) {
-    std::vector<int64_t> v(m);
-    const uint64_t bit = uint64_t{1} << (first_col + c);
-    for (size_t p = 0; p < parts_.size(); ++p) {
-      const arrow::Array& a = *parts_[p].groups[c];
-      const size_t begin = PartBegin(p), end = part_end_[p];
-      Gather(a, rows_.data() + begin, end - begin, offsets_[p], v.data() + begin);
-      if (a.null_count() > 0) {
-        if (nulls_.empty()) nulls_.assign(m, 0);
-        for (size_t i = begin; i < end; ++i) {
-          if (a.IsNull(rows_[i] - offsets_[p])) {
-            v[i] = 0;
-            nulls_[i] |= bit;
-          }
+  const size_t m = c->rows.size();
+  const size_t first_col = w_ ? 1 : 0;
+  if (has_nulls_) c->nulls.assign(m, 0);
+  for (size_t k = 0; k < in.groups.size(); ++k) {
+    std::vector<int64_t>& v = c->cols[first_col + k];
+    v.resize(m);
+    const arrow::Array& a = *in.groups[k];
+    Gather(a, c->rows.data(), m, base, v.data());
+    if (a.null_count() > 0) {
+      const uint64_t bit = uint64_t{1} << (first_col + k);
+      for (size_t i = 0; i < m; ++i) {
+        if (a.IsNull(c->rows[i] - base)) {
+          v[i] = 0;
+          c->nulls[i] |= bit;
         }
       }
     }
-    cols_.push_back(std::move(v));
   }
 }
 
-void FixedKeyGroups::Group() {
-  const size_t m = rows_.size();
-  const size_t width = cols_.size();
+namespace {
+inline uint64_t SlotOf(uint64_t h, size_t id) { return (h & 0xFFFFFFFF00000000ULL) | (static_cast<uint64_t>(id) + 1); }
+inline bool TagMatches(uint64_t slot, uint64_t h) { return (slot & 0xFFFFFFFF00000000ULL) == (h & 0xFFFFFFFF00000000ULL); }
+inline size_t IdOf(uint64_t slot) { return static_cast<size_t>(slot & 0xFFFFFFFFULL) - 1; }
+}  // namespace
+
+void FixedKeyGroups::Group(Chunk* c) {
+  const size_t m = c->rows.size();
   // Hash the key columns, one column at a time.
-  std::vector<uint64_t> hash(m, 0x2545F4914F6CDD1DULL);
-  for (const auto& col : cols_) {
+  c->hash.assign(m, 0x2545F4914F6CDD1DULL);
+  uint64_t* hash = c->hash.data();
+  for (const auto& col : c->cols) {
     for (size_t i = 0; i < m; ++i) hash[i] = HashStep(hash[i], static_cast<uint64_t>(col[i]));
   }
-  if (!nulls_.empty()) {
-    for (size_t i = 0; i < m; ++i) hash[i] = HashStep(hash[i], nulls_[i]);
+  if (has_nulls_) {
+    for (size_t i = 0; i < m; ++i) hash[i] = HashStep(hash[i], c->nulls[i]);
   }
   for (size_t i = 0; i < m; ++i) hash[i] = HashFinish(hash[i]);
 
-  // Open addressing (linear probing); the table stays at most half full. A slot holds the upper
-  // 32 bits of the key's hash and its group id + 1 (0: empty), so a probe reads the group's
-  // key values only when the hash bits match. The table starts small and doubles with the
-  // groups (not with the rows: 184,000 rows of 14,000 groups probe a 256 KB table, not 1 MB).
-  size_t cap = 4096;
-  std::vector<uint64_t> slots(cap, 0);
-  std::vector<uint64_t> ghash;
-  std::vector<int64_t> gkeys;  // width values per group
-  std::vector<uint64_t> gnulls;  // only when a key column has nulls
-  gid_.resize(m);
-  auto slot_of = [](uint64_t h, size_t g) { return (h & 0xFFFFFFFF00000000ULL) | (static_cast<uint64_t>(g) + 1); };
-  auto grow = [&] {
-    cap <<= 1;
-    slots.assign(cap, 0);
-    for (size_t g = 0; g < ghash.size(); ++g) {
-      size_t s = ghash[g] & (cap - 1);
-      while (slots[s] != 0) s = (s + 1) & (cap - 1);
-      slots[s] = slot_of(ghash[g], g);
+  // The chunk's own table (at most half full), then one probe of the batch's per chunk group.
+  size_t cap = 64;
+  while (cap < 2 * m) cap <<= 1;
+  c->slots.assign(cap, 0);
+  c->first.clear();
+  c->gid.resize(m);
+  auto same_rows = [&](size_t a, size_t b) {
+    if (has_nulls_ && c->nulls[a] != c->nulls[b]) return false;
+    for (const auto& col : c->cols) {
+      if (col[a] != col[b]) return false;
     }
+    return true;
   };
   for (size_t i = 0; i < m; ++i) {
     const uint64_t h = hash[i];
-    const uint64_t tag = h & 0xFFFFFFFF00000000ULL;
-    const uint64_t nl = nulls_.empty() ? 0 : nulls_[i];
     size_t s = h & (cap - 1);
     for (;;) {
-      const uint64_t slot = slots[s];
+      const uint64_t slot = c->slots[s];
       if (slot == 0) {
-        const size_t id = ghash.size();
-        slots[s] = slot_of(h, id);
-        ghash.push_back(h);
-        if (!nulls_.empty()) gnulls.push_back(nl);
-        for (size_t c = 0; c < width; ++c) gkeys.push_back(cols_[c][i]);
-        rep_row_.push_back(rows_[i]);
-        if (w_) wstart_.push_back(cols_[0][i]);
-        gid_[i] = static_cast<uint32_t>(id);
-        if (ghash.size() * 2 > cap) grow();
+        c->slots[s] = SlotOf(h, c->first.size());
+        c->gid[i] = static_cast<uint32_t>(c->first.size());
+        c->first.push_back(static_cast<uint32_t>(i));
         break;
       }
-      if ((slot & 0xFFFFFFFF00000000ULL) == tag) {
-        const size_t gs = static_cast<size_t>(slot & 0xFFFFFFFFULL) - 1;
-        bool same = nulls_.empty() || gnulls[gs] == nl;
-        const int64_t* k = gkeys.data() + gs * width;  // width 0 (no keys): an empty vector
-        for (size_t c = 0; c < width && same; ++c) same = k[c] == cols_[c][i];
-        if (same) {
-          gid_[i] = static_cast<uint32_t>(gs);
-          break;
-        }
+      if (TagMatches(slot, h) && same_rows(c->first[IdOf(slot)], i)) {
+        c->gid[i] = static_cast<uint32_t>(IdOf(slot));
+        break;
       }
       s = (s + 1) & (cap - 1);
     }
   }
+  c->global.resize(c->first.size());
+  for (size_t g = 0; g < c->first.size(); ++g) c->global[g] = GlobalGroup(*c, c->first[g]);
+  for (size_t i = 0; i < m; ++i) c->gid[i] = c->global[c->gid[i]];
 }
 
-bool FixedKeyGroups::FoldNative(Native* a) {
+uint32_t FixedKeyGroups::GlobalGroup(const Chunk& c, uint32_t i) {
+  const uint64_t h = c.hash[i];
+  const uint64_t nl = has_nulls_ ? c.nulls[i] : 0;
+  const size_t cap = slots_.size();
+  size_t s = h & (cap - 1);
+  for (;;) {
+    const uint64_t slot = slots_[s];
+    if (slot == 0) break;
+    if (TagMatches(slot, h)) {
+      const size_t g = IdOf(slot);
+      bool same = !has_nulls_ || gnulls_[g] == nl;
+      const int64_t* k = gkeys_.data() + g * width_;  // width 0 (no keys): an empty vector
+      for (size_t col = 0; col < width_ && same; ++col) same = k[col] == c.cols[col][i];
+      if (same) return static_cast<uint32_t>(g);
+    }
+    s = (s + 1) & (cap - 1);
+  }
+  const size_t id = ghash_.size();
+  slots_[s] = SlotOf(h, id);
+  ghash_.push_back(h);
+  if (has_nulls_) gnulls_.push_back(nl);
+  for (size_t col = 0; col < width_; ++col) gkeys_.push_back(c.cols[col][i]);
+  rep_row_.push_back(c.rows[i]);
+  if (ghash_.size() * 2 > cap) GrowGlobal();
+  return static_cast<uint32_t>(id);
+}
+
+void FixedKeyGroups::GrowGlobal() {
+  const size_t cap = slots_.size() * 2;
+  slots_.assign(cap, 0);
+  for (size_t g = 0; g < ghash_.size(); ++g) {
+    size_t s = ghash_[g] & (cap - 1);
+    while (slots_[s] != 0) s = (s + 1) & (cap - 1);
+    slots_[s] = SlotOf(ghash_[g], g);
+  }
+}
+
+bool FixedKeyGroups::FoldNative(Native* a, Chunk* c) {
   const size_t groups = rep_row_.size();
-  const size_t m = rows_.size();
-  switch (a->kind) {
+  const size_t m = c->rows.size();
+  const uint32_t* gid = c->gid.data();
+  switch (a->kind) {  // the arrays grow with the groups; new groups start empty
     case Kind::kCount:
-      a->n.assign(groups, 0);
+      a->n.resize(groups, 0);
       break;
     case Kind::kSumInt:
     case Kind::kMin:
     case Kind::kMax:
-      a->n.assign(groups, 0);
-      a->has.assign(groups, 0);
-      if (a->kind != Kind::kSumInt) a->best_row.assign(groups, 0);
+      a->n.resize(groups, 0);
+      a->has.resize(groups, 0);
+      if (a->kind != Kind::kSumInt) a->best_row.resize(groups, 0);
       break;
     case Kind::kSumDouble:
     case Kind::kAvg:
-      a->d.assign(groups, 0);
+      a->d.resize(groups, 0);
       if (a->kind == Kind::kAvg) {
-        a->n.assign(groups, 0);
+        a->n.resize(groups, 0);
       } else {
-        a->has.assign(groups, 0);
+        a->has.resize(groups, 0);
       }
       break;
   }
-  std::vector<int64_t> iv;
-  std::vector<double> dv;
-  if (a->kind == Kind::kSumInt || a->kind == Kind::kMin || a->kind == Kind::kMax) iv.resize(m);
-  if (a->kind == Kind::kSumDouble || a->kind == Kind::kAvg) dv.resize(m);
-  for (size_t p = 0; p < parts_.size(); ++p) {
-    const size_t begin = PartBegin(p), end = part_end_[p];
-    const int64_t base = offsets_[p];
-    const arrow::Array& arg = *parts_[p].args[a->arg];
-    const bool may_be_null = arg.null_count() > 0;
-    auto valid = [&](size_t i) { return !may_be_null || arg.IsValid(rows_[i] - base); };
-    if (!iv.empty()) Gather(arg, rows_.data() + begin, end - begin, base, iv.data() + begin);
-    if (!dv.empty()) Gather(arg, rows_.data() + begin, end - begin, base, dv.data() + begin);
-    switch (a->kind) {
-      case Kind::kCount:
-        if (!may_be_null) {
-          for (size_t i = begin; i < end; ++i) ++a->n[gid_[i]];
-        } else {
-          for (size_t i = begin; i < end; ++i) a->n[gid_[i]] += valid(i) ? 1 : 0;
-        }
-        break;
-      case Kind::kSumInt:
-        for (size_t i = begin; i < end; ++i) {
-          if (!valid(i)) continue;
-          const uint32_t g = gid_[i];
-          a->has[g] = 1;
-          if (__builtin_add_overflow(a->n[g], iv[i], &a->n[g])) return false;
-        }
-        break;
-      case Kind::kSumDouble:
-      case Kind::kAvg:
-        for (size_t i = begin; i < end; ++i) {
-          if (!valid(i)) continue;
-          const uint32_t g = gid_[i];
-          a->d[g] += dv[i];
-          if (a->kind == Kind::kAvg) {
-            ++a->n[g];
-          } else {
-            a->has[g] = 1;
-          }
-        }
-        break;
-      case Kind::kMin:
-      case Kind::kMax: {
-        // The encoding orders these types as their int64 values: the first row with the least
-        // (greatest) value is the one the generic path keeps.
-        const bool min = a->kind == Kind::kMin;
-        for (size_t i = begin; i < end; ++i) {
-          if (!valid(i)) continue;
-          const uint32_t g = gid_[i];
-          if (!a->has[g] || (min ? iv[i] < a->n[g] : iv[i] > a->n[g])) {
-            a->n[g] = iv[i];
-            a->best_row[g] = rows_[i];
-            a->has[g] = 1;
-          }
-        }
-        break;
+  const int64_t base = offsets_[c->part];
+  const arrow::Array& arg = *parts_[c->part].args[a->arg];
+  const bool may_be_null = arg.null_count() > 0;
+  auto valid = [&](size_t i) { return !may_be_null || arg.IsValid(c->rows[i] - base); };
+  if (a->kind == Kind::kSumInt || a->kind == Kind::kMin || a->kind == Kind::kMax) {
+    c->iv.resize(m);
+    Gather(arg, c->rows.data(), m, base, c->iv.data());
+  }
+  if (a->kind == Kind::kSumDouble || a->kind == Kind::kAvg) {
+    c->dv.resize(m);
+    Gather(arg, c->rows.data(), m, base, c->dv.data());
+  }
+  const int64_t* iv = c->iv.data();
+  const double* dv = c->dv.data();
+  switch (a->kind) {
+    case Kind::kCount:
+      if (!may_be_null) {
+        for (size_t i = 0; i < m; ++i) ++a->n[gid[i]];
+      } else {
+        for (size_t i = 0; i < m; ++i) a->n[gid[i]] += valid(i) ? 1 : 0;
       }
+      break;
+    case Kind::kSumInt:
+      for (size_t i = 0; i < m; ++i) {
+        if (!valid(i)) continue;
+        const uint32_t g = gid[i];
+        a->has[g] = 1;
+        if (__builtin_add_overflow(a->n[g], iv[i], &a->n[g])) return false;
+      }
+      break;
+    case Kind::kSumDouble:
+    case Kind::kAvg:
+      for (size_t i = 0; i < m; ++i) {
+        if (!valid(i)) continue;
+        const uint32_t g = gid[i];
+        a->d[g] += dv[i];
+        if (a->kind == Kind::kAvg) {
+          ++a->n[g];
+        } else {
+          a->has[g] = 1;
+        }
+      }
+      break;
+    case Kind::kMin:
+    case Kind::kMax: {
+      // The encoding orders these types as their int64 values: the first row with the least
+      // (greatest) value is the one the generic path keeps (chunks come in row order).
+      const bool min = a->kind == Kind::kMin;
+      for (size_t i = 0; i < m; ++i) {
+        if (!valid(i)) continue;
+        const uint32_t g = gid[i];
+        if (!a->has[g] || (min ? iv[i] < a->n[g] : iv[i] > a->n[g])) {
+          a->n[g] = iv[i];
+          a->best_row[g] = c->rows[i];
+          a->has[g] = 1;
+        }
+      }
+      break;
     }
   }
   return true;
 }
 
-Status FixedKeyGroups::FoldRows() {
-  generic_.assign(rep_row_.size(), Accs(accs_.size()));
-  for (size_t p = 0; p < parts_.size(); ++p) {
-    for (size_t i = PartBegin(p); i < part_end_[p]; ++i) {
-      ARROW_RETURN_NOT_OK(accs_.Update(&generic_[gid_[i]], parts_[p].args, rows_[i] - offsets_[p]));
-    }
+Status FixedKeyGroups::FoldRows(const Chunk& c) {
+  if (generic_.size() < rep_row_.size()) generic_.resize(rep_row_.size(), Accs(accs_.size()));
+  const int64_t base = offsets_[c.part];
+  for (size_t i = 0; i < c.rows.size(); ++i) {
+    ARROW_RETURN_NOT_OK(accs_.Update(&generic_[c.gid[i]], parts_[c.part].args, c.rows[i] - base));
   }
   return Status::OK();
 }
 
 void FixedKeyGroups::EncodeKeys(int num_partitions) {
+  // The key row_codec gives the group's first row (EncodeValue of each column; a window's end
+  // then start), written from the group's key values: a null is one 0 byte, an integer 9 bytes.
   const size_t groups = rep_row_.size();
   key_begin_.resize(groups + 1);
   partitions_.resize(groups);
-  const size_t width = parts_[0].groups.size();
-  keys_.reserve(groups * (w_ ? 16 : 0) + groups * width * 9);
+  const size_t max_key = (width_ + (w_ ? 1 : 0)) * kEncodedInt64Size;
+  keys_.resize(groups * max_key);
+  char* out = keys_.data();
   key_begin_[0] = 0;
   for (size_t g = 0; g < groups; ++g) {
+    char* const begin = out;
+    const int64_t* k = gkeys_.data() + g * width_;
+    const uint64_t nl = has_nulls_ ? gnulls_[g] : 0;
+    size_t c = 0;
     if (w_) {
-      EncodeInt64(wstart_[g] + w_->size_us, &keys_);
-      EncodeInt64(wstart_[g], &keys_);
+      EncodeInt64To(k[0] + w_->size_us, out);
+      EncodeInt64To(k[0], out + kEncodedInt64Size);
+      out += 2 * kEncodedInt64Size;
+      c = 1;
     }
-    const auto [p, row] = Locate(rep_row_[g]);
-    for (const auto& a : parts_[p].groups) EncodeValue(*a, row, &keys_);
-    key_begin_[g + 1] = keys_.size();
-    partitions_[g] = state::PartitionOf(key(g), num_partitions);
+    for (; c < width_; ++c) {
+      if (nl & (uint64_t{1} << c)) {
+        *out++ = 0;
+      } else {
+        EncodeInt64To(k[c], out);
+        out += kEncodedInt64Size;
+      }
+    }
+    key_begin_[g + 1] = static_cast<size_t>(out - keys_.data());
+    partitions_[g] = state::PartitionOf(std::string_view(begin, static_cast<size_t>(out - begin)), num_partitions);
   }
+  keys_.resize(key_begin_[groups]);
 }
 
 Accs FixedKeyGroups::Partial(size_t g) const {

@@ -1,10 +1,12 @@
 // The vectorised path of StateStoreSaveExec for fixed-width grouping keys: the window bounds
 // plus grouping columns of integer, date or timestamp types.
 //
-// Per batch, instead of a byte-string key and a hash-map lookup per row: the key columns are
-// gathered and hashed column by column, rows are grouped by an open-addressing table over the
-// key tuples, and count/sum/avg/min/max fold column by column into per-group arrays (other
-// aggregates fold row by row into each group's partials, still without a key string per row).
+// Per batch, instead of a byte-string key and a hash-map lookup per row: a few thousand rows at
+// a time, the key columns are gathered and hashed column by column, the rows are grouped by a
+// small open-addressing table over the key tuples (which stays in cache), each of those groups
+// is found once in the batch's table, and count/sum/avg/min/max fold column by column into
+// per-group arrays (other aggregates fold row by row into each group's partials, still without
+// a key string per row).
 // Only then is each distinct group's state key encoded (row_codec, from the group's first row,
 // so it is byte for byte the key the generic path builds) and its partition chosen.
 //
@@ -75,17 +77,37 @@ class FixedKeyGroups {
     std::vector<int64_t> best_row;  // min/max: the row holding the best value
   };
 
+  // One chunk of a part's rows at a time (a few thousand), so that the per-row work runs on
+  // buffers that stay in cache and no per-row array of the whole batch is ever allocated.
+  struct Chunk {
+    size_t part = 0;
+    std::vector<int64_t> rows;               // expanded rows, numbered across the parts
+    std::vector<std::vector<int64_t>> cols;  // key columns over rows: [window start], groups...
+    std::vector<uint64_t> nulls;             // per row: bit c set when key column c is null (has_nulls_)
+    std::vector<uint64_t> hash;
+    std::vector<uint32_t> gid;               // per row: its group in the chunk, then in the batch
+    std::vector<uint64_t> slots;             // the chunk's own grouping table
+    std::vector<uint32_t> first;             // per chunk group: its first row in the chunk
+    std::vector<uint32_t> global;            // per chunk group: its group in the batch
+    std::vector<int64_t> iv;                 // an argument gathered over rows
+    std::vector<double> dv;
+  };
+
   FixedKeyGroups(const AggregateLayout& l, const plan::WindowSpec* w, const std::vector<plan::AggCall>& aggs,
                  const AccumulatorSet& accs, const std::vector<AggregateInputs>& parts);
   // The part holding row `row` (numbered across the parts) and the row's index in it.
   std::pair<size_t, int64_t> Locate(int64_t row) const;
-  // Part p's expanded rows are rows_[PartBegin(p), part_end_[p]).
-  size_t PartBegin(size_t p) const { return p == 0 ? 0 : part_end_[p - 1]; }
   bool PlanNatives();
-  void Expand(int64_t late_us);
-  void Group();
-  Status FoldRows();
-  bool FoldNative(Native* a);
+  // Rows [begin, end) of part c->part as expanded rows (windows), late ones dropped, with their
+  // key columns.
+  void Expand(int64_t begin, int64_t end, int64_t late_us, Chunk* c);
+  // Groups the chunk's rows among themselves, then each chunk group among the batch's groups
+  // (one probe of the batch's table per chunk group, not per row): c->gid becomes batch ids.
+  void Group(Chunk* c);
+  uint32_t GlobalGroup(const Chunk& c, uint32_t row);
+  void GrowGlobal();
+  Status FoldRows(const Chunk& c);
+  bool FoldNative(Native* a, Chunk* c);
   void EncodeKeys(int num_partitions);
   Accs Partial(size_t g) const;
 
@@ -96,18 +118,18 @@ class FixedKeyGroups {
   const std::vector<AggregateInputs>& parts_;
   std::vector<int64_t> offsets_;  // the first row of each part, then the number of rows
   int64_t dropped_ = 0;
-  // Expanded rows: one per (row, window) for windows, else one per kept row; rows are numbered
-  // across the parts, so each part's expanded rows are a range: part p's end at part_end_[p].
-  std::vector<int64_t> rows_;
-  std::vector<size_t> part_end_;
-  std::vector<std::vector<int64_t>> cols_;  // key columns over rows_: [window start], groups...
-  std::vector<uint64_t> nulls_;             // per row: bit c set when key column c is null (if any)
-  std::vector<uint32_t> gid_;               // per row: its group
-  // Groups, in order of first appearance.
-  std::vector<int64_t> rep_row_;   // first row of each group (its key is encoded from it)
-  std::vector<int64_t> wstart_;    // windows: the group's window start
-  std::vector<Native> natives_;    // when every call is count/sum/avg/min/max
-  std::vector<Accs> generic_;      // otherwise: per-group partials folded row by row
+  size_t width_ = 0;        // key columns: the window start (windows), then the grouping columns
+  bool has_nulls_ = false;  // a key column has nulls somewhere: every row's hash mixes in its null bits
+  // Groups, in order of first appearance, and the batch's grouping table over them: open
+  // addressing, linear probing, at most half full; a slot holds the upper 32 bits of the group's
+  // hash and its id + 1 (0: empty), so a probe reads the group's key values only on a hash match.
+  std::vector<uint64_t> slots_;
+  std::vector<uint64_t> ghash_;
+  std::vector<int64_t> gkeys_;    // width_ values per group
+  std::vector<uint64_t> gnulls_;  // has_nulls_ only
+  std::vector<int64_t> rep_row_;  // first row of each group (its key is encoded from it)
+  std::vector<Native> natives_;   // when every call is count/sum/avg/min/max
+  std::vector<Accs> generic_;     // otherwise: per-group partials folded row by row
   bool counts_only_ = false;
   std::string keys_;               // the groups' encoded keys, one after the other
   std::vector<size_t> key_begin_;  // group g's key is keys_[key_begin_[g], key_begin_[g + 1])

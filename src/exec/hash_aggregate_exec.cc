@@ -118,6 +118,7 @@ Status HashAggregateExec::UpdatePartition(const AggregateSettings& settings, sta
   const plan::OutputMode mode = settings.mode;
   std::string value;
   if (mode == plan::OutputMode::kUpdate) ARROW_RETURN_NOT_OK(out->Reserve(static_cast<int64_t>(update.keys.size())));
+  store->ReserveForPuts(static_cast<int64_t>(update.keys.size()));
   for (size_t i = 0; i < update.keys.size(); ++i) {
     const std::string_view k = update.keys[i];
     ARROW_ASSIGN_OR_RAISE(auto old, store->Get(k));
@@ -130,26 +131,16 @@ Status HashAggregateExec::UpdatePartition(const AggregateSettings& settings, sta
     ARROW_RETURN_NOT_OK(store->ForEach([&](std::string_view k, std::string_view v) { return out->Emit(k, v); }));
   } else if (l.evictable && settings.evict_us != kNoWatermark) {
     // Keys iterate in event-time order (window end / watermarked column first): stop at the
-    // first one the watermark has not passed. Append mode emits the expired keys. They are
-    // removed after the walk, from one buffer holding them back to back.
+    // first one the watermark has not passed. Append mode emits the expired keys.
+    using Action = state::StateStore::KeyAction;
     const bool emit = mode == plan::OutputMode::kAppend;
-    std::string expired;
-    std::vector<size_t> ends;
-    Status st = store->ForEach([&](std::string_view k, std::string_view v) -> Status {
+    ARROW_RETURN_NOT_OK(store->ForEachRemoving([&](std::string_view k, std::string_view v) -> Result<Action> {
       ARROW_ASSIGN_OR_RAISE(int64_t t, KeyTime(l, k));
-      if (t == kNoWatermark) return Status::OK();
-      if (t > settings.evict_us) return StopIteration();
+      if (t == kNoWatermark) return Action::kKeep;
+      if (t > settings.evict_us) return Action::kStop;
       if (emit) ARROW_RETURN_NOT_OK(out->Emit(k, v));
-      expired.append(k);
-      ends.push_back(expired.size());
-      return Status::OK();
-    });
-    if (!st.ok() && !st.IsCancelled()) return st;
-    size_t begin = 0;
-    for (const size_t end : ends) {
-      ARROW_RETURN_NOT_OK(store->Remove(std::string_view(expired).substr(begin, end - begin)));
-      begin = end;
-    }
+      return Action::kRemove;
+    }));
   }
   *removal_ms = SteadyNowMs() - t1;
   return Status::OK();

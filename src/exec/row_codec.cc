@@ -78,9 +78,16 @@ Status AppendAs(arrow::ArrayBuilder* b, T v) {
 
 }  // namespace
 
+void EncodeInt64To(int64_t v, char* out) {
+  out[0] = 1;
+  const uint64_t be = __builtin_bswap64(static_cast<uint64_t>(v) ^ kSign);
+  std::memcpy(out + 1, &be, sizeof be);
+}
+
 void EncodeInt64(int64_t v, std::string* out) {
-  out->push_back(1);
-  PutBigEndian(static_cast<uint64_t>(v) ^ kSign, out);
+  char buf[kEncodedInt64Size];
+  EncodeInt64To(v, buf);
+  out->append(buf, sizeof buf);
 }
 
 void EncodeValue(const arrow::Array& a, int64_t row, std::string* out) {

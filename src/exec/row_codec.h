@@ -30,6 +30,10 @@ bool IsIntegerLike(arrow::Type::type id);
 int64_t IntegerAt(const arrow::Array& array, int64_t row);
 /// Appends an encoded non-null int64 (timestamps in micros, counts).
 void EncodeInt64(int64_t v, std::string* out);
+/// Bytes of an encoded non-null int64.
+inline constexpr size_t kEncodedInt64Size = 9;
+/// Writes the encoding of a non-null int64 at `out` (kEncodedInt64Size bytes).
+void EncodeInt64To(int64_t v, char* out);
 /// Reads one encoded value of `type` at `*pos` (advancing it) and appends it to `builder`.
 Status DecodeValue(std::string_view bytes, size_t* pos, const arrow::DataType& type, arrow::ArrayBuilder* builder);
 /// Reads an encoded non-null int64 at `*pos`.

@@ -10,7 +10,6 @@ namespace {
 constexpr uint64_t kOffsetBits = 24;
 constexpr uint64_t kMinBlock = 256;
 constexpr uint64_t kMaxBlock = 1 << 20;  // < 2^kOffsetBits
-constexpr uint64_t kRefMask = (uint64_t{1} << 48) - 1;
 
 uint64_t HashOf(std::string_view key) { return std::hash<std::string_view>{}(key); }
 uint64_t TagOf(uint64_t hash) { return hash >> 48; }
@@ -206,12 +205,32 @@ bool CompactMap::Erase(std::string_view key) {
   bool found = false;
   const size_t i = Probe(key, HashOf(key), &found);
   if (!found) return false;
-  Kill((slots_[i] & kRefMask) - 2);
-  slots_[i] = kTombstone;
-  ++tombstones_;
-  --live_;
+  EraseSlot(i);
   MaybeCompactArena();
   return true;
+}
+
+void CompactMap::EraseSlot(size_t slot) {
+  Kill(RefAt(slot));
+  slots_[slot] = kTombstone;
+  ++tombstones_;
+  --live_;
+}
+
+void CompactMap::EraseRef(std::string_view key, uint64_t ref) {
+  const size_t mask = slots_.size() - 1;
+  const uint64_t hash = HashOf(key);
+  const uint64_t want = (TagOf(hash) << 48) | (ref + 2);
+  size_t i = hash & mask;
+  while (slots_[i] != want) i = (i + 1) & mask;
+  EraseSlot(i);
+}
+
+void CompactMap::Reserve(int64_t keys) {
+  // MaybeGrow's bound: live keys and tombstones at most 80 % of the slots.
+  size_t cap = std::max<size_t>(slots_.size(), 8);
+  while (static_cast<size_t>(keys + tombstones_ + 1) * 5 > cap * 4) cap *= 2;
+  if (cap != slots_.size()) Rehash(cap);
 }
 
 void CompactMap::ClearChanges() {
@@ -278,23 +297,37 @@ std::vector<std::pair<uint64_t, uint64_t>> CompactMap::SortedRefs(bool changed_o
       if (!(*e.header & kDead)) order.emplace_back(Prefix({e.key, e.key_len}), ref);
     }
   } else {
+    // The live entries in arena order: block by block, front to back.
     order.reserve(static_cast<size_t>(live_));
-    for (uint64_t s : slots_) {
-      if (s == kEmpty || s == kTombstone) continue;
-      const uint64_t ref = (s & kRefMask) - 2;
-      order.emplace_back(Prefix(KeyOf(ref)), ref);
+    for (size_t b = 0; b < blocks_.size(); ++b) {
+      const char* const data = blocks_[b].data.get();
+      for (uint32_t off = 0; off < blocks_[b].used;) {
+        uint64_t first = 0, value_len = 0;
+        const char* q = GetVarint(data + off, &first);
+        q = GetVarint(q, &value_len);
+        const uint64_t key_len = first >> 2;
+        if (!(first & kDead)) order.emplace_back(Prefix({q, key_len}), (static_cast<uint64_t>(b) << kOffsetBits) | off);
+        off = static_cast<uint32_t>(q + key_len + value_len - data);
+      }
     }
   }
+  SortByKey(&order, [](uint64_t ref) { return ref; });
+  return order;
+}
+
+template <typename RefOf>
+void CompactMap::SortByKey(std::vector<std::pair<uint64_t, uint64_t>>* items, RefOf ref_of) const {
   // Sort by prefix alone (integer compares), then each run of equal prefixes by the next 8
   // bytes after what all keys of the run share, again as integers, and only keys tied on
   // those too by the rest of the key; each entry is decoded once. Structured keys (a window end
   // and start, or a watermarked column, first) share their first 16 or more bytes within a
   // window: comparing them as strings was most of the cost of an eviction pass or a commit.
+  auto& order = *items;
   std::sort(order.begin(), order.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   struct Ranked {
     uint64_t chunk;        // the 8 bytes after the run's common prefix
     std::string_view key;  // the key after its common prefix
-    uint64_t ref;
+    uint64_t item;
   };
   std::vector<Ranked> run;
   for (size_t i = 0; i < order.size();) {
@@ -303,7 +336,7 @@ std::vector<std::pair<uint64_t, uint64_t>> CompactMap::SortedRefs(bool changed_o
     if (j - i > 1) {
       run.clear();
       run.reserve(j - i);
-      for (size_t k = i; k < j; ++k) run.push_back({0, KeyOf(order[k].second), order[k].second});
+      for (size_t k = i; k < j; ++k) run.push_back({0, KeyOf(ref_of(order[k].second)), order[k].second});
       const std::string_view first = run[0].key;
       size_t common = first.size();
       for (size_t k = 1; k < run.size() && common > 0; ++k) {
@@ -319,11 +352,10 @@ std::vector<std::pair<uint64_t, uint64_t>> CompactMap::SortedRefs(bool changed_o
       }
       std::sort(run.begin(), run.end(),
                 [](const Ranked& a, const Ranked& b) { return a.chunk != b.chunk ? a.chunk < b.chunk : a.key < b.key; });
-      for (size_t k = i; k < j; ++k) order[k].second = run[k - i].ref;
+      for (size_t k = i; k < j; ++k) order[k].second = run[k - i].item;
     }
     i = j;
   }
-  return order;
 }
 
 }  // namespace sluice::state

@@ -15,8 +15,9 @@
 //   skipped when read, so the list costs 8 bytes per changed key.
 //
 // Iteration in key order sorts references on the fly (O(n log n), 16 bytes per key of
-// temporary memory, plus 32 per key of the largest group of keys sharing their first 8 bytes);
-// nothing else depends on order. Thread-compatible; copyable.
+// temporary memory, plus 32 per key of the largest group of keys sharing their first 8 bytes),
+// collected by reading the arena front to back rather than through the slots (which would
+// reach the entries at random); nothing else depends on order. Thread-compatible; copyable.
 #pragma once
 
 #include <cstdint>
@@ -68,6 +69,25 @@ class CompactMap {
     }
   }
 
+  enum class Walk { kKeep, kErase, kStop };
+  /// Calls fn(key, value) for live keys in bytewise key order until it returns kStop, erasing
+  /// each key it returns kErase for (found by its slot: no second lookup). The views passed to
+  /// fn are valid during the call only.
+  template <typename Fn>
+  void ForEachSortedErasing(Fn&& fn) {
+    for (const auto& [prefix, ref] : SortedRefs(/*changed_only=*/false)) {
+      const Entry e = Decode(ref);
+      const std::string_view key(e.key, e.key_len);
+      const Walk w = fn(key, std::string_view(e.value, e.value_len));
+      if (w == Walk::kStop) break;
+      if (w == Walk::kErase) EraseRef(key, ref);
+    }
+    MaybeCompactArena();
+  }
+
+  /// Makes room for `keys` live keys without growing the table again.
+  void Reserve(int64_t keys);
+
  private:
   struct Block {
     std::unique_ptr<char[]> data;
@@ -86,6 +106,7 @@ class CompactMap {
   static constexpr uint64_t kTombstone = 1;
   static constexpr uint8_t kChanged = 1;
   static constexpr uint8_t kDead = 2;
+  static constexpr uint64_t kRefMask = (uint64_t{1} << 48) - 1;
 
   Entry Decode(uint64_t ref) const;
   std::string_view KeyOf(uint64_t ref) const;
@@ -97,8 +118,16 @@ class CompactMap {
   void MaybeGrow();
   void Rehash(size_t capacity);
   void MaybeCompactArena();
+  uint64_t RefAt(size_t slot) const { return (slots_[slot] & kRefMask) - 2; }
+  void EraseSlot(size_t slot);
+  // Erases the live entry `ref` (whose key is `key`): its slot is found by reference, without
+  // comparing keys.
+  void EraseRef(std::string_view key, uint64_t ref);
   // (key prefix, reference) of the live (changed) entries in key order.
   std::vector<std::pair<uint64_t, uint64_t>> SortedRefs(bool changed_only) const;
+  // Sorts (prefix, item) pairs by the keys of the items (ref_of(item) is its reference).
+  template <typename RefOf>
+  void SortByKey(std::vector<std::pair<uint64_t, uint64_t>>* order, RefOf ref_of) const;
 
   std::vector<Block> blocks_;
   std::vector<uint64_t> slots_;

@@ -3,6 +3,9 @@
 // retention rules: docs/state-store.md.
 #include <algorithm>
 #include <map>
+#include <optional>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "state/compact_map.h"
@@ -41,14 +44,39 @@ class FileStateStore final : public StateStore {
   Status Put(std::string_view key, std::string_view value) override {
     ARROW_RETURN_NOT_OK(CheckOpen("put"));
     data_.map.Put(key, value, /*mark_changed=*/true);
-    if (removed_.size() > 0) removed_.Erase(key);
+    if (!removed_ends_.empty()) {
+      put_after_removal_ = true;
+      removals_.reset();
+    }
     return Status::OK();
   }
 
   Status Remove(std::string_view key) override {
     ARROW_RETURN_NOT_OK(CheckOpen("remove"));
-    if (data_.map.Erase(key)) removed_.Put(key, {}, /*mark_changed=*/true);
+    if (data_.map.Erase(key)) NoteRemoved(key);
     return Status::OK();
+  }
+
+  Status ForEachRemoving(
+      const std::function<Result<KeyAction>(std::string_view key, std::string_view value)>& fn) override {
+    ARROW_RETURN_NOT_OK(CheckOpen("remove"));
+    Status failed;
+    data_.map.ForEachSortedErasing([&](std::string_view k, std::string_view v) {
+      Result<KeyAction> action = fn(k, v);
+      if (!action.ok()) {
+        failed = action.status();
+        return CompactMap::Walk::kStop;
+      }
+      if (*action == KeyAction::kStop) return CompactMap::Walk::kStop;
+      if (*action == KeyAction::kKeep) return CompactMap::Walk::kKeep;
+      NoteRemoved(k);
+      return CompactMap::Walk::kErase;
+    });
+    return failed;
+  }
+
+  void ReserveForPuts(int64_t keys) override {
+    if (phase_ == Phase::kOpen) data_.map.Reserve(data_.map.size() + keys);
   }
 
   Status ForEach(const std::function<Status(std::string_view, std::string_view)>& fn) const override {
@@ -70,9 +98,10 @@ class FileStateStore final : public StateStore {
     if (phase_ == Phase::kCommitted) return committed_metrics_;
     StateStoreMetrics m;
     m.num_keys = data_.map.size();
-    m.memory_used_bytes = data_.map.memory_bytes() + removed_.memory_bytes();
+    m.memory_used_bytes = data_.map.memory_bytes() + static_cast<int64_t>(removed_keys_.capacity() +
+                                                                          removed_ends_.capacity() * sizeof(size_t));
     m.num_rows_updated = data_.map.num_changed();
-    m.num_rows_removed = removed_.size();
+    m.num_rows_removed = static_cast<int64_t>(Removals().size());
     return m;
   }
 
@@ -81,14 +110,40 @@ class FileStateStore final : public StateStore {
 
   Status CheckOpen(const char* what) const;
   Status CheckReadable() const;
+  void NoteRemoved(std::string_view key) {
+    const size_t end = removed_keys_.size();
+    if (!removed_ends_.empty() && std::string_view(removed_keys_).substr(last_removed_, end - last_removed_) >= key) {
+      removed_in_order_ = false;
+    }
+    last_removed_ = end;
+    removed_keys_.append(key);
+    removed_ends_.push_back(removed_keys_.size());
+    removals_.reset();
+  }
+  // The keys whose last change in this version is a removal, in bytewise order.
+  const std::vector<std::string_view>& Removals() const;
+  void ClearRemovals() {
+    removed_keys_ = std::string();
+    removed_ends_ = std::vector<size_t>();
+    removals_.reset();
+    last_removed_ = 0;
+    removed_in_order_ = true;
+    put_after_removal_ = false;
+  }
 
   FileStateStoreProvider* provider_;
   int64_t version_;
   // This version's changes, for its delta file: the keys whose last change is a put are the
-  // map's changed entries; removed_ holds (with empty values) those whose last change is a
-  // removal of a key that was present.
+  // map's changed entries; the keys removed while present are listed back to back in
+  // removed_keys_ (key i ends at removed_ends_[i]), in the order of their removals: a key may
+  // be there twice, or have been put again since (Removals() leaves those out).
   VersionData data_;
-  CompactMap removed_;
+  std::string removed_keys_;
+  std::vector<size_t> removed_ends_;
+  size_t last_removed_ = 0;         // where the last removed key begins in removed_keys_
+  bool removed_in_order_ = true;    // each removed key sorts after the one removed before it
+  bool put_after_removal_ = false;  // a key was put after the first removal
+  mutable std::optional<std::vector<std::string_view>> removals_;
   Phase phase_ = Phase::kOpen;
   StateStoreMetrics committed_metrics_;
   bool stolen_ = false;
@@ -156,16 +211,36 @@ Status FileStateStore::CheckReadable() const {
 void FileStateStore::Abort() {
   if (phase_ != Phase::kOpen) return;
   phase_ = Phase::kAborted;
-  removed_ = CompactMap();
+  ClearRemovals();
   if (stolen_) data_ = VersionData{};  // the version's files still have it
+}
+
+const std::vector<std::string_view>& FileStateStore::Removals() const {
+  if (removals_) return *removals_;
+  std::vector<std::string_view> keys;
+  keys.reserve(removed_ends_.size());
+  size_t begin = 0;
+  for (const size_t end : removed_ends_) {
+    keys.push_back(std::string_view(removed_keys_).substr(begin, end - begin));
+    begin = end;
+  }
+  // Removed in key order (an eviction walk) and never put again: already the answer.
+  if (!removed_in_order_) {
+    std::sort(keys.begin(), keys.end());
+    keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+  }
+  if (put_after_removal_) {
+    keys.erase(std::remove_if(keys.begin(), keys.end(), [&](std::string_view k) { return data_.map.Find(k).has_value(); }),
+               keys.end());
+  }
+  removals_ = std::move(keys);
+  return *removals_;
 }
 
 Result<int64_t> FileStateStore::Commit() {
   ARROW_RETURN_NOT_OK(CheckOpen("commit"));
   // Records in key order, puts and removals merged: the delta bytes depend only on the changes.
-  std::vector<std::string_view> removed;
-  removed.reserve(static_cast<size_t>(removed_.size()));
-  removed_.ForEachChangedSorted([&](std::string_view k, std::string_view) { removed.push_back(k); });
+  const std::vector<std::string_view>& removed = Removals();
   StateFileWriter writer(StateFileKind::kDelta, version_ + 1);
   auto next_removed = removed.begin();
   data_.map.ForEachChangedSorted([&](std::string_view k, std::string_view v) {
@@ -176,7 +251,7 @@ Result<int64_t> FileStateStore::Commit() {
   StateStoreMetrics m = metrics();
   ARROW_RETURN_NOT_OK(provider_->CommitVersion(version_ + 1, writer.Finish(), &data_));
   committed_metrics_ = m;
-  removed_ = CompactMap();
+  ClearRemovals();
   phase_ = Phase::kCommitted;
   return version_ + 1;
 }

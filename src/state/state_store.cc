@@ -3,8 +3,37 @@
 
 #include <algorithm>
 #include <cctype>
+#include <string>
+#include <vector>
 
 namespace sluice::state {
+
+Status StateStore::ForEachRemoving(
+    const std::function<Result<KeyAction>(std::string_view key, std::string_view value)>& fn) {
+  std::string doomed;  // the keys to remove, back to back
+  std::vector<size_t> ends;
+  Status failed;
+  const Status walked = ForEach([&](std::string_view k, std::string_view v) -> Status {
+    Result<KeyAction> action = fn(k, v);
+    if (!action.ok()) {
+      failed = action.status();
+      return Status::Cancelled("stop");
+    }
+    if (*action == KeyAction::kStop) return Status::Cancelled("stop");
+    if (*action == KeyAction::kRemove) {
+      doomed.append(k);
+      ends.push_back(doomed.size());
+    }
+    return Status::OK();
+  });
+  if (!walked.ok() && !walked.IsCancelled()) return walked;
+  size_t begin = 0;
+  for (const size_t end : ends) {
+    ARROW_RETURN_NOT_OK(Remove(std::string_view(doomed).substr(begin, end - begin)));
+    begin = end;
+  }
+  return failed;
+}
 
 std::string StateStoreId::Dir() const {
   std::string dir = io::JoinPath(io::JoinPath(io::JoinPath(checkpoint_dir, "state"), std::to_string(operator_id)),

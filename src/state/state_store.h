@@ -85,6 +85,19 @@ class StateStore {
   virtual Status ForEach(
       const std::function<Status(std::string_view key, std::string_view value)>& fn) const = 0;
 
+  /// What ForEachRemoving does with the key it has just shown.
+  enum class KeyAction { kKeep, kRemove, kStop };
+  /// Walks the keys in bytewise key order as ForEach does and removes (as Remove) each key `fn`
+  /// answers kRemove for, until it answers kStop or fails (its error is returned; keys it
+  /// answered kRemove for before are removed). The views are valid during the call only.
+  /// The default walks with ForEach and then removes; a provider may remove during the walk.
+  virtual Status ForEachRemoving(
+      const std::function<Result<KeyAction>(std::string_view key, std::string_view value)>& fn);
+
+  /// A hint that about `keys` more keys are about to be put in this version, so a provider can
+  /// size itself once. Changes nothing visible.
+  virtual void ReserveForPuts(int64_t keys) { (void)keys; }
+
   /// Makes version() + 1 durable (its delta file, replacing one left by an earlier attempt)
   /// and returns it. After a failed commit the previous version is unchanged on disk and in
   /// memory; the store stays uncommitted and may be aborted. After success the store is closed.

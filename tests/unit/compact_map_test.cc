@@ -93,6 +93,23 @@ TEST(CompactMap, AnswersAsAStdMapOverRandomOperationsWithChangesCopiesAndCompact
         }
       }
     }
+    if (round % 3 == 2) {
+      // An erasing walk: drop the keys with a value of odd length, up to a random key.
+      const std::string stop = RandomKey(rng, 5000);
+      map.ForEachSortedErasing([&](std::string_view k, std::string_view v) {
+        if (k >= stop) return CompactMap::Walk::kStop;
+        return v.size() % 2 == 1 ? CompactMap::Walk::kErase : CompactMap::Walk::kKeep;
+      });
+      for (auto it = model.begin(); it != model.end() && it->first < stop;) {
+        if (it->second.size() % 2 == 1) {
+          changed.erase(it->first);
+          it = model.erase(it);
+        } else {
+          ++it;
+        }
+      }
+    }
+    if (round % 8 == 5) map.Reserve(map.size() + static_cast<int64_t>(rng() % 20000));
     ASSERT_EQ(map.size(), static_cast<int64_t>(model.size()));
     ASSERT_EQ(Contents(map), model);
     ASSERT_EQ(map.num_changed(), static_cast<int64_t>(changed.size()));
@@ -129,6 +146,26 @@ TEST(CompactMap, LargeEntriesAndEarlyStopOfIteration) {
   });
   EXPECT_EQ(seen, (std::vector<std::string>{"a", "b"}));
   EXPECT_EQ(Changed(map), (Model{{"a", "1"}, {"b", "small"}, {"c", "3"}}));
+}
+
+TEST(CompactMap, ErasingWalkOverLargeEntriesAndAReservedTable) {
+  CompactMap map;
+  map.Reserve(100000);
+  const std::string big(3 << 20, 'x');  // a block of its own
+  for (const char* k : {"d", "a", "c", "e", "b"}) map.Put(k, std::string(k) == "c" ? big : k, true);
+  std::vector<std::string> seen;
+  map.ForEachSortedErasing([&](std::string_view k, std::string_view) {
+    seen.emplace_back(k);
+    if (k == "d") return CompactMap::Walk::kStop;
+    return k == "a" ? CompactMap::Walk::kKeep : CompactMap::Walk::kErase;
+  });
+  EXPECT_EQ(seen, (std::vector<std::string>{"a", "b", "c", "d"}));
+  EXPECT_EQ(Contents(map), (Model{{"a", "a"}, {"d", "d"}, {"e", "e"}}));
+  EXPECT_EQ(Changed(map), (Model{{"a", "a"}, {"d", "d"}, {"e", "e"}}));
+  EXPECT_FALSE(map.Find("c").has_value());
+  map.Put("c", "again", true);
+  EXPECT_EQ(*map.Find("c"), "again");
+  EXPECT_EQ(map.size(), 4);
 }
 
 TEST(CompactMap, ChurnOfRemovedKeysKeepsMemoryBounded) {

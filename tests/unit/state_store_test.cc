@@ -280,6 +280,73 @@ TEST_P(StateStoreContract, ReadsSeeTheStoresOwnChangesInKeyOrder) {
   EXPECT_EQ(Load(Open(IdIn(d)).get(), 1), (Contents{{"b", "1"}, {"d", "1"}, {"f", "1"}}));
 }
 
+TEST_P(StateStoreContract, ForEachRemovingWalksInKeyOrderAndRemovesLikeRemove) {
+  TempDir d;
+  auto p = Open(IdIn(d));
+  CommitBatch(p.get(), 0, {{"a", "1"}, {"b", "1"}, {"c", "1"}, {"d", "1"}, {"e", "1"}, {"f", "1"}, {"g", "1"}, {"h", "1"}});
+  auto s = p->Load(1).ValueOrDie();
+  ASSERT_OK(s->Put("c", "changed"));
+  using Action = StateStore::KeyAction;
+  Contents seen;
+  ASSERT_OK(s->ForEachRemoving([&](std::string_view k, std::string_view v) -> Result<Action> {
+    seen.emplace(k, v);
+    if (k == "b") return Action::kKeep;
+    if (k == "e") return Action::kStop;
+    return Action::kRemove;
+  }));
+  EXPECT_EQ(seen, (Contents{{"a", "1"}, {"b", "1"}, {"c", "changed"}, {"d", "1"}, {"e", "1"}}));
+  ASSERT_OK(s->Put("a", "back"));  // removed, then put again: its last change is the put
+  ASSERT_OK(s->Remove("h"));
+  ASSERT_OK(s->Remove("b"));  // after "h": the removals are no longer in key order
+  EXPECT_EQ(Read(*s), (Contents{{"a", "back"}, {"e", "1"}, {"f", "1"}, {"g", "1"}}));
+  const StateStoreMetrics m = s->metrics();
+  EXPECT_EQ(m.num_keys, 4);
+  EXPECT_EQ(m.num_rows_updated, 1);  // a (c's last change is its removal)
+  EXPECT_EQ(m.num_rows_removed, 4);  // b, c, d, h
+  ASSERT_EQ(s->Commit().ValueOrDie(), 2);
+  const Contents want{{"a", "back"}, {"e", "1"}, {"f", "1"}, {"g", "1"}};
+  EXPECT_EQ(Load(p.get(), 2), want);
+  EXPECT_EQ(Load(Open(IdIn(d)).get(), 2), want);  // from the files
+
+  // An error ends the walk and is returned; the keys removed before it stay removed.
+  auto s2 = p->Load(2).ValueOrDie();
+  const Status st = s2->ForEachRemoving([&](std::string_view k, std::string_view) -> Result<Action> {
+    if (k == "f") return Status::IOError("undecodable key f");
+    return Action::kRemove;
+  });
+  EXPECT_THAT(st.message(), HasSubstr("undecodable key f"));
+  EXPECT_EQ(Read(*s2), (Contents{{"f", "1"}, {"g", "1"}}));
+}
+
+TEST_P(StateStoreContract, ForEachRemovingMatchesAModelOverManyKeysAndVersions) {
+  TempDir d;
+  auto p = Open(IdIn(d));
+  std::mt19937 rng(7);
+  Contents model;
+  for (int64_t v = 0; v < 4; ++v) {
+    auto s = p->Load(v).ValueOrDie();
+    s->ReserveForPuts(3000);
+    for (int i = 0; i < 3000; ++i) {
+      const std::string k = "k" + std::to_string(rng() % 20000);
+      const std::string val = std::to_string(rng() % 1000);
+      ASSERT_OK(s->Put(k, val));
+      model[k] = val;
+    }
+    // Remove the keys with an odd value up to the first key starting "k15".
+    using Action = StateStore::KeyAction;
+    ASSERT_OK(s->ForEachRemoving([&](std::string_view k, std::string_view val) -> Result<Action> {
+      if (k.substr(0, 3) == "k15") return Action::kStop;
+      return (val.back() - '0') % 2 == 1 ? Action::kRemove : Action::kKeep;
+    }));
+    for (auto it = model.begin(); it != model.end() && it->first.substr(0, 3) != "k15";) {
+      it = (it->second.back() - '0') % 2 == 1 ? model.erase(it) : std::next(it);
+    }
+    EXPECT_EQ(Read(*s), model) << v;
+    ASSERT_EQ(s->Commit().ValueOrDie(), v + 1);
+    EXPECT_EQ(Load(Open(IdIn(d)).get(), v + 1), model) << v;
+  }
+}
+
 TEST_P(StateStoreContract, KeyCountIsExactAfterReloadingFromFiles) {
   TempDir d;
   auto p = Open(IdIn(d), SnapshotEvery(2));
