@@ -76,7 +76,7 @@ void SetFixedKeyAggregationEnabled(bool enabled) { g_enabled.store(enabled); }
 bool FixedKeyAggregationEnabled() { return g_enabled.load(); }
 int64_t FixedKeyAggregationBatches() { return g_batches.load(); }
 
-Status MergeIntoStored(const AccumulatorSet& accs, int op, int partition, const std::optional<std::string>& old,
+Status MergeIntoStored(const AccumulatorSet& accs, int op, int partition, std::optional<std::string_view> old,
                        Accs batch, std::string* value) {
   value->clear();
   if (!old) {
@@ -502,7 +502,7 @@ Accs FixedKeyGroups::Partial(size_t g) const {
   return out;
 }
 
-Status FixedKeyGroups::Merge(size_t g, int op, int partition, const std::optional<std::string>& old,
+Status FixedKeyGroups::Merge(size_t g, int op, int partition, std::optional<std::string_view> old,
                              std::string* value) const {
   if (!counts_only_) return MergeIntoStored(accs_, op, partition, old, Partial(g), value);
   // count only: the value is one 8-byte count per call (AccumulatorSet::Encode).

@@ -36,7 +36,7 @@ int64_t FixedKeyAggregationBatches();
 /// The value to store for a key: `batch` (the partials of this batch's rows) folded after the
 /// stored partials `old` (absent for a new key). A stored value that does not decode fails
 /// naming the operator and partition.
-Status MergeIntoStored(const AccumulatorSet& accs, int op, int partition, const std::optional<std::string>& old,
+Status MergeIntoStored(const AccumulatorSet& accs, int op, int partition, std::optional<std::string_view> old,
                        Accs batch, std::string* value);
 
 /// One batch's rows grouped by fixed-width keys, with each group's partial aggregates.
@@ -63,7 +63,7 @@ class FixedKeyGroups {
   }
   int partition(size_t g) const { return partitions_[g]; }
   /// The value to store for group g (MergeIntoStored with its partials).
-  Status Merge(size_t g, int op, int partition, const std::optional<std::string>& old, std::string* value) const;
+  Status Merge(size_t g, int op, int partition, std::optional<std::string_view> old, std::string* value) const;
 
  private:
   enum class Kind { kCount, kSumInt, kSumDouble, kAvg, kMin, kMax };

@@ -88,7 +88,7 @@ using PartialMap = std::unordered_map<std::string, Accs>;
 // value to store for keys[i].
 struct PartitionUpdate {
   std::vector<std::string_view> keys;
-  std::function<Status(size_t i, const std::optional<std::string>& old, std::string* value)> merge;
+  std::function<Status(size_t i, std::optional<std::string_view> old, std::string* value)> merge;
 };
 
 class HashAggregateExec : public AggregateExec {
@@ -116,15 +116,15 @@ Status HashAggregateExec::UpdatePartition(const AggregateSettings& settings, sta
                                           int64_t* removal_ms) const {
   const AggregateLayout& l = layout();
   const plan::OutputMode mode = settings.mode;
-  std::string value;
   if (mode == plan::OutputMode::kUpdate) ARROW_RETURN_NOT_OK(out->Reserve(static_cast<int64_t>(update.keys.size())));
   store->ReserveForPuts(static_cast<int64_t>(update.keys.size()));
   for (size_t i = 0; i < update.keys.size(); ++i) {
     const std::string_view k = update.keys[i];
-    ARROW_ASSIGN_OR_RAISE(auto old, store->Get(k));
-    ARROW_RETURN_NOT_OK(update.merge(i, old, &value));
-    ARROW_RETURN_NOT_OK(store->Put(k, value));
-    if (mode == plan::OutputMode::kUpdate) ARROW_RETURN_NOT_OK(out->Emit(k, value));
+    ARROW_RETURN_NOT_OK(store->Update(k, [&](std::optional<std::string_view> old, std::string* v) {
+      ARROW_RETURN_NOT_OK(update.merge(i, old, v));
+      if (mode == plan::OutputMode::kUpdate) return out->Emit(k, *v);
+      return Status::OK();
+    }));
   }
   const int64_t t1 = SteadyNowMs();
   if (mode == plan::OutputMode::kComplete) {
@@ -168,7 +168,7 @@ Status HashAggregateExec::AggregateFixedKeys(const FixedKeyGroups& groups, const
     PartitionUpdate update;
     update.keys.reserve(ids.size());
     for (uint32_t g : ids) update.keys.emplace_back(groups.key(g));
-    update.merge = [&](size_t i, const std::optional<std::string>& old, std::string* value) {
+    update.merge = [&](size_t i, std::optional<std::string_view> old, std::string* value) {
       return groups.Merge(ids[i], op, p, old, value);
     };
     ARROW_RETURN_NOT_OK(UpdatePartition(settings, store, update, &(*emitted)[static_cast<size_t>(p)],
@@ -265,7 +265,7 @@ Status HashAggregateExec::AggregateRows(const AggregateInputs& in, const Aggrega
     PartitionUpdate update;
     update.keys.reserve(keys.size());
     for (const auto& kv : keys) update.keys.emplace_back(kv.first);
-    update.merge = [&](size_t i, const std::optional<std::string>& old, std::string* value) {
+    update.merge = [&](size_t i, std::optional<std::string_view> old, std::string* value) {
       return MergeIntoStored(accs, op, p, old, std::move(keys[i].second), value);
     };
     ARROW_RETURN_NOT_OK(UpdatePartition(settings, store, update, &(*emitted)[static_cast<size_t>(p)],

@@ -11,7 +11,6 @@ constexpr uint64_t kOffsetBits = 24;
 constexpr uint64_t kMinBlock = 256;
 constexpr uint64_t kMaxBlock = 1 << 20;  // < 2^kOffsetBits
 
-uint64_t HashOf(std::string_view key) { return std::hash<std::string_view>{}(key); }
 uint64_t TagOf(uint64_t hash) { return hash >> 48; }
 
 size_t VarintSize(uint64_t v) {
@@ -51,6 +50,8 @@ uint64_t Prefix(std::string_view key) {
 }
 
 }  // namespace
+
+uint64_t CompactMap::HashOf(std::string_view key) { return std::hash<std::string_view>{}(key); }
 
 CompactMap::CompactMap(const CompactMap& other)
     : slots_(other.slots_),
@@ -173,6 +174,11 @@ bool CompactMap::Put(std::string_view key, std::string_view value, bool mark_cha
   const uint64_t hash = HashOf(key);
   bool found = false;
   const size_t i = Probe(key, hash, &found);
+  return PutAt(i, found, hash, key, value, mark_changed);
+}
+
+bool CompactMap::PutAt(size_t i, bool found, uint64_t hash, std::string_view key, std::string_view value,
+                       bool mark_changed) {
   if (found) {
     const uint64_t ref = (slots_[i] & kRefMask) - 2;
     Entry e = Decode(ref);

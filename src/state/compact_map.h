@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -49,6 +50,20 @@ class CompactMap {
   bool Put(std::string_view key, std::string_view value, bool mark_changed);
   /// Removes `key`; returns whether it was present.
   bool Erase(std::string_view key);
+  /// Put(key, the value fn(old value or nullopt, &value) gives, mark_changed) in one lookup.
+  /// If fn returns a failed status, the map is unchanged and that status is returned.
+  template <typename Fn>
+  auto Upsert(std::string_view key, bool mark_changed, std::string* value, Fn&& fn) {
+    MaybeGrow();
+    const uint64_t hash = HashOf(key);
+    bool found = false;
+    const size_t i = Probe(key, hash, &found);
+    std::optional<std::string_view> old;
+    if (found) old = ValueOf(RefAt(i));
+    auto st = fn(old, value);
+    if (st.ok()) PutAt(i, found, hash, key, *value, mark_changed);
+    return st;
+  }
 
   /// Number of live keys marked changed.
   int64_t num_changed() const { return changed_live_; }
@@ -111,8 +126,11 @@ class CompactMap {
   Entry Decode(uint64_t ref) const;
   std::string_view KeyOf(uint64_t ref) const;
   std::string_view ValueOf(uint64_t ref) const;
+  static uint64_t HashOf(std::string_view key);
   // The slot index holding `key`, or the slot to insert it at (*found false).
   size_t Probe(std::string_view key, uint64_t hash, bool* found) const;
+  // Put's second half: `i` and `found` as Probe gave them for `key` (of hash `hash`).
+  bool PutAt(size_t i, bool found, uint64_t hash, std::string_view key, std::string_view value, bool mark_changed);
   uint64_t Append(std::string_view key, std::string_view value, uint8_t flags);
   void Kill(uint64_t ref);
   void MaybeGrow();

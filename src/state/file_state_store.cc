@@ -51,6 +51,16 @@ class FileStateStore final : public StateStore {
     return Status::OK();
   }
 
+  Status Update(std::string_view key, const UpdateFn& fn) override {
+    ARROW_RETURN_NOT_OK(CheckOpen("put"));
+    ARROW_RETURN_NOT_OK(data_.map.Upsert(key, /*mark_changed=*/true, &update_value_, fn));
+    if (!removed_ends_.empty()) {
+      put_after_removal_ = true;
+      removals_.reset();
+    }
+    return Status::OK();
+  }
+
   Status Remove(std::string_view key) override {
     ARROW_RETURN_NOT_OK(CheckOpen("remove"));
     if (data_.map.Erase(key)) NoteRemoved(key);
@@ -144,6 +154,7 @@ class FileStateStore final : public StateStore {
   bool removed_in_order_ = true;    // each removed key sorts after the one removed before it
   bool put_after_removal_ = false;  // a key was put after the first removal
   mutable std::optional<std::vector<std::string_view>> removals_;
+  std::string update_value_;  // Update's buffer, reused
   Phase phase_ = Phase::kOpen;
   StateStoreMetrics committed_metrics_;
   bool stolen_ = false;

@@ -8,6 +8,13 @@
 
 namespace sluice::state {
 
+Status StateStore::Update(std::string_view key, const UpdateFn& fn) {
+  ARROW_ASSIGN_OR_RAISE(auto old, Get(key));
+  std::string value;
+  ARROW_RETURN_NOT_OK(old ? fn(std::string_view(*old), &value) : fn(std::nullopt, &value));
+  return Put(key, value);
+}
+
 Status StateStore::ForEachRemoving(
     const std::function<Result<KeyAction>(std::string_view key, std::string_view value)>& fn) {
   std::string doomed;  // the keys to remove, back to back

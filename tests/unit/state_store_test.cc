@@ -280,6 +280,41 @@ TEST_P(StateStoreContract, ReadsSeeTheStoresOwnChangesInKeyOrder) {
   EXPECT_EQ(Load(Open(IdIn(d)).get(), 1), (Contents{{"b", "1"}, {"d", "1"}, {"f", "1"}}));
 }
 
+TEST_P(StateStoreContract, UpdateComputesTheValueFromTheStoredOneInOneStep) {
+  TempDir d;
+  auto p = Open(IdIn(d));
+  CommitBatch(p.get(), 0, {{"a", "1"}, {"b", "22"}});
+  auto s = p->Load(1).ValueOrDie();
+  std::vector<std::string> olds;
+  auto append_x = [&](std::optional<std::string_view> old, std::string* value) -> Status {
+    olds.push_back(old ? std::string(*old) : "<none>");
+    *value = (old ? std::string(*old) : std::string()) + "x";
+    return Status::OK();
+  };
+  ASSERT_OK(s->Update("a", append_x));  // a value of another length
+  ASSERT_OK(s->Update("c", append_x));  // absent
+  ASSERT_OK(s->Update("c", append_x));
+  ASSERT_OK(s->Update("b", [](std::optional<std::string_view> old, std::string* value) -> Status {
+    *value = std::string(old->rbegin(), old->rend()) == "22" ? "33" : "??";  // the same length
+    return Status::OK();
+  }));
+  EXPECT_EQ(olds, (std::vector<std::string>{"1", "<none>", "x"}));
+  // A failing fn puts nothing.
+  const Status failed = s->Update("d", [](std::optional<std::string_view>, std::string* value) -> Status {
+    *value = "half-made";
+    return Status::Invalid("cannot merge d");
+  });
+  EXPECT_THAT(failed.message(), HasSubstr("cannot merge d"));
+  ASSERT_OK(s->Remove("a"));
+  ASSERT_OK(s->Update("a", append_x));  // removed, then updated again in the same version
+  const Contents want{{"a", "x"}, {"b", "33"}, {"c", "xx"}};
+  EXPECT_EQ(Read(*s), want);
+  EXPECT_EQ(s->metrics().num_rows_updated, 3);
+  EXPECT_EQ(s->metrics().num_rows_removed, 0);
+  ASSERT_EQ(s->Commit().ValueOrDie(), 2);
+  EXPECT_EQ(Load(Open(IdIn(d)).get(), 2), want);
+}
+
 TEST_P(StateStoreContract, ForEachRemovingWalksInKeyOrderAndRemovesLikeRemove) {
   TempDir d;
   auto p = Open(IdIn(d));
