@@ -322,7 +322,6 @@ uint32_t FixedKeyGroups::GlobalGroup(const Chunk& c, uint32_t i) {
   ghash_.push_back(h);
   if (has_nulls_) gnulls_.push_back(nl);
   for (size_t col = 0; col < width_; ++col) gkeys_.push_back(c.cols[col][i]);
-  rep_row_.push_back(c.rows[i]);
   if (ghash_.size() * 2 > cap) GrowGlobal();
   return static_cast<uint32_t>(id);
 }
@@ -338,7 +337,7 @@ void FixedKeyGroups::GrowGlobal() {
 }
 
 bool FixedKeyGroups::FoldNative(Native* a, Chunk* c) {
-  const size_t groups = rep_row_.size();
+  const size_t groups = ghash_.size();
   const size_t m = c->rows.size();
   const uint32_t* gid = c->gid.data();
   switch (a->kind) {  // the arrays grow with the groups; new groups start empty
@@ -426,7 +425,7 @@ bool FixedKeyGroups::FoldNative(Native* a, Chunk* c) {
 }
 
 Status FixedKeyGroups::FoldRows(const Chunk& c) {
-  if (generic_.size() < rep_row_.size()) generic_.resize(rep_row_.size(), Accs(accs_.size()));
+  if (generic_.size() < ghash_.size()) generic_.resize(ghash_.size(), Accs(accs_.size()));
   const int64_t base = offsets_[c.part];
   for (size_t i = 0; i < c.rows.size(); ++i) {
     ARROW_RETURN_NOT_OK(accs_.Update(&generic_[c.gid[i]], parts_[c.part].args, c.rows[i] - base));
@@ -437,7 +436,7 @@ Status FixedKeyGroups::FoldRows(const Chunk& c) {
 void FixedKeyGroups::EncodeKeys(int num_partitions) {
   // The key row_codec gives the group's first row (EncodeValue of each column; a window's end
   // then start), written from the group's key values: a null is one 0 byte, an integer 9 bytes.
-  const size_t groups = rep_row_.size();
+  const size_t groups = ghash_.size();
   key_begin_.resize(groups + 1);
   partitions_.resize(groups);
   const size_t max_key = (width_ + (w_ ? 1 : 0)) * kEncodedInt64Size;

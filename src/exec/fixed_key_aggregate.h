@@ -7,8 +7,8 @@
 // is found once in the batch's table, and count/sum/avg/min/max fold column by column into
 // per-group arrays (other aggregates fold row by row into each group's partials, still without
 // a key string per row).
-// Only then is each distinct group's state key encoded (row_codec, from the group's first row,
-// so it is byte for byte the key the generic path builds) and its partition chosen.
+// Only then is each distinct group's state key encoded (row_codec's encoding, from the group's
+// key values, so it is byte for byte the key the generic path builds) and its partition chosen.
 //
 // The result is the same as the generic path's: the same keys, and the same partials in the
 // same row order, so state values stay byte-identical (checkpoint compatibility).
@@ -54,7 +54,7 @@ class FixedKeyGroups {
                                                      const std::vector<AggregateInputs>& parts, int64_t late_us,
                                                      int num_partitions);
 
-  size_t size() const { return rep_row_.size(); }
+  size_t size() const { return ghash_.size(); }
   /// Rows (or row windows) dropped as late.
   int64_t dropped() const { return dropped_; }
   /// Group g's encoded state key and its state partition.
@@ -127,7 +127,6 @@ class FixedKeyGroups {
   std::vector<uint64_t> ghash_;
   std::vector<int64_t> gkeys_;    // width_ values per group
   std::vector<uint64_t> gnulls_;  // has_nulls_ only
-  std::vector<int64_t> rep_row_;  // first row of each group (its key is encoded from it)
   std::vector<Native> natives_;   // when every call is count/sum/avg/min/max
   std::vector<Accs> generic_;     // otherwise: per-group partials folded row by row
   bool counts_only_ = false;

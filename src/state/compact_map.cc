@@ -133,7 +133,7 @@ std::optional<std::string_view> CompactMap::Find(std::string_view key) const {
   bool found = false;
   const size_t i = Probe(key, HashOf(key), &found);
   if (!found) return std::nullopt;
-  return ValueOf((slots_[i] & kRefMask) - 2);
+  return ValueOf(RefAt(i));
 }
 
 uint64_t CompactMap::Append(std::string_view key, std::string_view value, uint8_t flags) {
@@ -180,7 +180,7 @@ bool CompactMap::Put(std::string_view key, std::string_view value, bool mark_cha
 bool CompactMap::PutAt(size_t i, bool found, uint64_t hash, std::string_view key, std::string_view value,
                        bool mark_changed) {
   if (found) {
-    const uint64_t ref = (slots_[i] & kRefMask) - 2;
+    const uint64_t ref = RefAt(i);
     Entry e = Decode(ref);
     const bool was_changed = (*e.header & kChanged) != 0;
     if (e.value_len == value.size()) {
@@ -305,24 +305,20 @@ std::vector<std::pair<uint64_t, uint64_t>> CompactMap::SortedRefs(bool changed_o
   } else {
     // The live entries in arena order: block by block, front to back.
     order.reserve(static_cast<size_t>(live_));
-    for (size_t b = 0; b < blocks_.size(); ++b) {
-      const char* const data = blocks_[b].data.get();
-      for (uint32_t off = 0; off < blocks_[b].used;) {
-        uint64_t first = 0, value_len = 0;
-        const char* q = GetVarint(data + off, &first);
-        q = GetVarint(q, &value_len);
-        const uint64_t key_len = first >> 2;
-        if (!(first & kDead)) order.emplace_back(Prefix({q, key_len}), (static_cast<uint64_t>(b) << kOffsetBits) | off);
-        off = static_cast<uint32_t>(q + key_len + value_len - data);
+    for (uint64_t b = 0; b < blocks_.size(); ++b) {
+      for (uint64_t off = 0; off < blocks_[b].used;) {
+        const uint64_t ref = (b << kOffsetBits) | off;
+        const Entry e = Decode(ref);
+        if (!(*e.header & kDead)) order.emplace_back(Prefix({e.key, e.key_len}), ref);
+        off += static_cast<uint64_t>(e.value + e.value_len - e.header);
       }
     }
   }
-  SortByKey(&order, [](uint64_t ref) { return ref; });
+  SortByKey(&order);
   return order;
 }
 
-template <typename RefOf>
-void CompactMap::SortByKey(std::vector<std::pair<uint64_t, uint64_t>>* items, RefOf ref_of) const {
+void CompactMap::SortByKey(std::vector<std::pair<uint64_t, uint64_t>>* items) const {
   // Sort by prefix alone (integer compares), then each run of equal prefixes by the next 8
   // bytes after what all keys of the run share, again as integers, and only keys tied on
   // those too by the rest of the key; each entry is decoded once. Structured keys (a window end
@@ -333,7 +329,7 @@ void CompactMap::SortByKey(std::vector<std::pair<uint64_t, uint64_t>>* items, Re
   struct Ranked {
     uint64_t chunk;        // the 8 bytes after the run's common prefix
     std::string_view key;  // the key after its common prefix
-    uint64_t item;
+    uint64_t ref;
   };
   std::vector<Ranked> run;
   for (size_t i = 0; i < order.size();) {
@@ -342,7 +338,7 @@ void CompactMap::SortByKey(std::vector<std::pair<uint64_t, uint64_t>>* items, Re
     if (j - i > 1) {
       run.clear();
       run.reserve(j - i);
-      for (size_t k = i; k < j; ++k) run.push_back({0, KeyOf(ref_of(order[k].second)), order[k].second});
+      for (size_t k = i; k < j; ++k) run.push_back({0, KeyOf(order[k].second), order[k].second});
       const std::string_view first = run[0].key;
       size_t common = first.size();
       for (size_t k = 1; k < run.size() && common > 0; ++k) {
@@ -358,7 +354,7 @@ void CompactMap::SortByKey(std::vector<std::pair<uint64_t, uint64_t>>* items, Re
       }
       std::sort(run.begin(), run.end(),
                 [](const Ranked& a, const Ranked& b) { return a.chunk != b.chunk ? a.chunk < b.chunk : a.key < b.key; });
-      for (size_t k = i; k < j; ++k) order[k].second = run[k - i].item;
+      for (size_t k = i; k < j; ++k) order[k].second = run[k - i].ref;
     }
     i = j;
   }

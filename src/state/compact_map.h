@@ -143,9 +143,8 @@ class CompactMap {
   void EraseRef(std::string_view key, uint64_t ref);
   // (key prefix, reference) of the live (changed) entries in key order.
   std::vector<std::pair<uint64_t, uint64_t>> SortedRefs(bool changed_only) const;
-  // Sorts (prefix, item) pairs by the keys of the items (ref_of(item) is its reference).
-  template <typename RefOf>
-  void SortByKey(std::vector<std::pair<uint64_t, uint64_t>>* order, RefOf ref_of) const;
+  // Sorts (key prefix, reference) pairs by the referenced keys.
+  void SortByKey(std::vector<std::pair<uint64_t, uint64_t>>* order) const;
 
   std::vector<Block> blocks_;
   std::vector<uint64_t> slots_;

@@ -44,20 +44,14 @@ class FileStateStore final : public StateStore {
   Status Put(std::string_view key, std::string_view value) override {
     ARROW_RETURN_NOT_OK(CheckOpen("put"));
     data_.map.Put(key, value, /*mark_changed=*/true);
-    if (!removed_ends_.empty()) {
-      put_after_removal_ = true;
-      removals_.reset();
-    }
+    NotePut();
     return Status::OK();
   }
 
   Status Update(std::string_view key, const UpdateFn& fn) override {
     ARROW_RETURN_NOT_OK(CheckOpen("put"));
     ARROW_RETURN_NOT_OK(data_.map.Upsert(key, /*mark_changed=*/true, &update_value_, fn));
-    if (!removed_ends_.empty()) {
-      put_after_removal_ = true;
-      removals_.reset();
-    }
+    NotePut();
     return Status::OK();
   }
 
@@ -120,6 +114,11 @@ class FileStateStore final : public StateStore {
 
   Status CheckOpen(const char* what) const;
   Status CheckReadable() const;
+  void NotePut() {
+    if (removed_ends_.empty()) return;
+    put_after_removal_ = true;
+    removals_.reset();
+  }
   void NoteRemoved(std::string_view key) {
     const size_t end = removed_keys_.size();
     if (!removed_ends_.empty() && std::string_view(removed_keys_).substr(last_removed_, end - last_removed_) >= key) {
