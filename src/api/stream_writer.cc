@@ -20,6 +20,7 @@
 #include "sink/sink_registry.h"
 #include "sluice/dataframe.h"
 #include "sluice/session.h"
+#include "util/strings.h"
 
 namespace sluice {
 
@@ -75,11 +76,6 @@ Result<StreamingQuery> DataStreamWriter::start(const std::string& path) {
 
 namespace {
 
-std::string Lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-  return s;
-}
-
 // A positive integer setting (at most `max`); its default when unset.
 Result<int64_t> PositiveConf(const Session& session, const conf::ConfEntry& entry, int64_t max = INT64_MAX) {
   const std::string v = session.conf(entry.key, entry.default_value);
@@ -126,7 +122,7 @@ Result<runtime::QueryConfig> detail::Access::StreamConfig(const DataStreamWriter
   ARROW_ASSIGN_OR_RAISE(cfg.state_store_provider,
                         state::NormalizeStateStoreProvider(
                             session->conf(conf::kStateStoreProvider.key, conf::kStateStoreProvider.default_value)));
-  cfg.watermark_policy = Lower(session->conf(conf::kMultipleWatermarkPolicy.key, "min"));
+  cfg.watermark_policy = util::ToLower(session->conf(conf::kMultipleWatermarkPolicy.key, "min"));
   if (cfg.watermark_policy != "min" && cfg.watermark_policy != "max") {
     return Status::Invalid("Could not recognize watermark policy '", cfg.watermark_policy, "' for ",
                            conf::kMultipleWatermarkPolicy.key, ": use min (the slowest input decides, the default) "
@@ -153,7 +149,7 @@ Result<runtime::QueryConfig> detail::Access::StreamConfig(const DataStreamWriter
   cfg.sink.foreach_batch = state_->foreach_batch;
   std::string checkpoint;
   for (const auto& [k, v] : state_->options) {
-    if (Lower(k) == "checkpointlocation") {
+    if (util::ToLower(k) == "checkpointlocation") {
       checkpoint = v;
     } else {
       cfg.sink.options.Set(k, v);

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "util/strings.h"
+
 namespace sluice::conf {
 
 const std::vector<ConfEntry>& AllConfEntries() {
@@ -39,11 +41,6 @@ size_t EditDistance(const std::string& a, const std::string& b) {
   return row[b.size()];
 }
 
-std::string Lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 // The setting names sluice reads ("sql.shuffle.partitions"); a catalog setting with the
 // user's catalog name put in for <name>.
 std::vector<std::string> KnownNames(const std::string& catalog) {
@@ -78,7 +75,7 @@ KeyCheck CheckSettingKey(const std::string& key) {
   const std::string* best = nullptr;
   size_t best_distance = 3;  // a near miss: at most 2 edits, or only the letter case differs
   for (const auto& k : known) {
-    const size_t d = Lower(k) == Lower(name) ? 0 : EditDistance(k, name);
+    const size_t d = util::ToLower(k) == util::ToLower(name) ? 0 : EditDistance(k, name);
     if (d < best_distance) {
       best_distance = d;
       best = &k;

@@ -21,7 +21,7 @@
 namespace sluice::exec {
 namespace {
 
-struct BufferedInput : OperatorState {
+struct DedupInput : OperatorState {
   std::vector<std::shared_ptr<arrow::RecordBatch>> batches;
 };
 
@@ -59,17 +59,17 @@ state::StateOperatorMetadata DeduplicateExec::StateMetadata(int num_partitions) 
 }
 
 Result<std::unique_ptr<OperatorState>> DeduplicateExec::MakeState(ExecContext*) const {
-  return std::make_unique<BufferedInput>();
+  return std::make_unique<DedupInput>();
 }
 
 Status DeduplicateExec::Push(ExecContext*, OperatorState* state, int, const std::shared_ptr<arrow::RecordBatch>& batch,
                              const BatchConsumer&) const {
-  static_cast<BufferedInput*>(state)->batches.push_back(batch);
+  static_cast<DedupInput*>(state)->batches.push_back(batch);
   return Status::OK();
 }
 
 Status DeduplicateExec::Finish(ExecContext* ctx, OperatorState* state, const BatchConsumer& out) const {
-  auto& buffered = static_cast<BufferedInput*>(state)->batches;
+  auto& buffered = static_cast<DedupInput*>(state)->batches;
   ARROW_ASSIGN_OR_RAISE(auto table, arrow::Table::FromRecordBatches(children().at(0)->schema(), buffered));
   buffered.clear();
   ARROW_ASSIGN_OR_RAISE(auto batch, table->CombineChunksToBatch());

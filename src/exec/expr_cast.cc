@@ -24,7 +24,6 @@ namespace {
 
 using arrow::Datum;
 using plan::EvalMode;
-constexpr int64_t kMicrosPerSecond = 1000000;
 
 std::string SqlTypeName(const arrow::DataType& t) {
   std::string name = plan::TypeName(t);

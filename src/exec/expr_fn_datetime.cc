@@ -20,7 +20,6 @@ using util::DaysFromCivil;
 using util::DaysInMonth;
 using util::TimestampFormat;
 
-constexpr int64_t kMicrosPerSecond = 1000000;
 const char* const kDefaultFormat = "yyyy-MM-dd HH:mm:ss";
 
 // A timestamp value as raw int64 microseconds (any zone label).

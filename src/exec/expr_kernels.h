@@ -5,6 +5,7 @@
 #include <arrow/compute/api.h>
 #include <arrow/datum.h>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,8 @@
 #include "plan/expr_resolve.h"
 
 namespace sluice::exec::internal {
+
+inline constexpr int64_t kMicrosPerSecond = 1000000;
 
 /// Runs an Arrow compute function by name.
 Result<arrow::Datum> Kernel(const std::string& fn, const std::vector<arrow::Datum>& args,

@@ -18,6 +18,7 @@
 #include "iceberg/data_file.h"
 #include "util/calendar.h"
 #include "util/value_text.h"
+#include "util/strings.h"
 
 namespace sluice::iceberg {
 namespace {
@@ -31,11 +32,6 @@ std::string Trim(const std::string& s) {
   while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
   while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
   return s.substr(b, e - b);
-}
-
-std::string Lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
 }
 
 // A column name as written: `name` and "name" lose their quotes.
@@ -150,7 +146,7 @@ Result<PartitionTerm> ParsePartitionTerm(const std::string& text) {
     return term;
   }
   if (t.back() != ')') return Status::Invalid("Cannot parse partition term '", t, "': ", kTermUsage);
-  const std::string name = Lower(Trim(t.substr(0, open)));
+  const std::string name = util::ToLower(Trim(t.substr(0, open)));
   std::vector<std::string> args;
   std::string inner = t.substr(open + 1, t.size() - open - 2);
   for (size_t start = 0;;) {
@@ -207,7 +203,7 @@ Result<std::vector<PartitionTerm>> ParsePartitionTerms(const std::string& option
     if (i == option.size() || (option[i] == ',' && depth == 0)) {
       ARROW_ASSIGN_OR_RAISE(auto term, ParsePartitionTerm(option.substr(start, i - start)));
       for (const auto& seen : terms) {
-        if (Lower(seen.ToString()) == Lower(term.ToString())) {
+        if (util::ToLower(seen.ToString()) == util::ToLower(term.ToString())) {
           return Status::Invalid("Partition terms '", option, "' name ", term.ToString(), " twice");
         }
       }
@@ -295,7 +291,7 @@ Result<PartitionSpec> BindPartitionSpec(const std::vector<PartitionTerm>& terms,
   for (const auto& term : terms) {
     const Field* source = nullptr;
     for (const auto& c : schema.fields) {
-      if (Lower(c.name) == Lower(term.column)) source = &c;
+      if (util::ToLower(c.name) == util::ToLower(term.column)) source = &c;
     }
     if (!source) {
       std::string names;

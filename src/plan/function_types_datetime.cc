@@ -11,8 +11,6 @@ namespace {
 
 using DataTypePtr = std::shared_ptr<arrow::DataType>;
 
-bool IsText(const arrow::DataType& t) { return IsStringType(t); }
-
 Status TimeInput(const Expr& call, const arrow::FieldVector& args, size_t i) {
   const auto& t = *args[i]->type();
   if (IsTemporalType(t) || IsStringType(t) || IsNullType(t)) return Status::OK();
@@ -25,7 +23,7 @@ bool MayFail(const arrow::FieldVector& args, size_t i) {
 }
 
 Status PatternArg(const Expr& call, size_t i) {
-  ARROW_ASSIGN_OR_RAISE(auto pattern, LiteralArg(call, i, IsText, "string"));
+  ARROW_ASSIGN_OR_RAISE(auto pattern, LiteralArg(call, i, IsStringType, "string"));
   return SparkPatternToStrptime(pattern->ToString()).status();
 }
 
@@ -43,7 +41,7 @@ Result<CallSignature> ToDate(const Expr& call, const arrow::FieldVector& args) {
 
 // Formatting patterns (date_format, from_unixtime) accept more letters than parsing ones.
 Status FormatArg(const Expr& call, size_t i) {
-  ARROW_ASSIGN_OR_RAISE(auto pattern, LiteralArg(call, i, IsText, "string"));
+  ARROW_ASSIGN_OR_RAISE(auto pattern, LiteralArg(call, i, IsStringType, "string"));
   return util::TimestampFormat::Compile(pattern->ToString()).status();
 }
 
@@ -128,7 +126,7 @@ Result<CallSignature> MakeDate(const Expr& call, const arrow::FieldVector& args)
 // to_utc_timestamp(ts, zone), from_utc_timestamp(ts, zone): zone is an IANA name literal.
 Result<CallSignature> ShiftZone(const Expr& call, const arrow::FieldVector& args) {
   ARROW_RETURN_NOT_OK(TimeInput(call, args, 0));
-  ARROW_RETURN_NOT_OK(LiteralArg(call, 1, IsText, "string").status());
+  ARROW_RETURN_NOT_OK(LiteralArg(call, 1, IsStringType, "string").status());
   return CallSignature{{DefaultTimestampType(), arrow::utf8()}, DefaultTimestampType(), MayFail(args, 0)};
 }
 

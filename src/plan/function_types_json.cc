@@ -8,12 +8,10 @@
 namespace sluice::plan {
 namespace {
 
-bool IsText(const arrow::DataType& t) { return IsStringType(t); }
-
 }  // namespace
 
 Result<std::shared_ptr<arrow::DataType>> FromJsonSchema(const Expr& call) {
-  ARROW_ASSIGN_OR_RAISE(auto ddl, LiteralArg(call, 1, IsText, "string"));
+  ARROW_ASSIGN_OR_RAISE(auto ddl, LiteralArg(call, 1, IsStringType, "string"));
   auto schema = ParseSchemaDDL(ddl->ToString());
   if (!schema.ok()) {
     return Status::Invalid("from_json: the schema ", call.args[1]->ToString(), " is not a DDL schema such as "

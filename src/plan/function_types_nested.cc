@@ -14,8 +14,6 @@ namespace {
 
 using DataTypePtr = std::shared_ptr<arrow::DataType>;
 
-bool IsText(const arrow::DataType& t) { return IsStringType(t); }
-
 Status NeedArray(const Expr& call, const arrow::FieldVector& args, size_t i) {
   const auto& t = *args[i]->type();
   if (t.id() == arrow::Type::LIST || IsNullType(t)) return Status::OK();
@@ -77,7 +75,7 @@ Result<CallSignature> NamedStruct(const Expr& call, const arrow::FieldVector& ar
   CallSignature sig{{}, nullptr, false};
   arrow::FieldVector fields;
   for (size_t i = 0; i < args.size(); i += 2) {
-    ARROW_ASSIGN_OR_RAISE(auto name, LiteralArg(call, i, IsText, "string"));
+    ARROW_ASSIGN_OR_RAISE(auto name, LiteralArg(call, i, IsStringType, "string"));
     sig.arg_types.push_back(args[i]->type());
     sig.arg_types.push_back(args[i + 1]->type());
     fields.push_back(arrow::field(name->ToString(), args[i + 1]->type()));
@@ -111,7 +109,7 @@ namespace {
 // get_field(s, 'name'): s.name and s['name'] in SQL.
 Result<CallSignature> GetField(const Expr& call, const arrow::FieldVector& args) {
   if (IsMap(*args[0]->type())) return MapValue(call, args);  // m['k']
-  ARROW_ASSIGN_OR_RAISE(auto name, LiteralArg(call, 1, IsText, "string"));
+  ARROW_ASSIGN_OR_RAISE(auto name, LiteralArg(call, 1, IsStringType, "string"));
   if (IsNullType(*args[0]->type())) return CallSignature{{args[0]->type(), args[1]->type()}, arrow::null(), true};
   ARROW_ASSIGN_OR_RAISE(int index, FindStructField(call, *args[0]->type(), name->ToString()));
   return CallSignature{{args[0]->type(), args[1]->type()}, args[0]->type()->field(index)->type(), true};
@@ -177,7 +175,7 @@ Result<CallSignature> MapContainsKey(const Expr& call, const arrow::FieldVector&
 // limit <= 0 (default -1) keeps every piece, trailing empty ones too.
 Result<CallSignature> Split(const Expr& call, const arrow::FieldVector& args) {
   ARROW_RETURN_NOT_OK(StringArg(call, args, 0).status());
-  ARROW_RETURN_NOT_OK(LiteralArg(call, 1, IsText, "string").status());
+  ARROW_RETURN_NOT_OK(LiteralArg(call, 1, IsStringType, "string").status());
   CallSignature sig{{arrow::utf8(), arrow::utf8()}, arrow::list(arrow::utf8()), args[0]->nullable()};
   if (args.size() == 3) {
     ARROW_RETURN_NOT_OK(LiteralArg(call, 2, IsIntegerType, "integer").status());

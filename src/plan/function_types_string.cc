@@ -14,8 +14,6 @@ namespace {
 
 using DataTypePtr = std::shared_ptr<arrow::DataType>;
 
-bool IsText(const arrow::DataType& t) { return IsStringType(t); }
-
 // Every argument a string; the result a string (or `out`).
 Result<CallSignature> Strings(const Expr& call, const arrow::FieldVector& args, DataTypePtr out) {
   CallSignature sig{{}, std::move(out), AnyNullable(args)};
@@ -52,25 +50,25 @@ Result<CallSignature> Mixed(const Expr& call, const arrow::FieldVector& args, st
 
 // replace(str, search[, replacement]): search and replacement are literals.
 Result<CallSignature> Replace(const Expr& call, const arrow::FieldVector& args) {
-  for (size_t i = 1; i < args.size(); ++i) ARROW_RETURN_NOT_OK(LiteralArg(call, i, IsText, "string").status());
+  for (size_t i = 1; i < args.size(); ++i) ARROW_RETURN_NOT_OK(LiteralArg(call, i, IsStringType, "string").status());
   return StringToString(call, args);
 }
 
 // regexp_replace(str, regex, replacement), regexp_like(str, regex): literal patterns.
 Result<CallSignature> RegexpReplace(const Expr& call, const arrow::FieldVector& args) {
-  ARROW_RETURN_NOT_OK(LiteralArg(call, 1, IsText, "string").status());
-  ARROW_RETURN_NOT_OK(LiteralArg(call, 2, IsText, "string").status());
+  ARROW_RETURN_NOT_OK(LiteralArg(call, 1, IsStringType, "string").status());
+  ARROW_RETURN_NOT_OK(LiteralArg(call, 2, IsStringType, "string").status());
   return StringToString(call, args);
 }
 
 Result<CallSignature> RegexpLike(const Expr& call, const arrow::FieldVector& args) {
-  ARROW_RETURN_NOT_OK(LiteralArg(call, 1, IsText, "string").status());
+  ARROW_RETURN_NOT_OK(LiteralArg(call, 1, IsStringType, "string").status());
   return Strings(call, args, arrow::boolean());
 }
 
 // regexp_extract(str, regex[, group = 1]): an empty string when the pattern does not match.
 Result<CallSignature> RegexpExtract(const Expr& call, const arrow::FieldVector& args) {
-  ARROW_RETURN_NOT_OK(LiteralArg(call, 1, IsText, "string").status());
+  ARROW_RETURN_NOT_OK(LiteralArg(call, 1, IsStringType, "string").status());
   if (args.size() == 3) ARROW_RETURN_NOT_OK(LiteralArg(call, 2, IsIntegerType, "integer").status());
   return Mixed(call, args, {2}, arrow::utf8());
 }
@@ -134,7 +132,7 @@ Result<CallSignature> Unbase64(const Expr& call, const arrow::FieldVector& args)
 // read as CAST(x AS STRING)). NULL arguments print "null" (Java's Formatter), so the result
 // is NULL only for a NULL format.
 Result<CallSignature> FormatString(const Expr& call, const arrow::FieldVector& args) {
-  ARROW_ASSIGN_OR_RAISE(auto pattern, LiteralArg(call, 0, IsText, "string"));
+  ARROW_ASSIGN_OR_RAISE(auto pattern, LiteralArg(call, 0, IsStringType, "string"));
   ARROW_ASSIGN_OR_RAISE(auto specs, util::ParseJavaFormat(pattern->ToString()));
   CallSignature sig{{arrow::utf8()}, arrow::utf8(), false};
   std::vector<std::optional<util::JavaFormatSpec::Kind>> kinds(args.size() - 1);

@@ -6,14 +6,10 @@
 #include <set>
 
 #include "plan/expr_resolve.h"
+#include "util/strings.h"
 
 namespace sluice::plan {
 namespace {
-
-std::string Lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-  return s;
-}
 
 void Conjuncts(const ExprPtr& e, std::vector<ExprPtr>* out) {
   if (e->kind == Expr::Kind::kCall && e->name == "and" && e->args.size() == 2) {
@@ -61,7 +57,7 @@ std::shared_ptr<arrow::Field> Nullable(const std::shared_ptr<arrow::Field>& f, b
 }  // namespace
 
 Result<JoinType> ParseJoinType(const std::string& how) {
-  std::string h = Lower(how);
+  std::string h = util::ToLower(how);
   if (h == "inner") return JoinType::kInner;
   if (h == "left" || h == "leftouter" || h == "left_outer") return JoinType::kLeftOuter;
   if (h == "right" || h == "rightouter" || h == "right_outer") return JoinType::kRightOuter;

@@ -11,6 +11,7 @@
 #include "io/file_system.h"
 #include "plan/expr_resolve.h"
 #include "plan/stream_join_eviction.h"
+#include "util/strings.h"
 
 namespace sluice::plan {
 namespace {
@@ -28,11 +29,6 @@ bool ReadsColumn(const Expr& e, const std::string& name) {
   return std::any_of(e.args.begin(), e.args.end(), [&](const ExprPtr& a) { return ReadsColumn(*a, name); });
 }
 
-std::string Lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-  return s;
-}
-
 std::string Indent(int n) { return std::string(static_cast<size_t>(n) * 2, ' '); }
 
 std::string JoinExprs(const std::vector<ExprPtr>& exprs) {
@@ -48,10 +44,10 @@ std::string JoinExprs(const std::vector<ExprPtr>& exprs) {
 
 }  // namespace
 
-void Options::Set(const std::string& key, const std::string& value) { map_[Lower(key)] = {key, value}; }
+void Options::Set(const std::string& key, const std::string& value) { map_[util::ToLower(key)] = {key, value}; }
 
 std::optional<std::string> Options::Get(const std::string& key) const {
-  auto it = map_.find(Lower(key));
+  auto it = map_.find(util::ToLower(key));
   if (it == map_.end()) return std::nullopt;
   return it->second.second;
 }
@@ -63,7 +59,7 @@ std::string Options::GetOr(const std::string& key, const std::string& def) const
 
 Status Options::CheckKnown(const std::vector<std::string>& valid, const std::string& what) const {
   for (const auto& [lower, kv] : map_) {
-    bool known = std::any_of(valid.begin(), valid.end(), [&](const std::string& v) { return Lower(v) == lower; });
+    bool known = std::any_of(valid.begin(), valid.end(), [&](const std::string& v) { return util::ToLower(v) == lower; });
     if (!known) {
       std::string list;
       for (size_t i = 0; i < valid.size(); ++i) list += (i ? ", " : "") + valid[i];

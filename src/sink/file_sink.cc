@@ -21,6 +21,7 @@
 #include "sink/file_sink_format.h"
 #include "sink/partition_path.h"
 #include "checkpoint/file_sink_log.h"
+#include "util/strings.h"
 
 namespace sluice::sink {
 namespace {
@@ -29,11 +30,6 @@ using checkpoint::FileSinkLog;
 using checkpoint::SinkFileStatus;
 using checkpoint::kSinkOwnerFile;
 using checkpoint::SinkOwner;
-
-std::string Lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-  return s;
-}
 
 bool StartsWith(const std::string& s, const std::string& p) { return s.rfind(p, 0) == 0; }
 bool EndsWith(const std::string& s, const std::string& p) {
@@ -263,7 +259,7 @@ Status ValidateFileSinkSpec(const SinkSpec& spec) {
   ARROW_RETURN_NOT_OK(ParseFileSinkOptions(spec.format, spec.options, /*path_required=*/true).status());
   ARROW_RETURN_NOT_OK(PartitionColumnsOption(spec.options).status());
   if (spec.output_mode != plan::OutputMode::kAppend) {
-    return Status::Invalid("Data source ", Lower(spec.format), " does not support ", plan::OutputModeName(spec.output_mode),
+    return Status::Invalid("Data source ", util::ToLower(spec.format), " does not support ", plan::OutputModeName(spec.output_mode),
                            " output mode (the file sink only appends)");
   }
   return Status::OK();
@@ -299,7 +295,7 @@ Status WriteFilesOnce(const std::shared_ptr<io::FileSystem>& fs, const std::stri
   ARROW_ASSIGN_OR_RAISE(auto o, ParseFileSinkOptions(format, options, /*path_required=*/false));
   ARROW_ASSIGN_OR_RAISE(auto partition_by, PartitionColumnsOption(options));
   ARROW_RETURN_NOT_OK(CheckPartitionColumns(partition_by, *rows->schema()));  // before touching the directory
-  std::string m = Lower(mode.empty() ? "errorifexists" : mode);
+  std::string m = util::ToLower(mode.empty() ? "errorifexists" : mode);
   if (m != "error" && m != "errorifexists" && m != "overwrite" && m != "append" && m != "ignore") {
     return Status::Invalid("Unknown save mode '", mode, "'. Valid: error, errorifexists, overwrite, append, ignore");
   }

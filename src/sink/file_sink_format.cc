@@ -13,21 +13,17 @@
 
 #include "sink/file_sink_json.h"
 #include "util/value_text.h"
+#include "util/strings.h"
 
 namespace sluice::sink {
 namespace {
 
 using arrow::internal::checked_cast;
 
-std::string Lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-  return s;
-}
-
 Result<bool> ParseBool(const plan::Options& options, const std::string& key, bool def, const std::string& what) {
   auto v = options.Get(key);
   if (!v) return def;
-  std::string s = Lower(*v);
+  std::string s = util::ToLower(*v);
   if (s == "true") return true;
   if (s == "false") return false;
   return Status::Invalid("Option '", key, "' of the ", what, " must be true or false, got '", *v, "'");
@@ -147,7 +143,7 @@ Status WriteParquet(const FileSinkOptions& o, const arrow::Table& rows, const st
 Result<FileSinkOptions> ParseFileSinkOptions(const std::string& format, const plan::Options& options,
                                              bool path_required) {
   FileSinkOptions o;
-  o.format_name = Lower(format);
+  o.format_name = util::ToLower(format);
   // checkpointLocation is accepted because writeStream() options may carry it; partitionBy is
   // read by the writers (partition_path.h).
   std::vector<std::string> valid = {"path", "maxRecordsPerFile", "compression", "checkpointLocation", "partitionBy"};
@@ -176,7 +172,7 @@ Result<FileSinkOptions> ParseFileSinkOptions(const std::string& format, const pl
   }
 
   bool parquet = o.format == FileFormat::kParquet;
-  o.compression = Lower(options.GetOr("compression", parquet ? "snappy" : "none"));
+  o.compression = util::ToLower(options.GetOr("compression", parquet ? "snappy" : "none"));
   const Codec* codec = parquet ? FindCodec(kParquetCodecs, o.compression) : FindCodec(kTextCodecs, o.compression);
   if (!codec) {
     std::string list;

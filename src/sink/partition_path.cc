@@ -8,14 +8,10 @@
 #include <map>
 
 #include "util/value_text.h"
+#include "util/strings.h"
 
 namespace sluice::sink {
 namespace {
-
-std::string Lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-  return s;
-}
 
 std::string Trim(const std::string& s) {
   size_t b = s.find_first_not_of(" \t\n\r");
@@ -38,7 +34,7 @@ bool NeedsEscaping(unsigned char c) {
 // The index of `name` in `schema`, matched case-insensitively (Spark's default resolution), or -1.
 int FindColumn(const arrow::Schema& schema, const std::string& name) {
   for (int i = 0; i < schema.num_fields(); ++i) {
-    if (Lower(schema.field(i)->name()) == Lower(name)) return i;
+    if (util::ToLower(schema.field(i)->name()) == util::ToLower(name)) return i;
   }
   return -1;
 }
@@ -89,7 +85,7 @@ Result<std::vector<std::string>> PartitionColumnsOption(const plan::Options& opt
                              "and partition by that column");
     }
     for (const auto& seen : columns) {
-      if (Lower(seen) == Lower(name)) {
+      if (util::ToLower(seen) == util::ToLower(name)) {
         return Status::Invalid("Option '", kPartitionByOption, "' names partition column '", name, "' twice");
       }
     }

@@ -11,6 +11,7 @@
 #include "sink/kafka_sink.h"
 #include "sink/memory_sink.h"
 #include "sink/partition_path.h"
+#include "util/strings.h"
 
 namespace sluice::sink {
 namespace {
@@ -18,11 +19,6 @@ namespace {
 // A file sink's description: "<format> FileSink[<output directory URI>]" (ReleaseSink reads it back).
 constexpr const char* kFileSinkTag = " FileSink[";
 constexpr const char* kIcebergSinkTag = "IcebergSink[";
-
-std::string Lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-  return s;
-}
 
 SinkKind FileKind(const std::string& name) {
   SinkKind k;
@@ -110,10 +106,10 @@ Registry& TheRegistry() {
 
 const SinkKind* FindSinkKind(const std::string& name) {
   Registry& r = TheRegistry();
-  const std::string lower = Lower(name);
+  const std::string lower = util::ToLower(name);
   std::lock_guard<std::mutex> lock(r.mu);
   for (const auto& k : r.kinds) {
-    if (Lower(k->name) == lower) return k.get();
+    if (util::ToLower(k->name) == lower) return k.get();
   }
   return nullptr;
 }
@@ -145,7 +141,7 @@ void RegisterSinkKind(SinkKind kind) {
   auto entry = std::make_shared<const SinkKind>(std::move(kind));
   std::lock_guard<std::mutex> lock(r.mu);
   for (auto& k : r.kinds) {
-    if (Lower(k->name) == Lower(entry->name)) {
+    if (util::ToLower(k->name) == util::ToLower(entry->name)) {
       r.replaced.push_back(k);
       k = entry;
       return;

@@ -13,14 +13,10 @@
 #include "source/memory_source.h"
 #include "source/rate_source.h"
 #include "source/socket_source.h"
+#include "util/strings.h"
 
 namespace sluice::source {
 namespace {
-
-std::string Lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-  return s;
-}
 
 SourceKind FileKind(const std::string& name) {
   SourceKind k;
@@ -106,7 +102,7 @@ Registry& TheRegistry() {
 
 const SourceKind* FindSourceKind(const std::string& name) {
   Registry& r = TheRegistry();
-  const std::string lower = Lower(name);
+  const std::string lower = util::ToLower(name);
   std::lock_guard<std::mutex> lock(r.mu);
   for (const auto& k : r.kinds) {
     if (k->name == lower) return k.get();
@@ -137,7 +133,7 @@ Result<const SourceKind*> LookupSourceKind(const std::string& name, const std::s
 
 void RegisterSourceKind(SourceKind kind) {
   Registry& r = TheRegistry();
-  kind.name = Lower(kind.name);
+  kind.name = util::ToLower(kind.name);
   auto entry = std::make_shared<const SourceKind>(std::move(kind));
   std::lock_guard<std::mutex> lock(r.mu);
   for (auto& k : r.kinds) {

@@ -4,6 +4,8 @@
 #include <cstring>
 #include <functional>
 
+#include "util/strings.h"
+
 namespace sluice::sql {
 
 // "wind" + U+03C9 (two bytes): six bytes like "window"; an identifier to the lexer that nobody types.
@@ -275,11 +277,6 @@ struct WatermarkSpan {
   FlinkWatermark clause;
 };
 
-std::string Lower(std::string w) {
-  for (auto& c : w) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return w;
-}
-
 std::optional<WatermarkSpan> WatermarkAt(const std::string& sql, size_t at) {
   if (!WordAt(sql, at, "watermark")) return std::nullopt;
   size_t i = SkipSpaces(sql, at + 9);
@@ -315,9 +312,9 @@ std::optional<WatermarkSpan> WatermarkAt(const std::string& sql, size_t at) {
   };
   size_t p = i + 3;
   span.clause.column = word(&p);
-  const std::string as = Lower(word(&p));
+  const std::string as = util::ToLower(word(&p));
   const std::string again = word(&p);
-  if (span.clause.column.empty() || as != "as" || Lower(again) != Lower(span.clause.column)) {
+  if (span.clause.column.empty() || as != "as" || util::ToLower(again) != util::ToLower(span.clause.column)) {
     span.clause.error = std::string("unsupported WATERMARK FOR clause: ") + form;
     return span;
   }
@@ -326,7 +323,7 @@ std::optional<WatermarkSpan> WatermarkAt(const std::string& sql, size_t at) {
     span.clause.delay = "0 seconds";
     return span;
   }
-  if (sql[p] != '-' || Lower(word(&++p)) != "interval") {
+  if (sql[p] != '-' || util::ToLower(word(&++p)) != "interval") {
     span.clause.error = std::string("unsupported WATERMARK FOR expression: ") + form;
     return span;
   }
@@ -338,7 +335,7 @@ std::optional<WatermarkSpan> WatermarkAt(const std::string& sql, size_t at) {
   const size_t close = SkipQuoted(sql, p);
   std::string amount = sql.substr(p + 1, close - p - 2);
   p = close;
-  const std::string unit = Lower(word(&p));
+  const std::string unit = util::ToLower(word(&p));
   if (SkipSpaces(sql, p) < end) {
     span.clause.error = std::string("unsupported WATERMARK FOR expression: ") + form;
     return span;

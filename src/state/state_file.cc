@@ -49,6 +49,11 @@ Result<std::shared_ptr<arrow::Buffer>> ReadExactly(const std::string& path, arro
   return std::move(*buf);
 }
 
+}  // namespace
+
+// Not in the anonymous namespace: StateFileCursor::Impl holds one.
+namespace detail {
+
 // Reads the bytes [pos, end) of a file forward, a chunk at a time. The views Take() returns
 // stay valid until the next BeginRecord(): a chunk they point into is kept until then.
 class ChunkedReader {
@@ -103,7 +108,7 @@ class ChunkedReader {
   std::vector<std::shared_ptr<arrow::Buffer>> pinned_;
 };
 
-}  // namespace
+}  // namespace detail
 
 StateFileWriter::StateFileWriter(StateFileKind kind, int64_t store_version) {
   buf_.append(kMagic, sizeof(kMagic));
@@ -206,6 +211,8 @@ Result<uint64_t> CheckStateFile(const std::string& path, arrow::io::RandomAccess
 }  // namespace
 
 struct StateFileCursor::Impl {
+  using ChunkedReader = detail::ChunkedReader;
+
   Impl(std::string p, arrow::io::RandomAccessFile* file, StateFileKind k, int64_t size, uint64_t n)
       : path(std::move(p)), kind(k), records(n), in(path, file, kHeaderSize, size - kTrailerSize) {}
 

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "util/strings.h"
+
 namespace sluice::state {
 
 Status StateStore::Update(std::string_view key, const UpdateFn& fn) {
@@ -58,15 +60,10 @@ namespace {
 constexpr const char* kSparkFileProvider = "org.apache.spark.sql.execution.streaming.state.HDFSBackedStateStoreProvider";
 constexpr const char* kSparkRocksDBProvider = "org.apache.spark.sql.execution.streaming.state.RocksDBStateStoreProvider";
 
-std::string Lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
-
 }  // namespace
 
 Result<std::string> NormalizeStateStoreProvider(const std::string& kind) {
-  const std::string lower = Lower(kind);
+  const std::string lower = util::ToLower(kind);
   if (lower == "file" || kind == kSparkFileProvider) return std::string("file");
   if (lower == "rocksdb" || kind == kSparkRocksDBProvider) return std::string("rocksdb");
   return Status::Invalid("Unknown state store provider '", kind, "' (", kStateStoreProviderConf,
