@@ -6,8 +6,8 @@
 # executable links libFuzzer's main with -fsanitize=fuzzer. Arrow is the one the gcc build uses
 # (cmake/ArrowDeps.cmake): clang compiles against g++'s libstdc++, so the ABI is the same.
 #
-# Only the sources the targets reach are compiled (a link error naming an undefined sluice
-# symbol means a target now reaches one more file: add it to the list). ctest fuzz/sources
+# Only the sources the targets reach are compiled (cmake/FuzzSources.cmake; a link error naming an
+# undefined sluice symbol means a target now reaches one more file: add it to that list). ctest fuzz/sources
 # (scripts/check_fuzz_sources.py) checks the list in the ordinary build.
 
 if(NOT CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
@@ -18,19 +18,8 @@ endif()
 add_compile_options(-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
 add_link_options(-fsanitize=address,undefined)
 
-set(_fuzz_sources
-  checkpoint/checkpoint.cc checkpoint/file_sink_log.cc checkpoint/metadata_log.cc
-  iceberg/avro.cc iceberg/data_file.cc iceberg/manifest.cc iceberg/partition_spec.cc iceberg/partition_transform.cc
-  iceberg/location.cc iceberg/schema.cc
-  io/local_file_system.cc io/uuid.cc
-  plan/time_patterns.cc plan/types.cc
-  source/file_readers.cc source/file_record_readers.cc source/json_simdjson_reader.cc
-  source/json_value_builder.cc source/parquet_pruning.cc
-  sql/sql_flink_options.cc sql/sql_parse.cc sql/sql_script.cc sql/sql_spark_spelling.cc sql/sql_text.cc
-  sql/sql_types.cc
-  util/calendar.cc util/compute_init.cc util/log.cc util/numbers.cc util/strings.cc util/timestamp_text.cc
-  util/utf8_text.cc
-  util/value_text.cc)
+include(${CMAKE_CURRENT_LIST_DIR}/FuzzSources.cmake)
+set(_fuzz_sources ${SLUICE_FUZZ_SOURCES})
 list(TRANSFORM _fuzz_sources PREPEND ${CMAKE_SOURCE_DIR}/src/)
 add_library(sluice_fuzz_core STATIC ${_fuzz_sources} ${CMAKE_SOURCE_DIR}/tests/fuzz/fuzz_targets.cc)
 target_include_directories(sluice_fuzz_core

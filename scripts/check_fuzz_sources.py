@@ -1,12 +1,16 @@
 #!/usr/bin/env python3
-"""Checks that cmake/Fuzz.cmake lists every library source the libFuzzer targets reach.
+"""Checks that cmake/FuzzSources.cmake lists every library source the libFuzzer targets reach.
 
-The libFuzzer build compiles only the sources in Fuzz.cmake's list, so a target that starts to
-reach another file stops linking there, and nothing else builds that configuration. This check
-works on the ordinary build's object files instead: starting from the fuzz targets' object, it
-follows every undefined symbol to the library object that defines it (strong definitions only:
-inline functions and templates are emitted wherever they are used), and names each object it
-reaches whose source the list lacks.
+The libFuzzer build compiles only the sources in that list, so a target that starts to reach
+another file stops linking there, and nothing else builds that configuration. This check works on
+the ordinary build's object files instead: starting from the fuzz targets' object, it follows
+every undefined symbol to the library object that defines it (strong definitions only: inline
+functions and templates are emitted wherever they are used), and names the sources of each object
+it reaches that the list lacks.
+
+A unity object (cmake/Unity.cmake) stands for the sources its generated file includes. The listed
+sources are batched apart from the others, so an object is either all listed or all not: reaching
+one of the latter names the sources of its batch, one of which defines the symbol.
 
 usage: check_fuzz_sources.py SOURCE_DIR BUILD_DIR
 """
@@ -20,11 +24,22 @@ from pathlib import Path
 
 
 def fuzz_list(source_dir: Path) -> set[str]:
-    text = (source_dir / "cmake" / "Fuzz.cmake").read_text()
-    m = re.search(r"set\(_fuzz_sources(.*?)\)", text, re.S)
+    text = (source_dir / "cmake" / "FuzzSources.cmake").read_text()
+    m = re.search(r"set\(SLUICE_FUZZ_SOURCES(.*?)\)", text, re.S)
     if not m:
-        raise SystemExit("cmake/Fuzz.cmake: no set(_fuzz_sources ...) list")
+        raise SystemExit("cmake/FuzzSources.cmake: no set(SLUICE_FUZZ_SOURCES ...) list")
     return {s for s in m.group(1).split() if s.endswith(".cc")}
+
+
+def object_sources(obj: Path, lib_dir: Path, source_dir: Path) -> list[str]:
+    """The library sources (relative to src/) compiled into one object of sluice_core."""
+    rel = obj.relative_to(lib_dir)
+    if rel.parts[0] != "Unity":
+        return [str(rel.relative_to("src"))[:-2]]   # src/checkpoint/checkpoint.cc.o
+    generated = obj.with_suffix("")               # Unity/unity_exec_0_cxx.cxx
+    src_root = str((source_dir / "src").resolve()) + "/"
+    members = re.findall(r'#include "([^"]+)"', generated.read_text())
+    return [m[len(src_root):] if m.startswith(src_root) else m for m in members]
 
 
 def symbols(obj: Path) -> tuple[set[str], set[str]]:
@@ -45,38 +60,46 @@ def symbols(obj: Path) -> tuple[set[str], set[str]]:
 
 def main() -> int:
     source_dir, build_dir = Path(sys.argv[1]), Path(sys.argv[2])
-    lib_dir = build_dir / "CMakeFiles" / "sluice_core.dir" / "src"
+    lib_dir = build_dir / "CMakeFiles" / "sluice_core.dir"
     start = build_dir / "tests" / "CMakeFiles" / "unit_tests.dir" / "fuzz" / "fuzz_targets.cc.o"
     if not lib_dir.is_dir() or not start.exists():
         print(f"check_fuzz_sources: {lib_dir} or {start} missing: build sluice_core and unit_tests first")
         return 1
-    owner: dict[str, str] = {}
-    needs: dict[str, set[str]] = {}
+    owner: dict[str, Path] = {}
+    needs: dict[Path, set[str]] = {}
     objects = sorted(lib_dir.rglob("*.o"))
     with concurrent.futures.ThreadPoolExecutor(max_workers=4) as pool:
         tables = list(pool.map(symbols, objects))
     for obj, (defined, undefined) in zip(objects, tables):
-        source = str(obj.relative_to(lib_dir))[:-2]     # "checkpoint/checkpoint.cc"
-        needs[source] = undefined
+        needs[obj] = undefined
         for name in defined:
-            owner.setdefault(name, source)
+            owner.setdefault(name, obj)
     _, todo = symbols(start)
-    reached: set[str] = set()
+    reached: dict[Path, str] = {}   # object -> the first symbol the targets need from it
     pending = list(todo)
     while pending:
         name = pending.pop()
-        source = owner.get(name)
-        if source is None or source in reached:
+        obj = owner.get(name)
+        if obj is None or obj in reached:
             continue
-        reached.add(source)
-        pending.extend(needs[source])
+        reached[obj] = name
+        pending.extend(needs[obj])
     listed = fuzz_list(source_dir)
-    missing = sorted(reached - listed)
-    if missing:
-        print("cmake/Fuzz.cmake: the libFuzzer targets reach these sources, which its _fuzz_sources list lacks "
-              "(the fuzz build would not link): " + ", ".join(missing))
+    problems = []
+    sources = 0
+    for obj, name in sorted(reached.items()):
+        members = object_sources(obj, lib_dir, source_dir)
+        sources += len(members)
+        unlisted = [m for m in members if m not in listed]
+        if unlisted:
+            where = unlisted[0] if len(unlisted) == 1 else "one of " + ", ".join(unlisted)
+            problems.append(f"{where} (object {obj.relative_to(lib_dir)}, reached through {name})")
+    if problems:
+        print("cmake/FuzzSources.cmake: the libFuzzer targets reach sources its list lacks (the fuzz build would not "
+              "link): " + "; ".join(problems))
         return 1
-    print(f"check_fuzz_sources: the fuzz targets reach {len(reached)} library sources, all listed in cmake/Fuzz.cmake")
+    print(f"check_fuzz_sources: the fuzz targets reach {len(reached)} library objects ({sources} sources), all "
+          "listed in cmake/FuzzSources.cmake")
     return 0
 
 
