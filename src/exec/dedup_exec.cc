@@ -129,9 +129,8 @@ Status DeduplicateExec::Finish(ExecContext* ctx, OperatorState* state, const Bat
     const int64_t t1 = SteadyNowMs();
     update_ms[static_cast<size_t>(p)] = t1 - t0;
     if (evict_us != kNoWatermark) {
-      std::vector<std::string> expired;
-      ARROW_RETURN_NOT_OK(Expired(*store, evict_us, &expired));
-      for (const auto& k : expired) ARROW_RETURN_NOT_OK(store->Remove(k));
+      ARROW_RETURN_NOT_OK(store->ForEachRemoving(
+          [&](std::string_view k, std::string_view v) { return Evict(k, v, evict_us); }));
     }
     removal_ms[static_cast<size_t>(p)] = SteadyNowMs() - t1;
     return Status::OK();
@@ -168,17 +167,14 @@ class StreamingDeduplicateExec : public DeduplicateExec {
   const char* value_schema() const override { return "[]"; }
   void NewValue(const arrow::Int64Array*, int64_t, std::string*) const override {}
 
-  Status Expired(const state::StateStore& store, int64_t evict_us, std::vector<std::string>* expired) const override {
-    Status st = store.ForEach([&](std::string_view k, std::string_view) -> Status {
-      if (EncodedIsNull(k, 0)) return Status::OK();
-      size_t pos = 0;
-      ARROW_ASSIGN_OR_RAISE(int64_t raw, DecodeInt64(k, &pos));
-      // The key holds the column in its own unit; compare in micros.
-      if (ScaleToMicros(raw, event_unit()) > evict_us) return StopIteration();
-      expired->emplace_back(k);
-      return Status::OK();
-    });
-    return st.IsCancelled() ? Status::OK() : st;
+  // Keys start with the event column, so the walk stops at the first key the watermark keeps.
+  Result<state::StateStore::KeyAction> Evict(std::string_view k, std::string_view, int64_t evict_us) const override {
+    using Action = state::StateStore::KeyAction;
+    if (EncodedIsNull(k, 0)) return Action::kKeep;
+    size_t pos = 0;
+    ARROW_ASSIGN_OR_RAISE(int64_t raw, DecodeInt64(k, &pos));
+    // The key holds the column in its own unit; compare in micros.
+    return ScaleToMicros(raw, event_unit()) > evict_us ? Action::kStop : Action::kRemove;
   }
 };
 

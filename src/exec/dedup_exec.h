@@ -39,8 +39,10 @@ class DeduplicateExec : public StatefulOperator {
   /// The state value of a key first seen at `row` (event_us: the event column in micros, or
   /// null without one).
   virtual void NewValue(const arrow::Int64Array* event_us, int64_t row, std::string* value) const = 0;
-  /// Adds the keys of `store` that the watermark `evict_us` (micros) expired to `expired`.
-  virtual Status Expired(const state::StateStore& store, int64_t evict_us, std::vector<std::string>* expired) const = 0;
+  /// What eviction under the watermark `evict_us` (micros) does with a stored key: keys are
+  /// walked in key order (StateStore::ForEachRemoving); kStop ends the walk.
+  virtual Result<state::StateStore::KeyAction> Evict(std::string_view key, std::string_view value,
+                                                     int64_t evict_us) const = 0;
 
   const std::string& event_column() const { return event_column_; }
   /// The event column's unit -> micros (UnitToMicros), 1 without one.

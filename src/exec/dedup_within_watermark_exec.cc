@@ -28,14 +28,13 @@ class StreamingDeduplicateWithinWatermarkExec : public DeduplicateExec {
     if (event_us && !event_us->IsNull(row)) EncodeInt64(event_us->Value(row) + delay_us_, value);
   }
 
-  Status Expired(const state::StateStore& store, int64_t evict_us, std::vector<std::string>* expired) const override {
-    return store.ForEach([&](std::string_view k, std::string_view v) -> Status {
-      if (v.empty()) return Status::OK();
-      size_t pos = 0;
-      ARROW_ASSIGN_OR_RAISE(int64_t expires, DecodeInt64(v, &pos));
-      if (expires <= evict_us) expired->emplace_back(k);
-      return Status::OK();
-    });
+  // Each key expires at its own time (its value): the whole store is walked.
+  Result<state::StateStore::KeyAction> Evict(std::string_view, std::string_view v, int64_t evict_us) const override {
+    using Action = state::StateStore::KeyAction;
+    if (v.empty()) return Action::kKeep;
+    size_t pos = 0;
+    ARROW_ASSIGN_OR_RAISE(int64_t expires, DecodeInt64(v, &pos));
+    return expires <= evict_us ? Action::kRemove : Action::kKeep;
   }
 
  private:

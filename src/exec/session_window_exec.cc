@@ -150,9 +150,11 @@ Result<std::shared_ptr<arrow::Table>> SessionWindowAggregateExec::Aggregate(cons
       });
     }
     if (evict_us == kNoWatermark) return Status::OK();
-    // Append: sessions whose end the watermark passed are final.
+    // Append: sessions whose end the watermark passed are final. A key whose sessions all
+    // closed is removed during the walk; one that keeps some is rewritten after it.
+    using Action = state::StateStore::KeyAction;
     std::vector<std::pair<std::string, std::vector<Session>>> rewrite;
-    ARROW_RETURN_NOT_OK(store->ForEach([&](std::string_view k, std::string_view v) -> Status {
+    ARROW_RETURN_NOT_OK(store->ForEachRemoving([&](std::string_view k, std::string_view v) -> Result<Action> {
       ARROW_ASSIGN_OR_RAISE(auto sessions, DecodeSessions(accs, v));
       std::vector<Session> keep;
       bool closed = false;
@@ -164,17 +166,15 @@ Result<std::shared_ptr<arrow::Table>> SessionWindowAggregateExec::Aggregate(cons
           keep.push_back(std::move(s));
         }
       }
-      if (closed) rewrite.emplace_back(std::string(k), std::move(keep));
-      return Status::OK();
+      if (!closed) return Action::kKeep;
+      if (keep.empty()) return Action::kRemove;
+      rewrite.emplace_back(std::string(k), std::move(keep));
+      return Action::kKeep;
     }));
     for (auto& [k, keep] : rewrite) {
-      if (keep.empty()) {
-        ARROW_RETURN_NOT_OK(store->Remove(k));
-      } else {
-        value.clear();
-        EncodeSessions(accs, keep, &value);
-        ARROW_RETURN_NOT_OK(store->Put(k, value));
-      }
+      value.clear();
+      EncodeSessions(accs, keep, &value);
+      ARROW_RETURN_NOT_OK(store->Put(k, value));
     }
     return Status::OK();
   }));
