@@ -228,6 +228,15 @@ Result<std::optional<CommitEntry>> Checkpoint::GetCommit(int64_t batch_id) const
   return std::optional<CommitEntry>(entry);
 }
 
+Result<bool> Checkpoint::CommitIsWhole(int64_t batch_id) const {
+  const std::string path = commits_.PathOf(batch_id);
+  ARROW_ASSIGN_OR_RAISE(auto info, fs_->Stat(path));
+  if (!info) return true;
+  ARROW_ASSIGN_OR_RAISE(std::string text, fs_->ReadFile(path));
+  while (!text.empty() && (text.back() == '\n' || text.back() == '\r' || text.back() == ' ')) text.pop_back();
+  return !text.empty() && text.back() == '}';
+}
+
 Status Checkpoint::Purge(int64_t latest_batch_id, int min_batches_to_retain) {
   // Keeps `min_batches_to_retain` entries before the latest one, so offsets/N-1 (needed to
   // re-run N) always survives.

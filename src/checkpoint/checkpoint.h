@@ -94,6 +94,10 @@ class Checkpoint {
 
   Result<std::optional<OffsetSeq>> GetOffsets(int64_t batch_id) const;
   Result<std::optional<CommitEntry>> GetCommit(int64_t batch_id) const;
+  /// False when commits/<batch_id> exists but was cut short (it is written without a sync, so
+  /// a power failure can leave it empty or partial): a whole entry ends with its JSON object's
+  /// closing brace. True when whole or absent.
+  Result<bool> CommitIsWhole(int64_t batch_id) const;
 
   /// Deletes offsets/ and commits/ entries older than the `min_batches_to_retain` before
   /// `latest_batch_id`.

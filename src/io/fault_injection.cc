@@ -75,6 +75,14 @@ Result<std::vector<DirEntry>> FaultInjectingFileSystem::ListNames(const std::str
   return base_->ListNames(dir);
 }
 
+bool FaultInjectingFileSystem::TakeDeferred(const std::string& dir) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = std::remove(deferred_dirs_.begin(), deferred_dirs_.end(), dir);
+  const bool found = it != deferred_dirs_.end();
+  deferred_dirs_.erase(it, deferred_dirs_.end());
+  return found;
+}
+
 Status FaultInjectingFileSystem::BeforeEntry() {
   std::vector<std::string> dirs;
   {
@@ -110,28 +118,22 @@ std::string ParentOf(const std::string& path) {
 
 Status FaultInjectingFileSystem::Rename(const std::string& from, const std::string& to, EntrySync sync) {
   ARROW_RETURN_NOT_OK(OnWrite(to));
-  // The base syncs every deferred directory but the entry's own (its sync covers them there).
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    deferred_dirs_.erase(std::remove(deferred_dirs_.begin(), deferred_dirs_.end(), ParentOf(to)), deferred_dirs_.end());
-  }
+  // The base syncs every deferred directory but the entry's own (its sync covers them there;
+  // with kNone they stay owed).
+  const bool owed = TakeDeferred(ParentOf(to));
   ARROW_RETURN_NOT_OK(BeforeEntry());
   ARROW_RETURN_NOT_OK(base_->Rename(from, to, sync));
-  if (sync == EntrySync::kDeferred) Defer(ParentOf(to));
+  if (sync == EntrySync::kDeferred || (sync == EntrySync::kNone && owed)) Defer(ParentOf(to));
   return Status::OK();
 }
 
 Status FaultInjectingFileSystem::WriteAtomic(const std::string& path, const std::string& data, bool overwrite,
                                              EntrySync sync) {
   ARROW_RETURN_NOT_OK(OnWrite(path));
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    deferred_dirs_.erase(std::remove(deferred_dirs_.begin(), deferred_dirs_.end(), ParentOf(path)),
-                         deferred_dirs_.end());
-  }
+  const bool owed = TakeDeferred(ParentOf(path));
   ARROW_RETURN_NOT_OK(BeforeEntry());
   ARROW_RETURN_NOT_OK(base_->WriteAtomic(path, data, overwrite, sync));
-  if (sync == EntrySync::kDeferred) Defer(ParentOf(path));
+  if (sync == EntrySync::kDeferred || (sync == EntrySync::kNone && owed)) Defer(ParentOf(path));
   return Status::OK();
 }
 

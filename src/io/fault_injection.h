@@ -69,6 +69,9 @@ class FaultInjectingFileSystem final : public FileSystem {
   /// sync meet the sync= fault. Defer records a directory the base now holds deferred.
   Status BeforeEntry();
   void Defer(const std::string& parent_dir);
+  /// Drops `dir` from the deferred directories (an entry there is being made, which the base
+  /// does not sync as one of the others); true when it was among them.
+  bool TakeDeferred(const std::string& dir);
 
   std::shared_ptr<FileSystem> base_;
   FaultSpec spec_;

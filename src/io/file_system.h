@@ -40,6 +40,11 @@ struct DirEntry {
 enum class EntrySync {
   kNow,       // before the call returns
   kDeferred,  // by the next entry-making call or SyncDeferred(), whichever comes first
+  // Neither the data nor the entry is synced (the deferred entries of other directories are made
+  // durable first, as by every entry-making call): after a process crash the file is whole, but
+  // after a power failure it may be missing, empty or cut short. Only for an entry whose loss is
+  // recovered from (the commit log: its batch is re-run, and the sink recognises it).
+  kNone,
 };
 
 class FileSystem {

@@ -236,10 +236,11 @@ class LocalFs final : public FileSystem {
   }
 
   Status WriteAtomic(const std::string& path, const std::string& data, bool overwrite, EntrySync sync) override {
+    const bool sync_data = sync != EntrySync::kNone;
     if (!overwrite && tmpfile_supported_.load()) {
       // An unnamed file in the target directory, linked to its name once its data is durable:
       // no temp name to create and remove, and nothing left behind by a crash.
-      auto linked = WriteUnnamedAndLink(path, data);
+      auto linked = WriteUnnamedAndLink(path, data, sync_data);
       if (linked.ok() && *linked) return FinishEntry(ParentDir(path), sync);
       if (!linked.ok()) return linked.status();
       // else: O_TMPFILE or /proc/self/fd unavailable here: the temp-file way below
@@ -248,7 +249,7 @@ class LocalFs final : public FileSystem {
     int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     if (fd < 0) return ErrnoStatus("cannot create", tmp, errno);
     Status st = WriteAll(fd, tmp, data.data(), data.size());
-    if (st.ok()) st = SyncDataAndDeferred(fd, tmp, ParentDir(path));
+    if (st.ok()) st = SyncDataAndDeferred(sync_data ? fd : -1, tmp, ParentDir(path));
     ::close(fd);
     if (!st.ok()) {
       ::unlink(tmp.c_str());
@@ -293,9 +294,10 @@ class LocalFs final : public FileSystem {
   }
 
  private:
-  // Writes `data` to an O_TMPFILE file in the directory of `path`, syncs it (and the deferred
-  // directories), then links it as `path`. False when this system cannot (nothing was created).
-  Result<bool> WriteUnnamedAndLink(const std::string& path, const std::string& data) {
+  // Writes `data` to an O_TMPFILE file in the directory of `path`, syncs it (when `sync_data`)
+  // and the deferred directories, then links it as `path`. False when this system cannot
+  // (nothing was created).
+  Result<bool> WriteUnnamedAndLink(const std::string& path, const std::string& data, bool sync_data) {
     const std::string dir = ParentDir(path);
     int fd = ::open(dir.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
     if (fd < 0) {
@@ -306,7 +308,7 @@ class LocalFs final : public FileSystem {
       return ErrnoStatus("cannot create", path, errno);
     }
     Status st = WriteAll(fd, path, data.data(), data.size());
-    if (st.ok()) st = SyncDataAndDeferred(fd, path, dir);
+    if (st.ok()) st = SyncDataAndDeferred(sync_data ? fd : -1, path, dir);
     if (!st.ok()) {
       ::close(fd);
       return st;
@@ -352,6 +354,7 @@ class LocalFs final : public FileSystem {
   }
 
   Status FinishEntry(const std::string& dir, EntrySync sync) {
+    if (sync == EntrySync::kNone) return Status::OK();  // earlier entries there stay owed, if any
     if (sync == EntrySync::kNow) {
       {
         std::lock_guard<std::mutex> lock(deferred_mu_);

@@ -21,7 +21,9 @@
 //                            versions purged, sources release data up to offsets/N.
 //     6. progress            the ProgressReporter builds the batch's progress JSON.
 //   A crash before commits/N is written leaves offsets/N without commits/N: the recovery rule
-//   re-runs N. Each phase is timed through PhaseTimer under Spark's durationMs keys.
+//   re-runs N. commits/N itself is not synced (unless a source cleans its input on commit): a
+//   power failure may lose it, which re-runs N the same way, or cut it short, which Recover
+//   treats as lost. Each phase is timed through PhaseTimer under Spark's durationMs keys.
 //
 // Fault points (io::FileSystem::FaultPoint) name the moments crash tests stop the process, in
 // this order: after_offsets_write (1), during_state_commit, after_state_commit (3),
@@ -395,12 +397,22 @@ Status MicroBatchExecution::Recover() {
                            " sources in offsets/", n, " but this query has ", sources_.size());
   }
   if (latest_commit && *latest_commit == n) {
-    committed_ = seq->offsets;
-    next_batch_id_ = n + 1;
-    ARROW_ASSIGN_OR_RAISE(auto commit, checkpoint_->GetCommit(n));
-    watermark_ms_ = std::max(seq->batch_watermark_ms, commit ? commit->next_batch_watermark_ms : 0);
-    last_batch_watermark_ms_ = seq->batch_watermark_ms;
-    return Status::OK();
+    ARROW_ASSIGN_OR_RAISE(bool whole, checkpoint_->CommitIsWhole(n));
+    if (whole) {
+      committed_ = seq->offsets;
+      next_batch_id_ = n + 1;
+      ARROW_ASSIGN_OR_RAISE(auto commit, checkpoint_->GetCommit(n));
+      watermark_ms_ = std::max(seq->batch_watermark_ms, commit ? commit->next_batch_watermark_ms : 0);
+      last_batch_watermark_ms_ = seq->batch_watermark_ms;
+      return Status::OK();
+    }
+    // commits/N is written without a sync (see Commit): a power failure can leave it empty or
+    // cut short. Batch N is then not known to be done: it runs again, and its sink recognises it.
+    const std::string path = checkpoint_->commits().PathOf(n);
+    util::LogWarning("Checkpoint '", checkpoint_->dir(), "': the newest commit entry '", path,
+                     "' was cut short (a power failure after it was written); removing it and running batch ", n,
+                     " again");
+    ARROW_RETURN_NOT_OK(config_.fs->Delete(path));
   }
   watermark_ms_ = seq->batch_watermark_ms;
   // offsets/N without commits/N: the crash came before the commit. Re-run N exactly.
@@ -587,7 +599,14 @@ Status MicroBatchExecution::Commit(int64_t batch_id, const checkpoint::OffsetSeq
   ARROW_RETURN_NOT_OK(UpdateWatermark(ctx));
   ARROW_RETURN_NOT_OK(config_.fs->FaultPoint("before_commit_log"));
   checkpoint::CommitEntry commit{watermark_ms_};
-  ARROW_RETURN_NOT_OK(checkpoint_->commits().Add(batch_id, commit.Serialize()));
+  // Without a sync of its own (the sink's and the state's entries are made durable before it
+  // is named): losing commits/N to a power failure only means batch N runs again (Recover),
+  // and its sink recognises it. Two of a small batch's ten syncs. Synced when a source is
+  // about to change the input batch N read (cleanSource): running N again would need it.
+  bool changes_input = false;
+  for (const auto& source : sources_) changes_input = changes_input || source->CommitChangesInput();
+  ARROW_RETURN_NOT_OK(checkpoint_->commits().Add(batch_id, commit.Serialize(), /*compact=*/false,
+                                                 changes_input ? io::EntrySync::kNow : io::EntrySync::kNone));
   ARROW_RETURN_NOT_OK(config_.fs->FaultPoint("after_commit_log"));
   last_batch_watermark_ms_ = seq.batch_watermark_ms;
   if (stores_) ARROW_RETURN_NOT_OK(stores_->Maintenance(config_.min_batches_to_retain));

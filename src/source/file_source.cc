@@ -275,6 +275,8 @@ class FileStreamSource final : public Source {
     return ConformToSchema(result.table, schema_, dir_);
   }
 
+  bool CommitChangesInput() const override { return opts_.clean_source != CleanSourceMode::kOff; }
+
   Status Commit(const Offset& end) override {
     if (opts_.clean_source == CleanSourceMode::kOff) return Status::OK();
     ARROW_ASSIGN_OR_RAISE(int64_t to, LogOffsetOf(end));

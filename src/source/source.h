@@ -88,6 +88,10 @@ class Source {
   virtual Result<std::shared_ptr<arrow::Table>> GetBatch(const std::optional<Offset>& start, const Offset& end) = 0;
   /// Data up to `end` is committed: the source may release it (e.g. cleanSource).
   virtual Status Commit(const Offset& /*end*/) { return Status::OK(); }
+  /// True when Commit() changes the input a batch read (cleanSource archives or deletes its
+  /// files): commits/N is then synced before Commit() runs, since running batch N again after a
+  /// power failure needs that input.
+  virtual bool CommitChangesInput() const { return false; }
   virtual SourceMetrics metrics() const { return {}; }
   /// True for the static side of a stream-static join (static_table_source.h): its offset is
   /// the table's version, every batch reads all of it, and a new version alone starts no batch.

@@ -90,6 +90,31 @@ TEST(DurableIo, DeferredDirectorySyncIsPaidByTheNextEntryOrSyncDeferred) {
   EXPECT_EQ(renames.file_syncs, 0);
 }
 
+TEST(DurableIo, UnsyncedEntryPaysTheDeferredSyncsOfOthersButNoneOfItsOwn) {
+  TempDir tmp;
+  fs::create_directories(tmp.Sub("a"));
+  fs::create_directories(tmp.Sub("b"));
+  auto local = io::LocalFileSystem();
+  ASSERT_OK(local->SyncDeferred());  // nothing owed from earlier tests
+  ASSERT_OK(local->WriteAtomic(tmp.Sub("a/0"), "x", /*overwrite=*/false, io::EntrySync::kDeferred));
+  // a/0 becomes durable before b/0 is named; b/0 itself is neither data- nor directory-synced.
+  auto unsynced = SyncsDuring([&] {
+    ASSERT_OK(local->WriteAtomic(tmp.Sub("b/0"), "y", /*overwrite=*/false, io::EntrySync::kNone));
+  });
+  EXPECT_EQ(unsynced.file_syncs, 0);
+  EXPECT_EQ(unsynced.dir_syncs, 1);
+  EXPECT_EQ(SyncsDuring([&] { ASSERT_OK(local->SyncDeferred()); }).total(), 0);
+  EXPECT_EQ(local->ReadFile(tmp.Sub("b/0")).ValueOrDie(), "y");
+  // Still create-only.
+  EXPECT_TRUE(local->WriteAtomic(tmp.Sub("b/0"), "z", /*overwrite=*/false, io::EntrySync::kNone).IsAlreadyExists());
+  // An unsynced entry does not pay for deferred entries of its own directory: they stay owed.
+  ASSERT_OK(local->WriteAtomic(tmp.Sub("a/1"), "x", /*overwrite=*/false, io::EntrySync::kDeferred));
+  EXPECT_EQ(SyncsDuring([&] {
+    ASSERT_OK(local->WriteAtomic(tmp.Sub("a/2"), "y", /*overwrite=*/false, io::EntrySync::kNone));
+  }).total(), 0);
+  EXPECT_EQ(SyncsDuring([&] { ASSERT_OK(local->SyncDeferred()); }).dir_syncs, 1);
+}
+
 TEST(DurableIo, FaultSpecParsesSyncAndListKinds) {
   ASSERT_OK_AND_ASSIGN(auto sync, io::FaultSpec::Parse("sync=/out,hits=3,action=fail"));
   EXPECT_EQ(sync.sync_substring, "/out");
