@@ -74,6 +74,7 @@ class MicroBatchExecution {
   Status CheckPlanChange(const checkpoint::QueryMetadata& md) const;
   /// How many stateful operators the checkpoint holds state for.
   Result<int64_t> StoredOperatorCount() const;
+  /// Where a restart resumes: the recovery rule (micro_batch_recover.cc).
   Status Recover();
   int64_t NowMs() const;
 

@@ -60,12 +60,18 @@ TEST(DurableIo, CreateOnlyWriteIsOneDataSyncAndOneDirectorySyncAndLeavesNoTempNa
   EXPECT_EQ(Names(tmp.path()), std::vector<std::string>{"0"});
 }
 
-TEST(DurableIo, DeferredDirectorySyncIsPaidByTheNextEntryOrSyncDeferred) {
-  TempDir tmp;
+// The local filesystem with directories a/ and b/ in `tmp`, and no sync owed from earlier tests.
+std::shared_ptr<io::FileSystem> LocalOverTwoDirs(const TempDir& tmp) {
   fs::create_directories(tmp.Sub("a"));
   fs::create_directories(tmp.Sub("b"));
   auto local = io::LocalFileSystem();
-  ASSERT_OK(local->SyncDeferred());  // nothing owed from earlier tests
+  EXPECT_OK(local->SyncDeferred());
+  return local;
+}
+
+TEST(DurableIo, DeferredDirectorySyncIsPaidByTheNextEntryOrSyncDeferred) {
+  TempDir tmp;
+  auto local = LocalOverTwoDirs(tmp);
   auto deferred = SyncsDuring([&] {
     ASSERT_OK(local->WriteAtomic(tmp.Sub("a/0"), "x", /*overwrite=*/false, io::EntrySync::kDeferred));
   });
@@ -92,10 +98,7 @@ TEST(DurableIo, DeferredDirectorySyncIsPaidByTheNextEntryOrSyncDeferred) {
 
 TEST(DurableIo, UnsyncedEntryPaysTheDeferredSyncsOfOthersButNoneOfItsOwn) {
   TempDir tmp;
-  fs::create_directories(tmp.Sub("a"));
-  fs::create_directories(tmp.Sub("b"));
-  auto local = io::LocalFileSystem();
-  ASSERT_OK(local->SyncDeferred());  // nothing owed from earlier tests
+  auto local = LocalOverTwoDirs(tmp);
   ASSERT_OK(local->WriteAtomic(tmp.Sub("a/0"), "x", /*overwrite=*/false, io::EntrySync::kDeferred));
   // a/0 becomes durable before b/0 is named; b/0 itself is neither data- nor directory-synced.
   auto unsynced = SyncsDuring([&] {
