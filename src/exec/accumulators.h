@@ -15,6 +15,8 @@
 
 namespace sluice::exec {
 
+// One aggregate call's partial state. AccumulatorSet::Decode resets every field in place: a new
+// field needs its reset there too.
 struct Acc {
   bool has = false;       // sum/min/max/first/last: a value was seen
   int64_t count = 0;      // count, avg's count
