@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <functional>
+#include <tuple>
 
 namespace sluice::state {
 namespace {
@@ -223,13 +224,22 @@ void CompactMap::EraseSlot(size_t slot) {
   --live_;
 }
 
-void CompactMap::EraseRef(std::string_view key, uint64_t ref) {
+void CompactMap::DropErased(const std::vector<uint64_t>& refs) {
+  if (refs.empty()) return;
+  live_ -= static_cast<int64_t>(refs.size());
+  if (static_cast<int64_t>(refs.size()) > live_) {
+    Rehash(slots_.size());  // drops the slots of dead entries
+    return;
+  }
   const size_t mask = slots_.size() - 1;
-  const uint64_t hash = HashOf(key);
-  const uint64_t want = (TagOf(hash) << 48) | (ref + 2);
-  size_t i = hash & mask;
-  while (slots_[i] != want) i = (i + 1) & mask;
-  EraseSlot(i);
+  for (uint64_t ref : refs) {
+    const uint64_t hash = HashOf(KeyOf(ref));
+    const uint64_t want = (TagOf(hash) << 48) | (ref + 2);
+    size_t i = hash & mask;
+    while (slots_[i] != want) i = (i + 1) & mask;
+    slots_[i] = kTombstone;
+    ++tombstones_;
+  }
 }
 
 void CompactMap::Reserve(int64_t keys) {
@@ -263,7 +273,9 @@ void CompactMap::Rehash(size_t capacity) {
   const size_t mask = capacity - 1;
   for (uint64_t s : old) {
     if (s == kEmpty || s == kTombstone) continue;
-    const uint64_t hash = HashOf(KeyOf((s & kRefMask) - 2));
+    const Entry e = Decode((s & kRefMask) - 2);
+    if (*e.header & kDead) continue;  // killed, its slot not yet freed (DropErased)
+    const uint64_t hash = HashOf({e.key, e.key_len});
     size_t i = hash & mask;
     while (slots_[i] != kEmpty) i = (i + 1) & mask;
     slots_[i] = s;
@@ -294,13 +306,19 @@ void CompactMap::MaybeCompactArena() {
   }
 }
 
-std::vector<std::pair<uint64_t, uint64_t>> CompactMap::SortedRefs(bool changed_only) const {
-  std::vector<std::pair<uint64_t, uint64_t>> order;  // (key prefix, reference)
+std::vector<CompactMap::SortItem> CompactMap::SortedRefs(bool changed_only) const {
+  std::vector<SortItem> order;
+  auto add = [&order](const Entry& e, uint64_t ref) {
+    const std::string_view key(e.key, e.key_len);
+    SortItem item{{}, ref};
+    for (size_t w = 0; w < kSortWords; ++w) item.words[w] = key.size() > 8 * w ? Prefix(key.substr(8 * w)) : 0;
+    order.push_back(item);
+  };
   if (changed_only) {
     order.reserve(static_cast<size_t>(changed_live_));
     for (uint64_t ref : changed_) {
-      Entry e = Decode(ref);
-      if (!(*e.header & kDead)) order.emplace_back(Prefix({e.key, e.key_len}), ref);
+      const Entry e = Decode(ref);
+      if (!(*e.header & kDead)) add(e, ref);
     }
   } else {
     // The live entries in arena order: block by block, front to back.
@@ -309,7 +327,7 @@ std::vector<std::pair<uint64_t, uint64_t>> CompactMap::SortedRefs(bool changed_o
       for (uint64_t off = 0; off < blocks_[b].used;) {
         const uint64_t ref = (b << kOffsetBits) | off;
         const Entry e = Decode(ref);
-        if (!(*e.header & kDead)) order.emplace_back(Prefix({e.key, e.key_len}), ref);
+        if (!(*e.header & kDead)) add(e, ref);
         off += static_cast<uint64_t>(e.value + e.value_len - e.header);
       }
     }
@@ -318,14 +336,16 @@ std::vector<std::pair<uint64_t, uint64_t>> CompactMap::SortedRefs(bool changed_o
   return order;
 }
 
-void CompactMap::SortByKey(std::vector<std::pair<uint64_t, uint64_t>>* items) const {
-  // Sort by prefix alone (integer compares), then each run of equal prefixes by the next 8
-  // bytes after what all keys of the run share, again as integers, and only keys tied on
-  // those too by the rest of the key; each entry is decoded once. Structured keys (a window end
-  // and start, or a watermarked column, first) share their first 16 or more bytes within a
-  // window: comparing them as strings was most of the cost of an eviction pass or a commit.
+void CompactMap::SortByKey(std::vector<SortItem>* items) const {
+  // Sort by the first 32 key bytes as integers, taken while the entries were read in arena
+  // order: structured keys (a window end and start, then an integer group key) are ordered
+  // without reading an entry again. Only runs of keys equal in those bytes (longer keys, or
+  // keys that differ in length alone) are decoded, each once, and sorted by the next 8 bytes
+  // after what all keys of the run share, then by the rest of the key.
   auto& order = *items;
-  std::sort(order.begin(), order.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  auto words = [](const SortItem& a) { return std::tie(a.words[0], a.words[1], a.words[2], a.words[3]); };
+  static_assert(kSortWords == 4);
+  std::sort(order.begin(), order.end(), [&](const SortItem& a, const SortItem& b) { return words(a) < words(b); });
   struct Ranked {
     uint64_t chunk;        // the 8 bytes after the run's common prefix
     std::string_view key;  // the key after its common prefix
@@ -334,11 +354,11 @@ void CompactMap::SortByKey(std::vector<std::pair<uint64_t, uint64_t>>* items) co
   std::vector<Ranked> run;
   for (size_t i = 0; i < order.size();) {
     size_t j = i + 1;
-    while (j < order.size() && order[j].first == order[i].first) ++j;
+    while (j < order.size() && words(order[j]) == words(order[i])) ++j;
     if (j - i > 1) {
       run.clear();
       run.reserve(j - i);
-      for (size_t k = i; k < j; ++k) run.push_back({0, KeyOf(order[k].second), order[k].second});
+      for (size_t k = i; k < j; ++k) run.push_back({0, KeyOf(order[k].ref), order[k].ref});
       const std::string_view first = run[0].key;
       size_t common = first.size();
       for (size_t k = 1; k < run.size() && common > 0; ++k) {
@@ -354,7 +374,7 @@ void CompactMap::SortByKey(std::vector<std::pair<uint64_t, uint64_t>>* items) co
       }
       std::sort(run.begin(), run.end(),
                 [](const Ranked& a, const Ranked& b) { return a.chunk != b.chunk ? a.chunk < b.chunk : a.key < b.key; });
-      for (size_t k = i; k < j; ++k) order[k].second = run[k - i].ref;
+      for (size_t k = i; k < j; ++k) order[k].ref = run[k - i].ref;
     }
     i = j;
   }

@@ -14,10 +14,11 @@
 // - Changes: references of entries that became "changed"; entries since marked dead are
 //   skipped when read, so the list costs 8 bytes per changed key.
 //
-// Iteration in key order sorts references on the fly (O(n log n), 16 bytes per key of
-// temporary memory, plus 32 per key of the largest group of keys sharing their first 8 bytes),
-// collected by reading the arena front to back rather than through the slots (which would
-// reach the entries at random); nothing else depends on order. Thread-compatible; copyable.
+// Iteration in key order sorts references on the fly (O(n log n), 40 bytes per key of
+// temporary memory: the first 32 key bytes as four integers and the reference, plus 32 per
+// key of the largest group of keys sharing their first 32 bytes), collected by reading the
+// arena front to back rather than through the slots (which would reach the entries at random);
+// nothing else depends on order. Thread-compatible; copyable.
 #pragma once
 
 #include <cstdint>
@@ -70,7 +71,10 @@ class CompactMap {
   /// Calls fn(key, value) for every live changed key, in bytewise key order.
   template <typename Fn>
   void ForEachChangedSorted(Fn&& fn) const {
-    for (const auto& [prefix, ref] : SortedRefs(/*changed_only=*/true)) fn(KeyOf(ref), ValueOf(ref));
+    for (const SortItem& it : SortedRefs(/*changed_only=*/true)) {
+      const Entry e = Decode(it.ref);
+      fn(std::string_view(e.key, e.key_len), std::string_view(e.value, e.value_len));
+    }
   }
   /// Forgets which keys changed (after a commit).
   void ClearChanges();
@@ -79,24 +83,29 @@ class CompactMap {
   /// fn that returns false.
   template <typename Fn>
   void ForEachSorted(Fn&& fn) const {
-    for (const auto& [prefix, ref] : SortedRefs(/*changed_only=*/false)) {
-      if (!fn(KeyOf(ref), ValueOf(ref))) return;
+    for (const SortItem& it : SortedRefs(/*changed_only=*/false)) {
+      const Entry e = Decode(it.ref);
+      if (!fn(std::string_view(e.key, e.key_len), std::string_view(e.value, e.value_len))) return;
     }
   }
 
   enum class Walk { kKeep, kErase, kStop };
   /// Calls fn(key, value) for live keys in bytewise key order until it returns kStop, erasing
-  /// each key it returns kErase for (found by its slot: no second lookup). The views passed to
+  /// each key it returns kErase for (no lookup by key: see DropErased). The views passed to
   /// fn are valid during the call only.
   template <typename Fn>
   void ForEachSortedErasing(Fn&& fn) {
-    for (const auto& [prefix, ref] : SortedRefs(/*changed_only=*/false)) {
-      const Entry e = Decode(ref);
-      const std::string_view key(e.key, e.key_len);
-      const Walk w = fn(key, std::string_view(e.value, e.value_len));
+    std::vector<uint64_t> erased;
+    for (const SortItem& it : SortedRefs(/*changed_only=*/false)) {
+      const Entry e = Decode(it.ref);
+      const Walk w = fn(std::string_view(e.key, e.key_len), std::string_view(e.value, e.value_len));
       if (w == Walk::kStop) break;
-      if (w == Walk::kErase) EraseRef(key, ref);
+      if (w == Walk::kErase) {
+        Kill(it.ref);
+        erased.push_back(it.ref);
+      }
     }
+    DropErased(erased);
     MaybeCompactArena();
   }
 
@@ -138,13 +147,22 @@ class CompactMap {
   void MaybeCompactArena();
   uint64_t RefAt(size_t slot) const { return (slots_[slot] & kRefMask) - 2; }
   void EraseSlot(size_t slot);
-  // Erases the live entry `ref` (whose key is `key`): its slot is found by reference, without
-  // comparing keys.
-  void EraseRef(std::string_view key, uint64_t ref);
-  // (key prefix, reference) of the live (changed) entries in key order.
-  std::vector<std::pair<uint64_t, uint64_t>> SortedRefs(bool changed_only) const;
-  // Sorts (key prefix, reference) pairs by the referenced keys.
-  void SortByKey(std::vector<std::pair<uint64_t, uint64_t>>* order) const;
+  // Frees the slots of entries just killed (dead, still in the arena): one by one, each found
+  // by its reference without comparing keys, or, when more were erased than remain, by
+  // rebuilding the slots from the survivors (no probe per erased key).
+  void DropErased(const std::vector<uint64_t>& refs);
+
+  // A live entry's first 32 key bytes as big-endian integers (zero-padded), and the entry: a
+  // windowed key (window end, window start, then a group value of 9 bytes) fits.
+  static constexpr size_t kSortWords = 4;
+  struct SortItem {
+    uint64_t words[kSortWords];
+    uint64_t ref;
+  };
+  // The live (changed) entries in key order.
+  std::vector<SortItem> SortedRefs(bool changed_only) const;
+  // Sorts items by the referenced keys.
+  void SortByKey(std::vector<SortItem>* items) const;
 
   std::vector<Block> blocks_;
   std::vector<uint64_t> slots_;

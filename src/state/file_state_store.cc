@@ -269,13 +269,21 @@ Result<int64_t> FileStateStore::Commit() {
 Status FileStateStoreProvider::ReadInto(const std::string& path, StateFileKind kind, int64_t version,
                                         VersionData* data) {
   ARROW_ASSIGN_OR_RAISE(auto file, fs_->OpenInputFile(path));  // streamed: no copy of the file in memory
-  return ReadStateFile(path, file.get(), kind, version, [data](std::string_view key, const std::string_view* value) {
-    if (value == nullptr) {
-      data->map.Erase(key);
-    } else {
-      data->map.Put(key, *value, /*mark_changed=*/false);
-    }
-  });
+  return ReadStateFile(
+      path, file.get(), kind, version,
+      [data](std::string_view key, const std::string_view* value) {
+        if (value == nullptr) {
+          data->map.Erase(key);
+        } else {
+          data->map.Put(key, *value, /*mark_changed=*/false);
+        }
+      },
+      // The first file into an empty map (a snapshot, or the oldest delta): room for all its
+      // records at once, where growing by doubling rehashed every key loaded so far. Later
+      // deltas mostly update keys already there, so they grow the table only as needed.
+      [data](uint64_t records) {
+        if (data->map.size() == 0) data->map.Reserve(static_cast<int64_t>(records));
+      });
 }
 
 Result<std::shared_ptr<const VersionData>> FileStateStoreProvider::LoadVersion(int64_t version) {

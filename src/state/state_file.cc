@@ -250,6 +250,7 @@ Result<std::unique_ptr<StateFileCursor>> StateFileCursor::Open(const std::string
 }
 
 std::string_view StateFileCursor::key() const { return impl_->key; }
+uint64_t StateFileCursor::records() const { return impl_->records; }
 const std::string_view* StateFileCursor::value() const { return impl_->is_put ? &impl_->value : nullptr; }
 
 Result<bool> StateFileCursor::Next() {
@@ -282,8 +283,10 @@ Result<bool> StateFileCursor::Next() {
 }
 
 Status ReadStateFile(const std::string& path, arrow::io::RandomAccessFile* file, StateFileKind kind,
-                     int64_t store_version, const StateRecordFn& fn) {
+                     int64_t store_version, const StateRecordFn& fn,
+                     const std::function<void(uint64_t records)>& on_count) {
   ARROW_ASSIGN_OR_RAISE(auto cursor, StateFileCursor::Open(path, file, kind, store_version));
+  if (on_count) on_count(cursor->records());
   while (true) {
     ARROW_ASSIGN_OR_RAISE(bool more, cursor->Next());
     if (!more) return Status::OK();

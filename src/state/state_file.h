@@ -55,9 +55,11 @@ Status ReadStateFile(const std::string& path, const std::string& data, StateFile
                      int64_t store_version, const StateRecordFn& fn);
 /// The same checks and calls, reading `file` in bounded chunks (memory does not grow with the
 /// file): one pass verifies the checksum, a second one calls `fn`. The views passed to `fn`
-/// are valid during the call only.
+/// are valid during the call only. `on_count`, when given, gets the file's record count after
+/// the checks and before the first record (a reader sizes its table once).
 Status ReadStateFile(const std::string& path, arrow::io::RandomAccessFile* file, StateFileKind kind,
-                     int64_t store_version, const StateRecordFn& fn);
+                     int64_t store_version, const StateRecordFn& fn,
+                     const std::function<void(uint64_t records)>& on_count = {});
 
 /// The pull form of ReadStateFile, for merging several files record by record: Open makes the
 /// same whole-file checks first; Next() then reads the records in file order, a chunk at a time.
@@ -74,6 +76,8 @@ class StateFileCursor {
   std::string_view key() const;
   /// Null for a removal.
   const std::string_view* value() const;
+  /// The number of records the (checked) file holds.
+  uint64_t records() const;
 
  private:
   struct Impl;

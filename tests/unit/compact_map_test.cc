@@ -6,8 +6,11 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <functional>
 #include <iostream>
+#include <iterator>
 #include <map>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -166,6 +169,63 @@ TEST(CompactMap, ErasingWalkOverLargeEntriesAndAReservedTable) {
   map.Put("c", "again", true);
   EXPECT_EQ(*map.Find("c"), "again");
   EXPECT_EQ(map.size(), 4);
+}
+
+// Window-like keys (window end, window start, a group id: 24 bytes, big-endian) and longer
+// keys that share their first 32 bytes or differ only in trailing zeros, in key order; then
+// erasing walks that remove a few keys (each slot freed alone) and most of the table (the
+// slots rebuilt from the survivors): lookups, new puts and a later walk still agree.
+TEST(CompactMap, WindowKeysSortAndAnErasingWalkThatEmptiesMostOfTheTable) {
+  auto be = [](uint64_t v) {
+    std::string out(8, '\0');
+    for (int i = 7; i >= 0; --i, v >>= 8) out[static_cast<size_t>(i)] = static_cast<char>(v & 0xFF);
+    return out;
+  };
+  std::mt19937 rng(11);
+  CompactMap map;
+  Model model;
+  for (int i = 0; i < 20000; ++i) {
+    const uint64_t end = 1000 + rng() % 50, group = rng() % 3000;
+    std::string key = be(end) + be(end - 10) + be(group);
+    if (i % 7 == 0) key += std::string(rng() % 3, '\0');         // differs only in trailing zeros
+    if (i % 11 == 0) key += "shared-tail-" + std::to_string(rng() % 50);  // shares its first 32 bytes
+    const std::string value = RandomValue(rng);
+    map.Put(key, value, true);
+    model[key] = value;
+  }
+  ASSERT_EQ(Contents(map), model);
+  ASSERT_EQ(Changed(map), model);
+  const Model all = model;
+  // A few keys go: windows ending at 1003 with an even group.
+  auto walk = [&](auto erase, const std::string& stop) {
+    map.ForEachSortedErasing([&](std::string_view k, std::string_view) {
+      if (k >= stop) return CompactMap::Walk::kStop;
+      return erase(k) ? CompactMap::Walk::kErase : CompactMap::Walk::kKeep;
+    });
+    for (auto it = model.begin(); it != model.end() && it->first < stop;) it = erase(it->first) ? model.erase(it) : std::next(it);
+  };
+  auto even_1003 = [&](std::string_view k) { return k.substr(0, 8) == be(1003) && static_cast<uint8_t>(k[23]) % 2 == 0; };
+  walk(even_1003, be(1004));
+  ASSERT_EQ(map.size(), static_cast<int64_t>(model.size()));
+  ASSERT_EQ(Contents(map), model);
+  // Then every window before 1045 but one key in 500.
+  auto most = [&](std::string_view k) { return std::hash<std::string_view>{}(k) % 500 != 0; };
+  walk(most, be(1045));
+  ASSERT_EQ(map.size(), static_cast<int64_t>(model.size()));
+  ASSERT_EQ(Contents(map), model);
+  ASSERT_EQ(Changed(map), model);
+  for (const auto& [k, v] : all) {
+    const auto it = model.find(k);
+    ASSERT_EQ(map.Find(k), it == model.end() ? std::nullopt : std::optional<std::string_view>(it->second)) << k;
+  }
+  for (int i = 0; i < 5000; ++i) {
+    const std::string key = be(900) + be(890) + be(static_cast<uint64_t>(i));
+    map.Put(key, "new", true);
+    model[key] = "new";
+  }
+  ASSERT_EQ(map.size(), static_cast<int64_t>(model.size()));
+  ASSERT_EQ(Contents(map), model);
+  for (const auto& [k, v] : model) ASSERT_EQ(map.Find(k), std::optional<std::string_view>(v)) << k;
 }
 
 TEST(CompactMap, ChurnOfRemovedKeysKeepsMemoryBounded) {

@@ -1,5 +1,6 @@
 // The state store's fixed contracts: the file format's framing and checksum, the partitioning
 // hash (golden values that must never change), and the operator metadata refusal.
+#include <arrow/io/memory.h>
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -50,6 +51,17 @@ TEST(StateFile, RoundTripsPutsAndRemovalsInOrder) {
   EXPECT_EQ(records, expected);
   EXPECT_EQ(SampleDelta().substr(0, 8), "SLUICEST");
   EXPECT_TRUE(Parse(StateFileWriter(StateFileKind::kDelta, 7).Finish()).ValueOrDie().empty());
+}
+
+TEST(StateFile, TheRecordCountReachesTheReaderBeforeTheFirstRecord) {
+  const std::string data = SampleDelta();
+  arrow::io::BufferReader reader(std::make_shared<arrow::Buffer>(std::string_view(data)));
+  std::vector<std::string> events;
+  ASSERT_OK(ReadStateFile(
+      "/ckpt/state/0/0/7.delta", &reader, StateFileKind::kDelta, 7,
+      [&](std::string_view k, const std::string_view*) { events.push_back(std::string(k)); },
+      [&](uint64_t records) { events.push_back("count " + std::to_string(records)); }));
+  EXPECT_EQ(events, (std::vector<std::string>{"count 4", "alpha", "beta", std::string("\0k", 2), "empty"}));
 }
 
 TEST(StateFile, EveryTruncationIsDetectedAndNamesTheFile) {
