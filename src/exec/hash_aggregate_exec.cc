@@ -53,8 +53,7 @@ class PartitionRows {
     }
     ARROW_RETURN_NOT_OK(out_->AppendGroups(l_, key, &pos));
     size_t vpos = 0;
-    partials_.clear();
-    ARROW_RETURN_NOT_OK(accs_.Decode(value, &vpos, &partials_));
+    ARROW_RETURN_NOT_OK(accs_.Decode(value, &vpos, &partials_));  // resets partials_ in place
     ARROW_RETURN_NOT_OK(accs_.Finish(partials_, out_->builders, l_.first_agg_out));
     ++rows_;
     return Status::OK();

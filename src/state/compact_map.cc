@@ -1,6 +1,7 @@
 #include "state/compact_map.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 #include <functional>
 #include <tuple>
@@ -45,6 +46,12 @@ const char* GetVarint(const char* p, uint64_t* v) {
 
 // The first 8 key bytes as a big-endian number: comparing these compares the keys' prefixes.
 uint64_t Prefix(std::string_view key) {
+  if (key.size() >= 8) {
+    uint64_t p;
+    std::memcpy(&p, key.data(), 8);
+    if constexpr (std::endian::native == std::endian::little) p = __builtin_bswap64(p);
+    return p;
+  }
   uint64_t p = 0;
   for (size_t i = 0; i < 8; ++i) p = (p << 8) | (i < key.size() ? static_cast<uint8_t>(key[i]) : 0);
   return p;
