@@ -1,10 +1,12 @@
 #include "cli/run_command.h"
 
+#include <pthread.h>
 #include <signal.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <iostream>
+#include <thread>
 
 #include "cli/pipeline_options.h"
 #include "cli/run_monitor.h"
@@ -51,11 +53,13 @@ int RunPipeline(const RunArgs& args) {
   session->streams().addListener(*monitor);
 
   // SIGINT/SIGTERM are taken synchronously by this thread (sigtimedwait below); blocking them
-  // before the queries start makes every query thread inherit the mask.
+  // before the queries start makes every query thread inherit the mask. SIGUSR1 is how a
+  // query's end wakes this thread (below).
   sigset_t signals;
   sigemptyset(&signals);
   sigaddset(&signals, SIGINT);
   sigaddset(&signals, SIGTERM);
+  sigaddset(&signals, SIGUSR1);
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
 
   cli::StreamOptions options;
@@ -72,6 +76,16 @@ int RunPipeline(const RunArgs& args) {
       return ReportFailure(started.status());
     }
     running.push_back(*started);
+  }
+  // One waiter per query signals this thread when the query has ended, so the run exits right
+  // after its last batch instead of at the next 100 ms poll (which is kept as a fallback).
+  std::vector<std::thread> waiters;
+  const pthread_t self = pthread_self();
+  for (const auto& q : running) {
+    waiters.emplace_back([query = q, self]() mutable {
+      (void)query.awaitTermination();
+      pthread_kill(self, SIGUSR1);
+    });
   }
 
   int exit_code = 0;
@@ -102,6 +116,13 @@ int RunPipeline(const RunArgs& args) {
       break;
     }
     if (all_done) break;
+  }
+  for (auto& w : waiters) w.join();  // every query has ended or been stopped
+  sigset_t wakeups;  // drop a wake-up sent after the loop ended: none stays pending
+  sigemptyset(&wakeups);
+  sigaddset(&wakeups, SIGUSR1);
+  const struct timespec no_wait = {0, 0};
+  while (sigtimedwait(&wakeups, nullptr, &no_wait) == SIGUSR1) {
   }
   (*monitor)->Finish();
   PrintStats(args);
