@@ -143,7 +143,9 @@ def versions(ctx) -> dict:
     import duckdb
     import pyarrow
     import pyspark
-    out = {"sluice": _cmd([str(ctx.sluice_bin), "version"]), "pyspark": pyspark.__version__,
+    # `sluice version` prints the version, then a line per build detail (the memory pool)
+    sluice = (_cmd([str(ctx.sluice_bin), "version"]) or "").splitlines()
+    out = {"sluice": "; ".join(sluice) or None, "pyspark": pyspark.__version__,
            "duckdb": duckdb.__version__, "pyarrow": pyarrow.__version__,
            "java": (_cmd(["java", "-version"]) or "").splitlines()[0:1]}
     out["java"] = out["java"][0] if out["java"] else None
