@@ -12,6 +12,10 @@
 //      runtime's commits/<batchId>, the next entry made, waits for it (io::EntrySync).
 #include "sink/file_sink.h"
 
+#include <arrow/io/memory.h>
+#include <arrow/util/parallel.h>
+#include <arrow/util/thread_pool.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <optional>
@@ -36,7 +40,8 @@ bool EndsWith(const std::string& s, const std::string& p) {
   return s.size() >= p.size() && s.compare(s.size() - p.size(), p.size(), p) == 0;
 }
 
-// Spark's name: part-<task>-<job uuid>.c<file counter><ext>. One task per batch here.
+// Spark's name: part-<task>-<job uuid>.c<file counter><ext>. A task is one of the files a large
+// batch is encoded into in parallel (EncodeInParallel); most batches have one.
 std::string PartFileName(int task, const std::string& uuid, int64_t counter, const std::string& ext) {
   char buf[32];
   std::snprintf(buf, sizeof(buf), "part-%05d-", task);
@@ -45,28 +50,82 @@ std::string PartFileName(int task, const std::string& uuid, int64_t counter, con
   return buf + uuid + counter_buf + ext;
 }
 
-// Writes `rows` as part files in `dir`, split by maxRecordsPerFile. Zero rows: no file, unless
-// `empty_file` (then one file holding just the schema / header). On error, files written so
-// far are deleted (best effort).
+// A batch of at least twice this many rows, with no maxRecordsPerFile, is written as one part
+// file per core (at most), each encoded on its own core.
+constexpr int64_t kMinRowsPerParallelFile = 64 * 1024;
+
+// The part files a batch of `n` rows is cut into: (task, counter, first row, rows). Zero rows
+// and `empty_file`: one empty file.
+struct PartSlice {
+  int task;
+  int64_t counter, offset, rows;
+};
+std::vector<PartSlice> PlanPartFiles(const FileSinkOptions& o, int64_t n, bool empty_file) {
+  std::vector<PartSlice> out;
+  if (n == 0) {
+    if (empty_file) out.push_back({0, 0, 0, 0});
+    return out;
+  }
+  if (o.max_records_per_file > 0) {
+    for (int64_t offset = 0, counter = 0; offset < n; offset += o.max_records_per_file, ++counter) {
+      out.push_back({0, counter, offset, std::min(o.max_records_per_file, n - offset)});
+    }
+    return out;
+  }
+  auto* pool = arrow::internal::GetCpuThreadPool();
+  // Never from a pool thread itself: waiting there for tasks queued behind it could deadlock.
+  const int64_t cores = pool->OwnsThisThread() ? 1 : std::max(1, pool->GetCapacity());
+  const int64_t tasks = std::clamp<int64_t>(n / kMinRowsPerParallelFile, 1, cores);
+  for (int64_t t = 0; t < tasks; ++t) {
+    const int64_t first = n * t / tasks;
+    out.push_back({static_cast<int>(t), 0, first, n * (t + 1) / tasks - first});
+  }
+  return out;
+}
+
+// Writes `rows` as part files in `dir` (PlanPartFiles). Zero rows: no file, unless `empty_file`
+// (then one file holding just the schema / header). Several files of one batch are encoded in
+// parallel into memory, then written one after another, so the filesystem sees the same
+// sequence of operations either way. On error, files written so far are deleted (best effort).
 Result<std::vector<SinkFileStatus>> WritePartFiles(io::FileSystem* fs, const std::string& dir, const FileSinkOptions& o,
                                                    const std::string& uuid, const arrow::Table& rows, bool empty_file) {
   std::vector<SinkFileStatus> written;
-  const int64_t n = rows.num_rows();
-  if (n == 0 && !empty_file) return written;
-  const int64_t per_file = o.max_records_per_file > 0 ? o.max_records_per_file : std::max<int64_t>(n, 1);
+  const std::vector<PartSlice> parts = PlanPartFiles(o, rows.num_rows(), empty_file);
+  if (parts.empty()) return written;
   const std::string ext = DataFileExtension(o);
   auto abort = [&](const Status& st) {
     for (const auto& f : written) (void)fs->Delete(io::UriToPath(f.path));
     return st;
   };
-  int64_t counter = 0;
-  for (int64_t offset = 0; offset < n || (n == 0 && counter == 0); offset += per_file, ++counter) {
-    std::string name = PartFileName(0, uuid, counter, ext);
-    std::string final_path = io::JoinPath(dir, name);
-    std::string temp_path = io::JoinPath(dir, "." + name + ".tmp");
+  auto file_of = [&](const PartSlice& p) { return io::JoinPath(dir, PartFileName(p.task, uuid, p.counter, ext)); };
+  // The parallel form: each file's bytes, encoded on the CPU pool.
+  std::vector<std::shared_ptr<arrow::Buffer>> encoded;
+  if (parts.size() > 1 && parts[0].task != parts[1].task) {
+    encoded.resize(parts.size());
+    Status st = arrow::internal::ParallelFor(static_cast<int>(parts.size()), [&](int i) -> Status {
+      const PartSlice& p = parts[static_cast<size_t>(i)];
+      ARROW_ASSIGN_OR_RAISE(auto out, arrow::io::BufferOutputStream::Create());
+      Status enc = WriteDataFile(o, *rows.Slice(p.offset, p.rows), out);
+      if (!enc.ok()) return enc.WithMessage("Cannot write ", o.format_name, " file '", file_of(p), "': ", enc.message());
+      ARROW_ASSIGN_OR_RAISE(encoded[static_cast<size_t>(i)], out->Finish());
+      return Status::OK();
+    });
+    if (!st.ok()) return st;
+  }
+  for (size_t i = 0; i < parts.size(); ++i) {
+    const PartSlice& p = parts[i];
+    const std::string final_path = file_of(p);
+    const std::string temp_path = io::JoinPath(dir, "." + PartFileName(p.task, uuid, p.counter, ext) + ".tmp");
     auto stream = fs->OpenOutputStream(temp_path);
     if (!stream.ok()) return abort(stream.status());
-    Status st = WriteDataFile(o, *rows.Slice(offset, per_file), *stream);
+    Status st;
+    if (encoded.empty()) {
+      st = WriteDataFile(o, *rows.Slice(p.offset, p.rows), *stream);
+    } else {
+      st = (*stream)->Write(encoded[i]);
+      if (st.ok()) st = (*stream)->Close();
+      encoded[i].reset();
+    }
     // The directory sync is deferred: the log entry (or _SUCCESS) made next waits for it, and
     // several part files in one directory share one sync.
     if (st.ok()) st = fs->Rename(temp_path, final_path, io::EntrySync::kDeferred);

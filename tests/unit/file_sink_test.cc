@@ -3,8 +3,10 @@
 #include <arrow/api.h>
 #include <arrow/json/from_string.h>
 #include <gtest/gtest.h>
+#include <arrow/util/thread_pool.h>
 #include <parquet/arrow/reader.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -277,6 +279,39 @@ TEST(FileSinkTest, MaxRecordsPerFileSplitsABatch) {
   }
   EXPECT_EQ(counts, (std::vector<int64_t>{3, 3, 3, 1}));
   EXPECT_EQ(Committed(tmp.path()), parts);
+}
+
+// A batch of at least 2 x 65,536 rows (and no maxRecordsPerFile) is encoded as one part file
+// per core of the CPU pool, at most one per 65,536 rows: task numbers 0, 1, ... in row order. A
+// failed write of any of them leaves no listed file, and the retry deletes them all first.
+TEST(FileSinkTest, ALargeBatchIsWrittenAsOnePartFilePerCoreInRowOrder) {
+  TempDir tmp;
+  auto spec = Spec("parquet", tmp.path());
+  constexpr int64_t kRows = 200'000;
+  const size_t tasks = std::min<size_t>(3, static_cast<size_t>(std::max(1, arrow::internal::GetCpuThreadPool()->GetCapacity())));
+  if (tasks > 1) {
+    io::FaultSpec fault = *io::FaultSpec::Parse("write=part-00001,action=fail");
+    auto faulty = std::make_shared<io::FaultInjectingFileSystem>(io::LocalFileSystem(), fault);
+    ASSERT_FALSE(MakeSink(spec, faulty)->AddBatch(0, Rows(0, kRows)).ok());
+    EXPECT_TRUE(faulty->triggered());
+    EXPECT_FALSE(fs::exists(tmp.path() + "/_spark_metadata/0"));
+  }
+  ASSERT_OK(MakeSink(spec)->AddBatch(0, Rows(0, kRows)));
+  auto parts = PartFiles(tmp.path());
+  ASSERT_EQ(parts.size(), tasks);
+  EXPECT_EQ(Committed(tmp.path()), parts);
+  std::string uuid = fs::path(parts[0]).filename().string().substr(11, 36);
+  int64_t next_id = 0;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    EXPECT_EQ(fs::path(parts[i]).filename().string(), "part-0000" + std::to_string(i) + "-" + uuid + ".c000.snappy.parquet");
+    auto in = *io::LocalFileSystem()->OpenInputFile(parts[i]);
+    auto reader = *parquet::arrow::OpenFile(in, arrow::default_memory_pool());
+    auto table = *(*reader->ReadTable())->CombineChunks();
+    EXPECT_GE(table->num_rows(), kRows / static_cast<int64_t>(tasks + 1));
+    auto ids = std::static_pointer_cast<arrow::Int64Array>(table->GetColumnByName("id")->chunk(0));
+    for (int64_t r = 0; r < ids->length(); ++r, ++next_id) ASSERT_EQ(ids->Value(r), next_id) << parts[i];
+  }
+  EXPECT_EQ(next_id, kRows);
 }
 
 TEST(FileSinkTest, EveryTenthBatchIsACompactionEntry) {
