@@ -41,7 +41,7 @@ bool EndsWith(const std::string& s, const std::string& p) {
 }
 
 // Spark's name: part-<task>-<job uuid>.c<file counter><ext>. A task is one of the files a large
-// batch is encoded into in parallel (EncodeInParallel); most batches have one.
+// batch is cut into (PlanPartFiles), each encoded on its own core; most batches have one.
 std::string PartFileName(int task, const std::string& uuid, int64_t counter, const std::string& ext) {
   char buf[32];
   std::snprintf(buf, sizeof(buf), "part-%05d-", task);

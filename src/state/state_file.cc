@@ -214,7 +214,12 @@ struct StateFileCursor::Impl {
   using ChunkedReader = detail::ChunkedReader;
 
   Impl(std::string p, arrow::io::RandomAccessFile* file, StateFileKind k, int64_t size, uint64_t n)
-      : path(std::move(p)), kind(k), records(n), in(path, file, kHeaderSize, size - kTrailerSize) {}
+      : path(std::move(p)),
+        kind(k),
+        records(n),
+        // A record takes at least 5 bytes (an op byte and a key length).
+        plausible_records(std::min<uint64_t>(n, static_cast<uint64_t>(size) / 5)),
+        in(path, file, kHeaderSize, size - kTrailerSize) {}
 
   Status Corrupt(const std::string& why) const {
     return Status::IOError("State file '", path, "' is corrupt or torn: ", why);
@@ -230,6 +235,7 @@ struct StateFileCursor::Impl {
   std::string path;
   StateFileKind kind;
   uint64_t records;
+  uint64_t plausible_records;  // records, at most what the file's bytes can hold
   uint64_t seen = 0;
   ChunkedReader in;
   std::string key_scratch, value_scratch, len_scratch;
@@ -250,7 +256,7 @@ Result<std::unique_ptr<StateFileCursor>> StateFileCursor::Open(const std::string
 }
 
 std::string_view StateFileCursor::key() const { return impl_->key; }
-uint64_t StateFileCursor::records() const { return impl_->records; }
+uint64_t StateFileCursor::records() const { return impl_->plausible_records; }
 const std::string_view* StateFileCursor::value() const { return impl_->is_put ? &impl_->value : nullptr; }
 
 Result<bool> StateFileCursor::Next() {

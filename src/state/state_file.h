@@ -76,7 +76,8 @@ class StateFileCursor {
   std::string_view key() const;
   /// Null for a removal.
   const std::string_view* value() const;
-  /// The number of records the (checked) file holds.
+  /// The number of records the (checked) file holds, as its trailer gives it: at most as many
+  /// as its size allows, so a caller can size a table by it.
   uint64_t records() const;
 
  private:
