@@ -112,9 +112,12 @@ Status WriteParquet(const FileSinkOptions& o, const arrow::Table& rows, const st
                    ->max_row_group_length(parquet::DEFAULT_MAX_ROW_GROUP_LENGTH)
                    ->build();
   // Columns are encoded and compressed in parallel on the CPU pool (buffered row groups), so the
-  // write keeps every core busy. Never from a pool thread itself: waiting there for tasks queued
-  // behind it could deadlock.
-  const bool parallel = rows.num_columns() > 1 && !arrow::internal::GetCpuThreadPool()->OwnsThisThread();
+  // write keeps every core busy; a small table is encoded on this thread (handing each column to
+  // the pool cost more than encoding it: ~1 ms for a 100-row batch). Never from a pool thread
+  // itself: waiting there for tasks queued behind it could deadlock.
+  constexpr int64_t kMinRowsToEncodeInParallel = 16 * 1024;
+  const bool parallel = rows.num_columns() > 1 && rows.num_rows() >= kMinRowsToEncodeInParallel &&
+                        !arrow::internal::GetCpuThreadPool()->OwnsThisThread();
   // Spark reads INT64 timestamps in micros (its precision); nanoseconds are truncated.
   auto arrow_props = parquet::ArrowWriterProperties::Builder()
                          .coerce_timestamps(arrow::TimeUnit::MICRO)
