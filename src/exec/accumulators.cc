@@ -421,21 +421,8 @@ void AccumulatorSet::Encode(const std::vector<Acc>& accs, std::string* out) cons
 }
 
 Status AccumulatorSet::Decode(std::string_view b, size_t* pos, std::vector<Acc>* accs) const {
-  // Each Acc starts as a fresh one; clearing in place keeps the capacity of its strings and
-  // containers (Decode runs once per emitted or updated key).
   accs->resize(aggs_->size());
-  for (Acc& a : *accs) {
-    a.has = false;
-    a.count = a.i = 0;
-    a.d = a.m2 = 0;
-    a.dec = 0;
-    a.v.clear();
-    a.distinct.clear();
-    a.ord.clear();
-    a.list.clear();
-    a.registers.clear();
-    a.counts.clear();
-  }
+  for (Acc& a : *accs) a.Clear();
   for (size_t i = 0; i < aggs_->size(); ++i) {
     Acc& a = (*accs)[i];
     const std::string& fn = (*aggs_)[i].fn;

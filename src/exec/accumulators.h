@@ -15,8 +15,7 @@
 
 namespace sluice::exec {
 
-// One aggregate call's partial state. AccumulatorSet::Decode resets every field in place: a new
-// field needs its reset there too.
+// One aggregate call's partial state.
 struct Acc {
   bool has = false;       // sum/min/max/first/last: a value was seen
   int64_t count = 0;      // count, avg's count
@@ -30,6 +29,21 @@ struct Acc {
   std::vector<std::string> list{};  // collect_list: encoded values in arrival order
   std::string registers{};          // approx_count_distinct: one byte per HyperLogLog++ register
   std::map<std::string, int64_t> counts{};  // percentile_approx: encoded value -> occurrences
+
+  /// Back to a fresh Acc's state, keeping the capacity of its strings and containers (Decode
+  /// runs once per emitted or updated key; assigning Acc{} built and copied each member).
+  void Clear() {
+    has = false;
+    count = i = 0;
+    d = m2 = 0;
+    dec = 0;
+    v.clear();
+    distinct.clear();
+    ord.clear();
+    list.clear();
+    registers.clear();
+    counts.clear();
+  }
 };
 
 /// How to read one aggregate call's argument column and fold rows into its Acc.

@@ -97,16 +97,19 @@ Result<std::vector<SinkFileStatus>> WritePartFiles(io::FileSystem* fs, const std
     for (const auto& f : written) (void)fs->Delete(io::UriToPath(f.path));
     return st;
   };
-  auto file_of = [&](const PartSlice& p) { return io::JoinPath(dir, PartFileName(p.task, uuid, p.counter, ext)); };
-  // The parallel form: each file's bytes, encoded on the CPU pool.
+  auto name_of = [&](const PartSlice& p) { return PartFileName(p.task, uuid, p.counter, ext); };
+  // One file per core (tasks 0, 1, ...): each file's bytes, encoded on the CPU pool.
+  const bool one_per_core = parts.back().task > 0;
   std::vector<std::shared_ptr<arrow::Buffer>> encoded;
-  if (parts.size() > 1 && parts[0].task != parts[1].task) {
+  if (one_per_core) {
     encoded.resize(parts.size());
     Status st = arrow::internal::ParallelFor(static_cast<int>(parts.size()), [&](int i) -> Status {
       const PartSlice& p = parts[static_cast<size_t>(i)];
       ARROW_ASSIGN_OR_RAISE(auto out, arrow::io::BufferOutputStream::Create());
       Status enc = WriteDataFile(o, *rows.Slice(p.offset, p.rows), out);
-      if (!enc.ok()) return enc.WithMessage("Cannot write ", o.format_name, " file '", file_of(p), "': ", enc.message());
+      if (!enc.ok()) {
+        return enc.WithMessage("Cannot write ", o.format_name, " file '", io::JoinPath(dir, name_of(p)), "': ", enc.message());
+      }
       ARROW_ASSIGN_OR_RAISE(encoded[static_cast<size_t>(i)], out->Finish());
       return Status::OK();
     });
@@ -114,8 +117,9 @@ Result<std::vector<SinkFileStatus>> WritePartFiles(io::FileSystem* fs, const std
   }
   for (size_t i = 0; i < parts.size(); ++i) {
     const PartSlice& p = parts[i];
-    const std::string final_path = file_of(p);
-    const std::string temp_path = io::JoinPath(dir, "." + PartFileName(p.task, uuid, p.counter, ext) + ".tmp");
+    const std::string name = name_of(p);
+    const std::string final_path = io::JoinPath(dir, name);
+    const std::string temp_path = io::JoinPath(dir, "." + name + ".tmp");
     auto stream = fs->OpenOutputStream(temp_path);
     if (!stream.ok()) return abort(stream.status());
     Status st;

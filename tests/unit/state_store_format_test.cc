@@ -64,6 +64,26 @@ TEST(StateFile, TheRecordCountReachesTheReaderBeforeTheFirstRecord) {
   EXPECT_EQ(events, (std::vector<std::string>{"count 4", "alpha", "beta", std::string("\0k", 2), "empty"}));
 }
 
+// A trailer whose record count (checksum fixed up to match) is more than the file can hold: the
+// count a reader sizes its table by is capped by the file's size, and reading to the end still
+// reports the mismatch.
+TEST(StateFile, ARecordCountBeyondTheFileSizeIsCappedAndReported) {
+  std::string data = SampleDelta();
+  const size_t trailer = data.size() - 24;  // records u64, length u64, crc u32, end magic
+  const uint64_t claimed = 1'000'000'000'000;
+  for (int b = 0; b < 8; ++b) data[trailer + b] = static_cast<char>((claimed >> (8 * b)) & 0xFF);
+  const uint32_t crc = Crc32c(std::string_view(data).substr(0, data.size() - 8));
+  for (int b = 0; b < 4; ++b) data[data.size() - 8 + b] = static_cast<char>((crc >> (8 * b)) & 0xFF);
+  arrow::io::BufferReader reader(std::make_shared<arrow::Buffer>(std::string_view(data)));
+  uint64_t count = 0;
+  Status st = ReadStateFile(
+      "/ckpt/state/0/0/7.delta", &reader, StateFileKind::kDelta, 7, [](std::string_view, const std::string_view*) {},
+      [&](uint64_t records) { count = records; });
+  EXPECT_LE(count, data.size() / 5);
+  ASSERT_FALSE(st.ok());
+  EXPECT_THAT(st.message(), HasSubstr("trailer says 1000000000000"));
+}
+
 TEST(StateFile, EveryTruncationIsDetectedAndNamesTheFile) {
   const std::string data = SampleDelta();
   for (size_t len = 0; len < data.size(); ++len) {
