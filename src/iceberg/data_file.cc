@@ -13,6 +13,7 @@
 #include <cstring>
 
 #include "util/compute_init.h"
+#include "util/parquet_dictionary.h"
 
 namespace sluice::iceberg {
 namespace {
@@ -106,7 +107,10 @@ void AddParquetLayout(const parquet::FileMetaData& md, DataFile* file) {
 
 Status WriteParquet(const arrow::Table& rows, const std::shared_ptr<arrow::io::OutputStream>& out,
                     std::shared_ptr<parquet::FileMetaData>* metadata) {
-  auto props = parquet::WriterProperties::Builder().compression(parquet::Compression::ZSTD)->build();
+  parquet::WriterProperties::Builder props_builder;
+  props_builder.compression(parquet::Compression::ZSTD);
+  ARROW_RETURN_NOT_OK(util::DisableDictionaryWhereItDoesNotPay(rows, &props_builder));
+  auto props = props_builder.build();
   auto arrow_props = parquet::ArrowWriterProperties::Builder().coerce_timestamps(arrow::TimeUnit::MICRO)->build();
   ARROW_ASSIGN_OR_RAISE(auto writer,
                         parquet::arrow::FileWriter::Open(*rows.schema(), arrow::default_memory_pool(), out, props,

@@ -12,6 +12,7 @@
 #include <charconv>
 
 #include "sink/file_sink_json.h"
+#include "util/parquet_dictionary.h"
 #include "util/value_text.h"
 #include "util/strings.h"
 
@@ -107,10 +108,10 @@ Result<std::shared_ptr<arrow::Table>> PrepareCsvColumns(const arrow::Table& rows
 }
 
 Status WriteParquet(const FileSinkOptions& o, const arrow::Table& rows, const std::shared_ptr<arrow::io::OutputStream>& out) {
-  auto props = parquet::WriterProperties::Builder()
-                   .compression(o.codec)
-                   ->max_row_group_length(parquet::DEFAULT_MAX_ROW_GROUP_LENGTH)
-                   ->build();
+  parquet::WriterProperties::Builder props_builder;
+  props_builder.compression(o.codec)->max_row_group_length(parquet::DEFAULT_MAX_ROW_GROUP_LENGTH);
+  ARROW_RETURN_NOT_OK(util::DisableDictionaryWhereItDoesNotPay(rows, &props_builder));
+  auto props = props_builder.build();
   // Columns are encoded and compressed in parallel on the CPU pool (buffered row groups), so the
   // write keeps every core busy; a small table is encoded on this thread (handing each column to
   // the pool cost more than encoding it: ~1 ms for a 100-row batch). Never from a pool thread

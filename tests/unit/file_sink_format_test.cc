@@ -10,11 +10,13 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 
 #include "io/file_system.h"
 #include "sink/file_sink.h"
 #include "sink/file_sink_json.h"
 #include "util/json_text.h"
+#include "util/parquet_dictionary.h"
 #include "util/value_text.h"
 #include "support/status.h"
 #include "support/temp_dir.h"
@@ -195,6 +197,57 @@ TEST(FileSinkFormatTest, ParquetOfManyChunksIsOneRowGroupAlsoWhenWrittenFromPool
     ASSERT_OK(writes[i].status());
     check(tmp.path() + "/pool" + std::to_string(i));
   }
+}
+
+TEST(ParquetDictionary, ItPaysUnlessThreeQuartersOfTheSampleAreDistinct) {
+  EXPECT_TRUE(util::DictionaryDoesNotPay(3, 4));
+  EXPECT_TRUE(util::DictionaryDoesNotPay(4096, 4096));
+  EXPECT_FALSE(util::DictionaryDoesNotPay(2, 4));
+  EXPECT_FALSE(util::DictionaryDoesNotPay(3071, 4096));
+  EXPECT_FALSE(util::DictionaryDoesNotPay(0, 0));  // no value sampled: the writer's default
+}
+
+// Columns whose sampled values are mostly distinct are written plain, the others with a
+// dictionary page; every value reads back the same either way.
+TEST(FileSinkFormatTest, ParquetDictionaryOnlyForColumnsThatRepeat) {
+  const int64_t n = 3 * util::kDictionarySampleRows;
+  arrow::Int64Builder id, kind, empty, late;
+  arrow::StringBuilder name, tag;
+  arrow::TimestampBuilder ts(arrow::timestamp(arrow::TimeUnit::MICRO, "UTC"), arrow::default_memory_pool());
+  arrow::BooleanBuilder flag;
+  for (int64_t i = 0; i < n; ++i) {
+    ASSERT_OK(id.Append(i * 7919));
+    ASSERT_OK(kind.Append(i % 7));
+    ASSERT_OK(empty.AppendNull());
+    // Repeats within the sample, distinct after it: decided on the sample, so a dictionary.
+    ASSERT_OK(late.Append(i < util::kDictionarySampleRows ? i % 3 : i));
+    ASSERT_OK(name.Append("name-" + std::to_string(i)));
+    ASSERT_OK(tag.Append(i % 3 == 0 ? "red" : "blue"));
+    ASSERT_OK(ts.Append(1718000000000000 + i * 1000));
+    ASSERT_OK(flag.Append(i % 2 == 0));
+  }
+  auto schema = arrow::schema({arrow::field("id", arrow::int64()), arrow::field("kind", arrow::int64()),
+                               arrow::field("empty", arrow::int64()), arrow::field("late", arrow::int64()),
+                               arrow::field("name", arrow::utf8()), arrow::field("tag", arrow::utf8()),
+                               arrow::field("ts", ts.type()), arrow::field("flag", arrow::boolean())});
+  auto rows = arrow::Table::Make(schema, {*id.Finish(), *kind.Finish(), *empty.Finish(), *late.Finish(),
+                                          *name.Finish(), *tag.Finish(), *ts.Finish(), *flag.Finish()});
+  TempDir tmp;
+  ASSERT_OK(WriteFilesOnce(io::LocalFileSystem(), "parquet", {}, "error", tmp.path() + "/p", rows));
+  auto files = DataFiles(tmp.path() + "/p");
+  ASSERT_EQ(files.size(), 1u);
+  auto file = parquet::ParquetFileReader::OpenFile(files[0]);
+  auto group = file->metadata()->RowGroup(0);
+  std::map<std::string, bool> dictionary;
+  for (int c = 0; c < group->num_columns(); ++c) {
+    dictionary[group->ColumnChunk(c)->path_in_schema()->ToDotString()] = group->ColumnChunk(c)->has_dictionary_page();
+  }
+  const std::map<std::string, bool> expected = {{"id", false}, {"kind", true}, {"empty", true}, {"late", true},
+                                                {"name", false}, {"tag", true}, {"ts", false}, {"flag", false}};
+  EXPECT_EQ(dictionary, expected);
+  auto reader = *parquet::arrow::OpenFile(*io::LocalFileSystem()->OpenInputFile(files[0]), arrow::default_memory_pool());
+  auto back = *reader->ReadTable();
+  EXPECT_TRUE(back->Equals(*rows)) << back->schema()->ToString();
 }
 
 TEST(FileSinkFormatTest, GzipTextFilesGetSparkExtension) {

@@ -122,6 +122,8 @@ TEST(IcebergDataFile, ParquetCarriesFieldIdsAndMetricsAreExact) {
   auto pq_schema = reader->metadata()->schema();
   for (int c = 0; c < pq_schema->num_columns(); ++c) {
     EXPECT_EQ(pq_schema->Column(c)->schema_node()->field_id(), c + 1);
+    // Three rows, each value distinct: a dictionary would not pay (util/parquet_dictionary.h).
+    EXPECT_FALSE(reader->metadata()->RowGroup(0)->ColumnChunk(c)->has_dictionary_page()) << c;
   }
   auto back = ReadDataFile(fs.get(), *file, schema);
   ASSERT_OK(back);
