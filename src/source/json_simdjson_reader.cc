@@ -276,8 +276,9 @@ class LineRangeDecoder {
         ARROW_RETURN_NOT_OK(st);
         continue;
       }
-      ARROW_ASSIGN_OR_RAISE(bool ok, Append(c, field.value, truncate_fractions_, stored));
-      if (!ok) {
+      bool fits = false;
+      ARROW_RETURN_NOT_OK(Append(c, field.value, truncate_fractions_, stored, &fits));
+      if (!fits) {
         return Decline("field '", field.key, "': ", JsonKindName(field.value.type()), " ",
                        simdjson::minify(field.value), " does not fit ", plan::TypeName(*c->type));
       }
@@ -297,9 +298,16 @@ class LineRangeDecoder {
     return false;
   }
 
+  // Lines of one file nearly always give their keys in one order: the column after the last
+  // one found is tried first.
   ColumnBuilder* Find(std::string_view key) {
-    for (auto& c : columns_) {
-      if (c.name == key) return &c;
+    const size_t n = columns_.size();
+    if (next_ < n && columns_[next_].name == key) return &columns_[next_++];
+    for (size_t i = 0; i < n; ++i) {
+      if (columns_[i].name == key) {
+        next_ = i + 1;
+        return &columns_[i];
+      }
     }
     return nullptr;
   }
@@ -319,54 +327,48 @@ class LineRangeDecoder {
     }
   }
 
-  // False: `value` is not one Arrow's reader takes for the column's type. `store` false: only
-  // checks it.
-  static Result<bool> Append(ColumnBuilder* c, const simdjson::dom::element& value, bool truncate_fractions,
-                             bool store) {
+  // *fits false: `value` is not one Arrow's reader takes for the column's type. `store` false:
+  // only checks it. (A Status and an out-parameter, not a Result: this runs once per value.)
+  static Status Append(ColumnBuilder* c, const simdjson::dom::element& value, bool truncate_fractions,
+                       bool store, bool* fits) {
     const auto type = value.type();
-    if (type == simdjson::dom::element_type::NULL_VALUE) {
-      if (store) ARROW_RETURN_NOT_OK(AppendNull(c));
-      return true;
-    }
+    *fits = true;
+    if (type == simdjson::dom::element_type::NULL_VALUE) return store ? AppendNull(c) : Status::OK();
     switch (c->kind) {
       case ValueKind::kString: {
-        if (type != simdjson::dom::element_type::STRING) return false;
-        if (!store) return true;
+        if (type != simdjson::dom::element_type::STRING) break;
+        if (!store) return Status::OK();
         std::string_view s = value.get_string().value_unsafe();
-        ARROW_RETURN_NOT_OK(c->strings.Append(s.data(), static_cast<int32_t>(s.size())));
-        return true;
+        return c->strings.Append(s.data(), static_cast<int32_t>(s.size()));
       }
       case ValueKind::kInteger: {
         int64_t v = 0;
-        if (!JsonIntegerIn(value, c->min, c->max, &v)) return false;
-        if (store) ARROW_RETURN_NOT_OK(c->integers.Append(v));
-        return true;
+        if (!JsonIntegerIn(value, c->min, c->max, &v)) break;
+        return store ? c->integers.Append(v) : Status::OK();
       }
       case ValueKind::kDouble: {
         double v = 0;
-        if (!JsonNumber(value, &v)) return false;
-        if (store) ARROW_RETURN_NOT_OK(c->doubles.Append(v));
-        return true;
+        if (!JsonNumber(value, &v)) break;
+        return store ? c->doubles.Append(v) : Status::OK();
       }
       case ValueKind::kBoolean: {
-        if (type != simdjson::dom::element_type::BOOL) return false;
-        if (store) ARROW_RETURN_NOT_OK(c->booleans.Append(value.get_bool().value_unsafe()));
-        return true;
+        if (type != simdjson::dom::element_type::BOOL) break;
+        return store ? c->booleans.Append(value.get_bool().value_unsafe()) : Status::OK();
       }
       case ValueKind::kNested:
-        return false;  // appended by AppendJsonValue
+        break;  // appended by AppendJsonValue
       case ValueKind::kTimestamp: {
         int64_t v = 0;
         // The parser Arrow's JSON reader applies to timestamp text (a zone offset is converted
         // to UTC; more than the unit's fractional digits fails, and Arrow's path truncates them).
         if (!JsonTimestamp(value, static_cast<const arrow::TimestampType&>(*c->type), truncate_fractions, &v)) {
-          return false;
+          break;
         }
-        if (store) ARROW_RETURN_NOT_OK(c->integers.Append(v));
-        return true;
+        return store ? c->integers.Append(v) : Status::OK();
       }
     }
-    return false;
+    *fits = false;
+    return Status::OK();
   }
 
   bool truncate_fractions_;
@@ -381,6 +383,7 @@ class LineRangeDecoder {
   std::vector<ColumnBuilder> columns_;
   simdjson::dom::parser parser_;
   std::string padded_;
+  size_t next_ = 0;            // the column Find tries first
   int64_t rows_ = 0;           // rows output
   int64_t line_id_ = 0;        // lines parsed (a kept line twice): tells a duplicate key
   int64_t rows_filtered_ = 0;  // rows the filter dropped
