@@ -22,6 +22,10 @@ namespace {
 constexpr int64_t kMinBytesPerPart = 4 << 20;  // below this a file is parsed on one thread
 // With a pushed filter: lines per block whose predicate columns are decoded, then evaluated.
 constexpr size_t kFilterBlockRows = 4096;
+// Lines of a range decoded before its columns reserve for the rest (ReserveAhead), and the
+// smallest rest worth it.
+constexpr int64_t kLinesBeforeReserve = 64;
+constexpr int64_t kMinBytesToReserve = 256 << 10;
 
 // Which columns a parse of one line appends: all, only the pushed predicate's (the others are
 // checked, not stored), or only the others (a line the predicate kept, parsed again).
@@ -119,7 +123,12 @@ class LineRangeDecoder {
   // Decodes bytes [begin, end) of `file` (whole lines). False: a line is declined (see header).
   Result<bool> Decode(const char* file, int64_t file_size, int64_t begin, int64_t end) {
     int64_t start = begin;
+    int64_t lines = 0;
     while (start < end) {
+      if (lines == kLinesBeforeReserve && !filtering_) {
+        ReserveAhead(start - begin, end - start);
+      }
+      ++lines;
       const void* nl = std::memchr(file + start, '\n', static_cast<size_t>(end - start));
       const int64_t stop = nl ? static_cast<const char*>(nl) - file : end;
       int64_t e = stop;
@@ -141,6 +150,39 @@ class LineRangeDecoder {
     }
     if (filtering_ && !block_.empty()) return FilterBlock(file, file_size);
     return true;
+  }
+
+  // Builders grow by doubling and copy what they hold each time. Once the first lines of a range
+  // give its line length, each column reserves for the lines the rest should hold (a tenth
+  // more), so a range is built with about one allocation per column. Only a hint: a reservation
+  // refused (a string column past 2 GiB) is left to the appends to report.
+  void ReserveAhead(int64_t bytes_seen, int64_t bytes_left) {
+    if (rows_ == 0 || bytes_left < kMinBytesToReserve) return;
+    const double lines_per_byte = static_cast<double>(rows_) / static_cast<double>(bytes_seen);
+    const auto more = static_cast<int64_t>(static_cast<double>(bytes_left) * lines_per_byte * 1.1) + 16;
+    for (auto& c : columns_) {
+      switch (c.kind) {
+        case ValueKind::kString: {
+          const double per_value = static_cast<double>(c.strings.value_data_length()) / static_cast<double>(rows_);
+          const auto data = static_cast<int64_t>(per_value * static_cast<double>(more));
+          if (!c.strings.Reserve(more).ok()) break;
+          if (data < (int64_t{1} << 30)) (void)c.strings.ReserveData(data);
+          break;
+        }
+        case ValueKind::kDouble:
+          (void)c.doubles.Reserve(more);
+          break;
+        case ValueKind::kBoolean:
+          (void)c.booleans.Reserve(more);
+          break;
+        case ValueKind::kInteger:
+        case ValueKind::kTimestamp:
+          (void)c.integers.Reserve(more);
+          break;
+        case ValueKind::kNested:
+          break;
+      }
+    }
   }
 
   // Rows the pushed filter dropped.

@@ -444,6 +444,28 @@ TEST(SimdjsonJsonDecoder, LargeFileSplitIntoLineRangesKeepsOrder) {
   for (int64_t r = 0; r < i.length(); ++r) ASSERT_EQ(i.Value(r), r);
 }
 
+// After its first 64 lines a range reserves for the rest from their length: lines that then grow
+// far longer (more than reserved), or far shorter, with values of every kind and nulls, read
+// the same as with Arrow's reader.
+TEST(SimdjsonJsonDecoder, LinesThatChangeLengthAfterTheReservationReadTheSame) {
+  auto line = [](int64_t i, size_t pad) {
+    return "{\"i\":" + std::to_string(i) + ",\"n\":" + std::to_string(i % 1000) + ",\"d\":" + std::to_string(i) +
+           ".5,\"s\":" + (i % 7 == 0 ? std::string("null") : "\"" + std::string(pad, 'x') + std::to_string(i) + "\"") +
+           ",\"b\":" + (i % 2 ? "true" : "false") + ",\"t\":\"2024-01-02T03:04:05\"}\n";
+  };
+  for (const auto& [first, then] : {std::pair<size_t, size_t>{0, 400}, {400, 0}}) {
+    std::string content;
+    int64_t i = 0;
+    for (; i < 64; ++i) content += line(i, first);
+    while (content.size() < (1u << 20)) content += line(i++, then);
+    const std::string label = "first " + std::to_string(first) + ", then " + std::to_string(then);
+    auto fast = DecodeFast(content);
+    ASSERT_NE(fast, nullptr) << label;
+    EXPECT_EQ(fast->num_rows(), i) << label;
+    ExpectReadersAgree(content, label);
+  }
+}
+
 TEST(SimdjsonJsonDecoder, SchemasWithNestedOrOtherTypesUseArrowsReader) {
   EXPECT_TRUE(SimdjsonDecodesSchema(*ABC()));
   EXPECT_FALSE(SimdjsonDecodesSchema(*arrow::schema({arrow::field("s", arrow::struct_({arrow::field("a", arrow::int64())}))})));
