@@ -215,7 +215,11 @@ TEST(FileSinkFormatTest, ParquetDictionaryOnlyForColumnsThatRepeat) {
   arrow::StringBuilder name, tag;
   arrow::TimestampBuilder ts(arrow::timestamp(arrow::TimeUnit::MICRO, "UTC"), arrow::default_memory_pool());
   arrow::BooleanBuilder flag;
+  arrow::Decimal128Builder amount(arrow::decimal128(12, 2));
+  arrow::Date32Builder day;
   for (int64_t i = 0; i < n; ++i) {
+    ASSERT_OK(amount.Append(arrow::Decimal128(i * 101)));
+    ASSERT_OK(day.Append(static_cast<int32_t>(19000 + i % 30)));
     ASSERT_OK(id.Append(i * 7919));
     ASSERT_OK(kind.Append(i % 7));
     ASSERT_OK(empty.AppendNull());
@@ -229,9 +233,11 @@ TEST(FileSinkFormatTest, ParquetDictionaryOnlyForColumnsThatRepeat) {
   auto schema = arrow::schema({arrow::field("id", arrow::int64()), arrow::field("kind", arrow::int64()),
                                arrow::field("empty", arrow::int64()), arrow::field("late", arrow::int64()),
                                arrow::field("name", arrow::utf8()), arrow::field("tag", arrow::utf8()),
-                               arrow::field("ts", ts.type()), arrow::field("flag", arrow::boolean())});
+                               arrow::field("ts", ts.type()), arrow::field("flag", arrow::boolean()),
+                               arrow::field("amount", amount.type()), arrow::field("day", arrow::date32())});
   auto rows = arrow::Table::Make(schema, {*id.Finish(), *kind.Finish(), *empty.Finish(), *late.Finish(),
-                                          *name.Finish(), *tag.Finish(), *ts.Finish(), *flag.Finish()});
+                                          *name.Finish(), *tag.Finish(), *ts.Finish(), *flag.Finish(),
+                                          *amount.Finish(), *day.Finish()});
   TempDir tmp;
   ASSERT_OK(WriteFilesOnce(io::LocalFileSystem(), "parquet", {}, "error", tmp.path() + "/p", rows));
   auto files = DataFiles(tmp.path() + "/p");
@@ -243,7 +249,8 @@ TEST(FileSinkFormatTest, ParquetDictionaryOnlyForColumnsThatRepeat) {
     dictionary[group->ColumnChunk(c)->path_in_schema()->ToDotString()] = group->ColumnChunk(c)->has_dictionary_page();
   }
   const std::map<std::string, bool> expected = {{"id", false}, {"kind", true}, {"empty", true}, {"late", true},
-                                                {"name", false}, {"tag", true}, {"ts", false}, {"flag", false}};
+                                                {"name", false}, {"tag", true}, {"ts", false}, {"flag", false},
+                                                {"amount", false}, {"day", true}};
   EXPECT_EQ(dictionary, expected);
   auto reader = *parquet::arrow::OpenFile(*io::LocalFileSystem()->OpenInputFile(files[0]), arrow::default_memory_pool());
   auto back = *reader->ReadTable();
