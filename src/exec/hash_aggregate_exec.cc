@@ -133,13 +133,22 @@ Status HashAggregateExec::UpdatePartition(const AggregateSettings& settings, sta
     // first one the watermark has not passed. Append mode emits the expired keys.
     using Action = state::StateStore::KeyAction;
     const bool emit = mode == plan::OutputMode::kAppend;
-    ARROW_RETURN_NOT_OK(store->ForEachRemoving([&](std::string_view k, std::string_view v) -> Result<Action> {
+    auto expire = [&](std::string_view k, std::string_view v) -> Result<Action> {
       ARROW_ASSIGN_OR_RAISE(int64_t t, KeyTime(l, k));
       if (t == kNoWatermark) return Action::kKeep;
       if (t > settings.evict_us) return Action::kStop;
       if (emit) ARROW_RETURN_NOT_OK(out->Emit(k, v));
       return Action::kRemove;
-    }));
+    };
+    if (l.windowed) {
+      // A windowed key begins with its window's end: only the keys up to the watermark's
+      // encoding can expire, and the store orders only those.
+      std::string up_to;
+      EncodeInt64(settings.evict_us, &up_to);
+      ARROW_RETURN_NOT_OK(store->ForEachRemovingUpTo(up_to, expire));
+    } else {
+      ARROW_RETURN_NOT_OK(store->ForEachRemoving(expire));
+    }
   }
   *removal_ms = SteadyNowMs() - t1;
   return Status::OK();

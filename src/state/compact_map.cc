@@ -44,8 +44,10 @@ const char* GetVarint(const char* p, uint64_t* v) {
   return p;
 }
 
+}  // namespace
+
 // The first 8 key bytes as a big-endian number: comparing these compares the keys' prefixes.
-uint64_t Prefix(std::string_view key) {
+uint64_t CompactMap::Prefix(std::string_view key) {
   if (key.size() >= 8) {
     uint64_t p;
     std::memcpy(&p, key.data(), 8);
@@ -56,8 +58,6 @@ uint64_t Prefix(std::string_view key) {
   for (size_t i = 0; i < 8; ++i) p = (p << 8) | (i < key.size() ? static_cast<uint8_t>(key[i]) : 0);
   return p;
 }
-
-}  // namespace
 
 uint64_t CompactMap::HashOf(std::string_view key) { return std::hash<std::string_view>{}(key); }
 
@@ -313,12 +313,14 @@ void CompactMap::MaybeCompactArena() {
   }
 }
 
-std::vector<CompactMap::SortItem> CompactMap::SortedRefs(bool changed_only) const {
+std::vector<CompactMap::SortItem> CompactMap::SortedRefs(bool changed_only, uint64_t max_word) const {
   std::vector<SortItem> order;
-  auto add = [&order](const Entry& e, uint64_t ref) {
+  auto add = [&order, max_word](const Entry& e, uint64_t ref) {
     const std::string_view key(e.key, e.key_len);
     SortItem item{{}, ref};
-    for (size_t w = 0; w < kSortWords; ++w) item.words[w] = key.size() > 8 * w ? Prefix(key.substr(8 * w)) : 0;
+    item.words[0] = Prefix(key);
+    if (item.words[0] > max_word) return;
+    for (size_t w = 1; w < kSortWords; ++w) item.words[w] = key.size() > 8 * w ? Prefix(key.substr(8 * w)) : 0;
     order.push_back(item);
   };
   if (changed_only) {

@@ -21,6 +21,7 @@
 // nothing else depends on order. Thread-compatible; copyable.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -92,12 +93,16 @@ class CompactMap {
   enum class Walk { kKeep, kErase, kStop };
   /// Calls fn(key, value) for live keys in bytewise key order until it returns kStop, erasing
   /// each key it returns kErase for (no lookup by key: see DropErased). The views passed to
-  /// fn are valid during the call only.
+  /// fn are valid during the call only. With `up_to`, the walk ends before the first key whose
+  /// first up_to.size() bytes are greater than `up_to`, and only the keys before it are sorted.
   template <typename Fn>
-  void ForEachSortedErasing(Fn&& fn) {
+  void ForEachSortedErasing(Fn&& fn, std::optional<std::string_view> up_to = std::nullopt) {
     std::vector<uint64_t> erased;
-    for (const SortItem& it : SortedRefs(/*changed_only=*/false)) {
+    uint64_t max_word = ~uint64_t{0};  // no first word of a key within `up_to` is greater
+    if (up_to) max_word = Prefix(*up_to) | (up_to->size() >= 8 ? 0 : ~uint64_t{0} >> (8 * up_to->size()));
+    for (const SortItem& it : SortedRefs(/*changed_only=*/false, max_word)) {
       const Entry e = Decode(it.ref);
+      if (up_to && std::string_view(e.key, std::min<size_t>(e.key_len, up_to->size())) > *up_to) break;
       const Walk w = fn(std::string_view(e.key, e.key_len), std::string_view(e.value, e.value_len));
       if (w == Walk::kStop) break;
       if (w == Walk::kErase) {
@@ -160,7 +165,10 @@ class CompactMap {
     uint64_t ref;
   };
   // The live (changed) entries in key order.
-  std::vector<SortItem> SortedRefs(bool changed_only) const;
+  // `max_word`: only entries whose first 8 key bytes, as a big-endian integer, are at most this.
+  std::vector<SortItem> SortedRefs(bool changed_only, uint64_t max_word = ~uint64_t{0}) const;
+  // The first 8 bytes of `key` as a big-endian integer (zero-padded).
+  static uint64_t Prefix(std::string_view key);
   // Sorts items by the referenced keys.
   void SortByKey(std::vector<SortItem>* items) const;
 

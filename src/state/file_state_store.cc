@@ -63,20 +63,13 @@ class FileStateStore final : public StateStore {
 
   Status ForEachRemoving(
       const std::function<Result<KeyAction>(std::string_view key, std::string_view value)>& fn) override {
-    ARROW_RETURN_NOT_OK(CheckOpen("remove"));
-    Status failed;
-    data_.map.ForEachSortedErasing([&](std::string_view k, std::string_view v) {
-      Result<KeyAction> action = fn(k, v);
-      if (!action.ok()) {
-        failed = action.status();
-        return CompactMap::Walk::kStop;
-      }
-      if (*action == KeyAction::kStop) return CompactMap::Walk::kStop;
-      if (*action == KeyAction::kKeep) return CompactMap::Walk::kKeep;
-      NoteRemoved(k);
-      return CompactMap::Walk::kErase;
-    });
-    return failed;
+    return WalkRemoving(fn, std::nullopt);
+  }
+
+  Status ForEachRemovingUpTo(
+      std::string_view up_to,
+      const std::function<Result<KeyAction>(std::string_view key, std::string_view value)>& fn) override {
+    return WalkRemoving(fn, up_to);
   }
 
   void ReserveForPuts(int64_t keys) override {
@@ -110,6 +103,26 @@ class FileStateStore final : public StateStore {
   }
 
  private:
+  Status WalkRemoving(const std::function<Result<KeyAction>(std::string_view key, std::string_view value)>& fn,
+                      std::optional<std::string_view> up_to) {
+    ARROW_RETURN_NOT_OK(CheckOpen("remove"));
+    Status failed;
+    data_.map.ForEachSortedErasing(
+        [&](std::string_view k, std::string_view v) {
+          Result<KeyAction> action = fn(k, v);
+          if (!action.ok()) {
+            failed = action.status();
+            return CompactMap::Walk::kStop;
+          }
+          if (*action == KeyAction::kStop) return CompactMap::Walk::kStop;
+          if (*action == KeyAction::kKeep) return CompactMap::Walk::kKeep;
+          NoteRemoved(k);
+          return CompactMap::Walk::kErase;
+        },
+        up_to);
+    return failed;
+  }
+
   enum class Phase { kOpen, kCommitted, kAborted };
 
   Status CheckOpen(const char* what) const;

@@ -17,6 +17,14 @@ Status StateStore::Update(std::string_view key, const UpdateFn& fn) {
   return Put(key, value);
 }
 
+Status StateStore::ForEachRemovingUpTo(
+    std::string_view up_to, const std::function<Result<KeyAction>(std::string_view key, std::string_view value)>& fn) {
+  return ForEachRemoving([&](std::string_view k, std::string_view v) -> Result<KeyAction> {
+    if (k.substr(0, up_to.size()) > up_to) return KeyAction::kStop;
+    return fn(k, v);
+  });
+}
+
 Status StateStore::ForEachRemoving(
     const std::function<Result<KeyAction>(std::string_view key, std::string_view value)>& fn) {
   std::string doomed;  // the keys to remove, back to back

@@ -98,6 +98,13 @@ class StateStore {
   /// The default walks with ForEach and then removes; a provider may remove during the walk.
   virtual Status ForEachRemoving(
       const std::function<Result<KeyAction>(std::string_view key, std::string_view value)>& fn);
+  /// As ForEachRemoving, over the keys whose first up_to.size() bytes are at most `up_to`: the
+  /// walk ends before the first key beyond it (for keys that begin with an event time, the keys
+  /// a watermark has passed). The default stops ForEachRemoving there; the file provider orders
+  /// only those keys.
+  virtual Status ForEachRemovingUpTo(
+      std::string_view up_to,
+      const std::function<Result<KeyAction>(std::string_view key, std::string_view value)>& fn);
 
   /// A hint that about `keys` more keys are about to be put in this version, so a provider can
   /// size itself once. Changes nothing visible.

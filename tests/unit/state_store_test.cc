@@ -382,6 +382,40 @@ TEST_P(StateStoreContract, ForEachRemovingMatchesAModelOverManyKeysAndVersions) 
   }
 }
 
+// The walk up to a bound shows exactly the keys whose first bytes are at most the bound, in key
+// order (a bound shorter than a key, one longer than 8 bytes, and the empty bound), and removes
+// what it is told to.
+TEST_P(StateStoreContract, ForEachRemovingUpToShowsOnlyTheKeysWithinTheBound) {
+  TempDir d;
+  auto p = Open(IdIn(d));
+  std::mt19937 rng(11);
+  Contents model;
+  int64_t version = 0;
+  for (const std::string up_to : {"k15", "k2", "k31234567891", "k4", ""}) {
+    auto s = p->Load(version).ValueOrDie();
+    for (int i = 0; i < 2000; ++i) {
+      const std::string k = "k" + std::to_string(rng() % 50000) + (i % 3 == 0 ? "" : "x");
+      const std::string val = std::to_string(rng() % 1000);
+      ASSERT_OK(s->Put(k, val));
+      model[k] = val;
+    }
+    using Action = StateStore::KeyAction;
+    std::vector<std::string> seen, want;
+    ASSERT_OK(s->ForEachRemovingUpTo(up_to, [&](std::string_view k, std::string_view val) -> Result<Action> {
+      seen.emplace_back(k);
+      return (val.back() - '0') % 2 == 1 ? Action::kRemove : Action::kKeep;
+    }));
+    for (auto it = model.begin(); it != model.end() && it->first.substr(0, up_to.size()) <= up_to;) {
+      want.push_back(it->first);
+      it = (it->second.back() - '0') % 2 == 1 ? model.erase(it) : std::next(it);
+    }
+    EXPECT_EQ(seen, want) << "up to '" << up_to << "'";
+    EXPECT_EQ(Read(*s), model) << up_to;
+    ASSERT_EQ(s->Commit().ValueOrDie(), ++version);
+    EXPECT_EQ(Load(Open(IdIn(d)).get(), version), model) << up_to;
+  }
+}
+
 TEST_P(StateStoreContract, KeyCountIsExactAfterReloadingFromFiles) {
   TempDir d;
   auto p = Open(IdIn(d), SnapshotEvery(2));
