@@ -477,8 +477,10 @@ Result<FileReadResult> ReadJsonLines(const std::shared_ptr<arrow::Buffer>& data,
   if (SchemaHoldsMap(*parse_schema)) {
     return ReadJsonLinesWithMaps(data, path, schema, parse_schema, options, use_threads, first_line);
   }
-  const bool valid_utf8 = ValidUtf8(*data);
-  if (valid_utf8 && options.json_reader == JsonReader::kSimdjson && SimdjsonDecodesSchema(*parse_schema)) {
+  // simdjson validates the UTF-8 of every line it parses (the bytes between lines are ASCII
+  // blanks and breaks) and declines a record that is not: the whole buffer is checked only when
+  // another path reads it.
+  if (options.json_reader == JsonReader::kSimdjson && SimdjsonDecodesSchema(*parse_schema)) {
     int64_t cut = 0;  // rows a pushed filter dropped while decoding
     const ScanFilter* where = SimdjsonFilter(options.filter.get(), *parse_schema, *schema);  // pushed, if usable
     ARROW_ASSIGN_OR_RAISE(auto decoded, DecodeJsonLinesSimdjson(data, parse_schema, use_threads, nullptr, where, &cut));
@@ -487,6 +489,7 @@ Result<FileReadResult> ReadJsonLines(const std::shared_ptr<arrow::Buffer>& data,
       if (conformed.ok()) return FileReadResult{std::move(*conformed), 0, 0, cut};
     }
   }
+  const bool valid_utf8 = ValidUtf8(*data);
   Result<std::shared_ptr<arrow::Table>> fast = InvalidUtf8();
   if (valid_utf8) {
     auto decoded = DecodeJson(data, parse_schema, use_threads, kBlockSize);

@@ -340,13 +340,22 @@ class LineRangeDecoder {
     return false;
   }
 
+  // Column names are short: compared in line rather than by a call to memcmp per field.
+  static bool SameName(const std::string& name, std::string_view key) {
+    if (name.size() != key.size()) return false;
+    for (size_t i = 0; i < key.size(); ++i) {
+      if (name[i] != key[i]) return false;
+    }
+    return true;
+  }
+
   // Lines of one file nearly always give their keys in one order: the column after the last
   // one found is tried first.
   ColumnBuilder* Find(std::string_view key) {
     const size_t n = columns_.size();
-    if (next_ < n && columns_[next_].name == key) return &columns_[next_++];
+    if (next_ < n && SameName(columns_[next_].name, key)) return &columns_[next_++];
     for (size_t i = 0; i < n; ++i) {
-      if (columns_[i].name == key) {
+      if (SameName(columns_[i].name, key)) {
         next_ = i + 1;
         return &columns_[i];
       }
