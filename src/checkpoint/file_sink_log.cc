@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <set>
 
 #include "util/strings.h"
@@ -119,6 +120,12 @@ Result<std::optional<std::vector<SinkFileStatus>>> FileSinkLog::ReadEntry(const 
 
 namespace {
 
+// Milliseconds since the epoch, the clock of SinkFileStatus::modification_time (file mtimes).
+int64_t NowMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
 // The first entry the log is missing between its first needed entry and its latest one, or
 // nullopt when the ids (from the latest compaction entry, or from 0) have no gap.
 std::optional<int64_t> FirstMissingEntry(const std::vector<LogEntryId>& ids, size_t start) {
@@ -213,6 +220,7 @@ Status FileSinkLog::Add(int64_t batch_id, const std::vector<SinkFileStatus>& fil
   const bool compact = IsCompactionBatch(batch_id);
   const std::string own = JoinLines(files);
   std::string body = own;
+  std::optional<std::vector<SinkFileStatus>> retained;  // the compaction's files, when retention left some out
   if (compact) {
     // The file set through the previous entry: kept in memory by this writer, read once otherwise.
     if (cached_through_ != batch_id - 1) ARROW_RETURN_NOT_OK(AllFiles().status());
@@ -231,6 +239,17 @@ Status FileSinkLog::Add(int64_t batch_id, const std::vector<SinkFileStatus>& fil
       if (!body.empty()) body += '\n';
       body += own;
     }
+    if (retention_ms_) {
+      const int64_t oldest = NowMs() - *retention_ms_;
+      const auto expired = [oldest](const SinkFileStatus& f) { return f.modification_time < oldest; };
+      std::vector<SinkFileStatus> all = cached_files_;
+      ApplyEntry(files, &all);
+      if (std::any_of(all.begin(), all.end(), expired)) {
+        all.erase(std::remove_if(all.begin(), all.end(), expired), all.end());
+        body = JoinLines(all);
+        retained = std::move(all);
+      }
+    }
   }
   Status st = log_.Add(batch_id, body, compact, sync);
   if (!st.ok()) {
@@ -238,7 +257,11 @@ Status FileSinkLog::Add(int64_t batch_id, const std::vector<SinkFileStatus>& fil
     return st;
   }
   if (cached_through_ == batch_id - 1) {
-    ApplyEntry(files, &cached_files_);
+    if (retained) {
+      cached_files_ = std::move(*retained);
+    } else {
+      ApplyEntry(files, &cached_files_);
+    }
     if (compact) {
       cached_body_ = std::move(body);
     } else {

@@ -78,6 +78,12 @@ class FileSinkLog {
   /// compaction reads no log file. `sync` as for FileSystem::WriteAtomic.
   Status Add(int64_t batch_id, const std::vector<SinkFileStatus>& files, io::EntrySync sync = io::EntrySync::kNow);
 
+  /// Spark's sink option `retention`: a compaction entry leaves out the files whose
+  /// modificationTime is more than `ttl_ms` before the time it is written, so readers of the log
+  /// stop listing them from then on (the files themselves stay). nullopt (the default): every
+  /// file committed stays listed.
+  void SetRetention(std::optional<int64_t> ttl_ms) { retention_ms_ = ttl_ms; }
+
   static bool IsCompactionBatch(int64_t batch_id) { return (batch_id + 1) % kCompactInterval == 0; }
   /// The entry's file name inside _spark_metadata: "<id>" or "<id>.compact".
   static std::string EntryName(int64_t batch_id) {
@@ -107,6 +113,7 @@ class FileSinkLog {
   mutable std::optional<int64_t> cached_through_;
   mutable std::vector<SinkFileStatus> cached_files_;
   mutable std::string cached_body_;  // cached_files_ as entry lines (what a compaction writes)
+  std::optional<int64_t> retention_ms_;
 };
 
 /// Name of the owner file in a sink's output directory ("_" so data readers skip it).

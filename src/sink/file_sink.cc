@@ -268,7 +268,9 @@ class FileSink final : public Sink {
         options_(std::move(options)),
         partition_by_(std::move(partition_by)),
         query_id_(std::move(query_id)),
-        log_(fs_, dir_) {}
+        log_(fs_, dir_) {
+    log_.SetRetention(options_.retention_ms);
+  }
 
   std::string Description() const override { return "FileSink[" + io::PathToUri(dir_) + "]"; }
   bool idempotent() const override { return true; }

@@ -12,6 +12,7 @@
 #include <charconv>
 
 #include "sink/file_sink_json.h"
+#include "util/duration.h"
 #include "util/parquet_dictionary.h"
 #include "util/value_text.h"
 #include "util/strings.h"
@@ -150,7 +151,8 @@ Result<FileSinkOptions> ParseFileSinkOptions(const std::string& format, const pl
   o.format_name = util::ToLower(format);
   // checkpointLocation is accepted because writeStream() options may carry it; partitionBy is
   // read by the writers (partition_path.h).
-  std::vector<std::string> valid = {"path", "maxRecordsPerFile", "compression", "checkpointLocation", "partitionBy"};
+  std::vector<std::string> valid = {"path", "maxRecordsPerFile", "compression", "checkpointLocation", "partitionBy",
+                                    "retention"};
   if (o.format_name == "parquet") {
     o.format = FileFormat::kParquet;
   } else if (o.format_name == "json") {
@@ -173,6 +175,12 @@ Result<FileSinkOptions> ParseFileSinkOptions(const std::string& format, const pl
     if (ec != std::errc() || p != v->data() + v->size() || o.max_records_per_file < 0) {
       return Status::Invalid("Option 'maxRecordsPerFile' of the ", what, " must be a non-negative integer, got '", *v, "'");
     }
+  }
+
+  if (auto v = options.Get("retention")) {
+    const std::string option = "Option 'retention' of the " + what;
+    ARROW_ASSIGN_OR_RAISE(o.retention_ms, util::ParseDurationMs(option, *v));
+    if (*o.retention_ms <= 0) return Status::Invalid(option, " must be a positive duration, got '", *v, "'");
   }
 
   bool parquet = o.format == FileFormat::kParquet;

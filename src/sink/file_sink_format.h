@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "plan/logical_plan.h"
@@ -33,6 +34,9 @@ struct FileSinkOptions {
   std::string null_value;    // option 'nullValue'
   // json
   bool ignore_null_fields = true;  // option 'ignoreNullFields': omit null fields
+  /// Spark's option 'retention' (a duration, e.g. "7d"): how long a committed file stays listed
+  /// in the streaming sink's log (FileSinkLog::SetRetention); unset = forever.
+  std::optional<int64_t> retention_ms;
 };
 
 /// Parses `options` for format `format` (case-insensitive). Errors: unknown format, unknown

@@ -7,6 +7,7 @@
 #include <parquet/arrow/reader.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -352,6 +353,57 @@ TEST(FileSinkTest, ReaderStartsAtLatestCompactionAndAppliesDeletes) {
   auto r = ReadCommittedFiles(io::LocalFileSystem(), tmp.path());
   EXPECT_FALSE(r.ok());
   EXPECT_THAT(r.status().message(), HasSubstr("_spark_metadata/11")) << r.status().ToString();
+}
+
+// Spark's `retention`: a compaction entry leaves out the files committed longer ago than the
+// TTL (their modificationTime), whether the writer read the log first (the first compaction)
+// or extends the file set it keeps (later ones); the sink takes it as an option.
+TEST(FileSinkTest, RetentionLeavesOldFilesOutOfCompactions) {
+  TempDir tmp;
+  const int64_t now = std::chrono::duration_cast<std::chrono::milliseconds>(
+                          std::chrono::system_clock::now().time_since_epoch()).count();
+  const int64_t hour = 3600 * 1000;
+  auto file = [&](const std::string& dir, int b, int64_t age) {
+    SinkFileStatus f;
+    f.path = "file://" + dir + "/part-" + std::to_string(100 + b);
+    f.modification_time = now - age;
+    return f;
+  };
+  auto paths = [&](const std::string& dir, const std::vector<int>& batches) {
+    std::vector<std::string> out;
+    for (int b : batches) out.push_back(dir + "/part-" + std::to_string(100 + b));
+    return out;
+  };
+  FileSinkLog log(io::LocalFileSystem(), tmp.path());
+  log.SetRetention(hour);
+  ASSERT_OK(log.Create());
+  for (int b = 0; b < 10; ++b) ASSERT_OK(log.Add(b, {file(tmp.path(), b, b % 2 == 0 ? 2 * hour : 0)}));
+  EXPECT_EQ(Committed(tmp.path()), paths(tmp.path(), {1, 3, 5, 7, 9}));
+  for (int b = 10; b < 20; ++b) ASSERT_OK(log.Add(b, {file(tmp.path(), b, b < 15 ? 2 * hour : 0)}));
+  EXPECT_EQ(Committed(tmp.path()), paths(tmp.path(), {1, 3, 5, 7, 9, 15, 16, 17, 18, 19}));
+  // Before the compaction, old files are still listed; without retention they stay listed.
+  FileSinkLog keep(io::LocalFileSystem(), tmp.path() + "/keep");
+  ASSERT_OK(keep.Create());
+  for (int b = 0; b < 10; ++b) ASSERT_OK(keep.Add(b, {file(tmp.path() + "/keep", b, 2 * hour)}));
+  EXPECT_EQ(Committed(tmp.path() + "/keep").size(), 10u);
+
+  // The sink's option: entries 0..8 are two hours old; the sink's batch 9 compacts them away.
+  const std::string out = tmp.path() + "/out";
+  FileSinkLog old(io::LocalFileSystem(), out);
+  ASSERT_OK(io::LocalFileSystem()->MakeDirs(out));
+  ASSERT_OK(old.Create());
+  for (int b = 0; b < 9; ++b) ASSERT_OK(old.Add(b, {file(out, b, 2 * hour)}));
+  auto spec = Spec("json", out);
+  spec.options.Set("retention", "1h");
+  ASSERT_OK(MakeSink(spec)->AddBatch(9, Rows(9, 1)));
+  EXPECT_EQ(Committed(out), PartFiles(out));
+  EXPECT_EQ(PartFiles(out).size(), 1u);
+
+  auto bad = Spec("json", out);
+  bad.options.Set("retention", "soon");
+  EXPECT_THAT(ValidateFileSinkSpec(bad).message(), HasSubstr("'retention'"));
+  bad.options.Set("retention", "0");
+  EXPECT_THAT(ValidateFileSinkSpec(bad).message(), HasSubstr("positive"));
 }
 
 TEST(FileSinkTest, OutputOfAnotherQueryIsRefused) {
