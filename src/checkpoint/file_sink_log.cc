@@ -241,10 +241,11 @@ Status FileSinkLog::Add(int64_t batch_id, const std::vector<SinkFileStatus>& fil
     }
     if (retention_ms_) {
       const int64_t oldest = NowMs() - *retention_ms_;
-      const auto expired = [oldest](const SinkFileStatus& f) { return f.modification_time < oldest; };
-      std::vector<SinkFileStatus> all = cached_files_;
-      ApplyEntry(files, &all);
-      if (std::any_of(all.begin(), all.end(), expired)) {
+      const auto expired = [oldest](const SinkFileStatus& f) { return f.action == "add" && f.modification_time < oldest; };
+      if (std::any_of(cached_files_.begin(), cached_files_.end(), expired) ||
+          std::any_of(files.begin(), files.end(), expired)) {
+        std::vector<SinkFileStatus> all = cached_files_;
+        ApplyEntry(files, &all);
         all.erase(std::remove_if(all.begin(), all.end(), expired), all.end());
         body = JoinLines(all);
         retained = std::move(all);

@@ -471,15 +471,12 @@ Result<FileReadResult> ReadJsonLinesWithMaps(const std::shared_ptr<arrow::Buffer
 Result<FileReadResult> ReadJsonLines(const std::shared_ptr<arrow::Buffer>& data, const std::string& path,
                                      const std::shared_ptr<arrow::Schema>& schema, const FileFormatOptions& options,
                                      bool use_threads, int64_t first_line) {
-  // A record with bytes that are not UTF-8 is malformed (as Spark's JSON parser rejects it);
-  // Arrow's reader would copy them into string columns.
   auto parse_schema = JsonParseSchema(schema, options.corrupt_column);
   if (SchemaHoldsMap(*parse_schema)) {
     return ReadJsonLinesWithMaps(data, path, schema, parse_schema, options, use_threads, first_line);
   }
-  // simdjson validates the UTF-8 of every line it parses (the bytes between lines are ASCII
-  // blanks and breaks) and declines a record that is not: the whole buffer is checked only when
-  // another path reads it.
+  // Bytes that are not UTF-8 make a record malformed (as in Spark; Arrow's reader would copy them):
+  // simdjson declines such a line itself (it validates what it parses); other paths check first.
   if (options.json_reader == JsonReader::kSimdjson && SimdjsonDecodesSchema(*parse_schema)) {
     int64_t cut = 0;  // rows a pushed filter dropped while decoding
     const ScanFilter* where = SimdjsonFilter(options.filter.get(), *parse_schema, *schema);  // pushed, if usable

@@ -26,7 +26,7 @@ bool DictionaryDoesNotPay(int64_t distinct, int64_t values) {
 }
 
 Status DisableDictionaryWhereItDoesNotPay(const arrow::Table& rows, parquet::WriterProperties::Builder* props) {
-  if (rows.num_rows() == 0) return Status::OK();
+  if (rows.num_rows() < kMinRowsToSample) return Status::OK();
   ARROW_RETURN_NOT_OK(EnsureComputeInitialized());
   const int64_t sample = std::min<int64_t>(rows.num_rows(), kDictionarySampleRows);
   for (int i = 0; i < rows.num_columns(); ++i) {

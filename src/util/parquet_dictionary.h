@@ -22,6 +22,9 @@ namespace sluice::util {
 
 /// Rows sampled per column: the first this many values of the table.
 inline constexpr int64_t kDictionarySampleRows = 4096;
+/// A table with fewer rows keeps the writer's default: its encoding costs little either way,
+/// and a small batch's latency does not pay for the sample.
+inline constexpr int64_t kMinRowsToSample = 1024;
 
 /// True when dictionary encoding does not pay for a column with `distinct` different values
 /// among `values` non-null sampled ones: three quarters or more are distinct (where a dictionary
@@ -30,8 +33,8 @@ bool DictionaryDoesNotPay(int64_t distinct, int64_t values);
 
 /// Calls `props->disable_dictionary` for each top-level column of `rows` with a primitive or
 /// binary type whose first kDictionarySampleRows values are mostly distinct
-/// (DictionaryDoesNotPay). Other columns (nested, boolean, dictionary-typed, all null) keep the
-/// writer's default.
+/// (DictionaryDoesNotPay). Other columns (nested, boolean, dictionary-typed, all null), and every
+/// column of a table under kMinRowsToSample rows, keep the writer's default.
 Status DisableDictionaryWhereItDoesNotPay(const arrow::Table& rows, parquet::WriterProperties::Builder* props);
 
 }  // namespace sluice::util

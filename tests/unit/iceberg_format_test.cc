@@ -122,12 +122,36 @@ TEST(IcebergDataFile, ParquetCarriesFieldIdsAndMetricsAreExact) {
   auto pq_schema = reader->metadata()->schema();
   for (int c = 0; c < pq_schema->num_columns(); ++c) {
     EXPECT_EQ(pq_schema->Column(c)->schema_node()->field_id(), c + 1);
-    // Three rows, each value distinct: a dictionary would not pay (util/parquet_dictionary.h).
-    EXPECT_FALSE(reader->metadata()->RowGroup(0)->ColumnChunk(c)->has_dictionary_page()) << c;
   }
   auto back = ReadDataFile(fs.get(), *file, schema);
   ASSERT_OK(back);
   EXPECT_TRUE((*back)->Equals(*rows)) << (*back)->ToString() << rows->ToString();
+}
+
+// Data files follow the file sink's dictionary rule (util/parquet_dictionary.h): a column of
+// distinct values is written plain, a repeating one with a dictionary.
+TEST(IcebergDataFile, DictionaryOnlyForColumnsThatRepeat) {
+  TempDir dir;
+  auto fs = io::LocalFileSystem();
+  auto arrow_schema = arrow::schema({arrow::field("id", arrow::int64(), false), arrow::field("s", arrow::utf8())});
+  arrow::Int64Builder ids;
+  arrow::StringBuilder tags;
+  for (int64_t i = 0; i < 5000; ++i) {
+    ASSERT_OK(ids.Append(i * 31));
+    ASSERT_OK(tags.Append(i % 2 ? "odd" : "even"));
+  }
+  auto schema = *SchemaFromArrow(*arrow_schema);
+  auto rows = *ConformToSchema(*arrow::Table::Make(arrow_schema, {*ids.Finish(), *tags.Finish()}), schema, "t");
+  ASSERT_OK(WriteDataFile(fs.get(), {dir.Sub("f.parquet"), FileUri(dir.Sub("f.parquet"))}, *rows, schema));
+  auto reader = parquet::ParquetFileReader::OpenFile(dir.Sub("f.parquet"));
+  auto group = reader->metadata()->RowGroup(0);
+  EXPECT_FALSE(group->ColumnChunk(0)->has_dictionary_page());
+  EXPECT_TRUE(group->ColumnChunk(1)->has_dictionary_page());
+  auto back = ReadDataFile(fs.get(), *WriteDataFile(fs.get(), {dir.Sub("g.parquet"), FileUri(dir.Sub("g.parquet"))},
+                                                   *rows, schema),
+                           schema);
+  ASSERT_OK(back);
+  EXPECT_TRUE((*back)->Equals(*rows));
 }
 
 TEST(IcebergManifest, EntriesAndListRoundTripWithInheritance) {
