@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <limits>
 #include <set>
 
 #include "util/strings.h"
@@ -220,7 +221,9 @@ Status FileSinkLog::Add(int64_t batch_id, const std::vector<SinkFileStatus>& fil
   const bool compact = IsCompactionBatch(batch_id);
   const std::string own = JoinLines(files);
   std::string body = own;
-  std::optional<std::vector<SinkFileStatus>> retained;  // the compaction's files, when retention left some out
+  // The compaction's file set when it is not the cached one plus `files` (a delete, or files
+  // retention leaves out): its lines are joined again instead of extending the cached text.
+  std::optional<std::vector<SinkFileStatus>> rebuilt;
   if (compact) {
     // The file set through the previous entry: kept in memory by this writer, read once otherwise.
     if (cached_through_ != batch_id - 1) ARROW_RETURN_NOT_OK(AllFiles().status());
@@ -228,27 +231,21 @@ Status FileSinkLog::Add(int64_t batch_id, const std::vector<SinkFileStatus>& fil
       return Status::Invalid("File sink log '", log_.dir(), "' ends at entry ", cached_through_.value_or(-1),
                              ", not ", batch_id - 1, ", while writing entry ", EntryName(batch_id));
     }
-    body = cached_body_;
-    bool deletes = false;
-    for (const auto& f : files) deletes = deletes || f.action == "delete";
-    if (deletes) {
-      std::vector<SinkFileStatus> all = cached_files_;
-      ApplyEntry(files, &all);
-      body = JoinLines(all);
-    } else if (!own.empty()) {
-      if (!body.empty()) body += '\n';
-      body += own;
-    }
-    if (retention_ms_) {
-      const int64_t oldest = NowMs() - *retention_ms_;
-      const auto expired = [oldest](const SinkFileStatus& f) { return f.action == "add" && f.modification_time < oldest; };
-      if (std::any_of(cached_files_.begin(), cached_files_.end(), expired) ||
-          std::any_of(files.begin(), files.end(), expired)) {
-        std::vector<SinkFileStatus> all = cached_files_;
-        ApplyEntry(files, &all);
-        all.erase(std::remove_if(all.begin(), all.end(), expired), all.end());
-        body = JoinLines(all);
-        retained = std::move(all);
+    const int64_t oldest = retention_ms_ ? NowMs() - *retention_ms_ : std::numeric_limits<int64_t>::min();
+    const auto expired = [oldest](const SinkFileStatus& f) { return f.action == "add" && f.modification_time < oldest; };
+    const auto deletes = [](const SinkFileStatus& f) { return f.action == "delete"; };
+    const bool expiring = retention_ms_ && (std::any_of(files.begin(), files.end(), expired) ||
+                                            std::any_of(cached_files_.begin(), cached_files_.end(), expired));
+    if (expiring || std::any_of(files.begin(), files.end(), deletes)) {
+      rebuilt = cached_files_;
+      ApplyEntry(files, &*rebuilt);
+      rebuilt->erase(std::remove_if(rebuilt->begin(), rebuilt->end(), expired), rebuilt->end());
+      body = JoinLines(*rebuilt);
+    } else {
+      body = cached_body_;
+      if (!own.empty()) {
+        if (!body.empty()) body += '\n';
+        body += own;
       }
     }
   }
@@ -258,8 +255,8 @@ Status FileSinkLog::Add(int64_t batch_id, const std::vector<SinkFileStatus>& fil
     return st;
   }
   if (cached_through_ == batch_id - 1) {
-    if (retained) {
-      cached_files_ = std::move(*retained);
+    if (rebuilt) {
+      cached_files_ = std::move(*rebuilt);
     } else {
       ApplyEntry(files, &cached_files_);
     }
