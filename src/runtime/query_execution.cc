@@ -9,6 +9,7 @@
 #include "runtime/micro_batch_execution.h"
 #include "runtime/progress.h"
 #include "runtime/query_registry.h"
+#include "util/compute_init.h"
 
 namespace sluice::runtime {
 
@@ -53,6 +54,11 @@ struct QueryExecution::Run {
 };
 
 Result<std::shared_ptr<QueryExecution>> QueryExecution::Start(QueryConfig config) {
+  // Arrow's kernels are registered here, on the caller's thread, before the query's threads
+  // exist: the registration makes thousands of small allocations, and on a thread of its own its
+  // heap grows by mprotect, which holds the process's memory map lock while the threads
+  // decoding the first batch wait on it for their page faults (~0.1 s measured).
+  ARROW_RETURN_NOT_OK(util::EnsureComputeInitialized());
   auto run = std::make_shared<Run>(std::move(config));
   if (!run->config_.clock_ms) run->config_.clock_ms = SystemNowMs;
   run->run_id_ = io::RandomUuid();
