@@ -239,7 +239,8 @@ Result<FileReadResult> ReadOrSkip(io::FileSystem* fs, const std::string& path,
 }  // namespace
 
 Result<FileReadResult> ReadDataFiles(io::FileSystem* fs, const std::vector<std::string>& paths,
-                                     const std::shared_ptr<arrow::Schema>& schema, const FileFormatOptions& options) {
+                                     const std::shared_ptr<arrow::Schema>& schema, const FileFormatOptions& options,
+                                     arrow::internal::Executor* executor) {
   FileReadResult out;
   if (paths.empty()) {
     ARROW_ASSIGN_OR_RAISE(out.table, arrow::Table::MakeEmpty(schema));
@@ -248,11 +249,15 @@ Result<FileReadResult> ReadDataFiles(io::FileSystem* fs, const std::vector<std::
   if (paths.size() == 1) return ReadOrSkip(fs, paths[0], schema, options, /*use_threads=*/true);
   // Parallel across files; each file's reader stays single-threaded (no nested waits on the pool).
   std::vector<FileReadResult> parts(paths.size());
-  ARROW_RETURN_NOT_OK(arrow::internal::ParallelFor(static_cast<int>(paths.size()), [&](int i) -> Status {
-    ARROW_ASSIGN_OR_RAISE(parts[static_cast<size_t>(i)],
-                          ReadOrSkip(fs, paths[static_cast<size_t>(i)], schema, options, /*use_threads=*/false));
-    return Status::OK();
-  }));
+  if (executor == nullptr) executor = arrow::internal::GetCpuThreadPool();
+  ARROW_RETURN_NOT_OK(arrow::internal::ParallelFor(
+      static_cast<int>(paths.size()),
+      [&](int i) -> Status {
+        ARROW_ASSIGN_OR_RAISE(parts[static_cast<size_t>(i)],
+                              ReadOrSkip(fs, paths[static_cast<size_t>(i)], schema, options, /*use_threads=*/false));
+        return Status::OK();
+      },
+      executor));
   std::vector<std::shared_ptr<arrow::Table>> tables;
   tables.reserve(parts.size());
   for (auto& p : parts) {

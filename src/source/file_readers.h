@@ -14,6 +14,7 @@
 
 #include <arrow/buffer.h>
 #include <arrow/table.h>
+#include <arrow/util/type_fwd.h>
 
 #include <memory>
 #include <string>
@@ -41,8 +42,12 @@ Result<FileReadResult> ReadDataFile(io::FileSystem* fs, const std::string& path,
 /// A file that no longer exists, or (parquet) cannot be decoded, is an error naming it and the
 /// option that would skip it; with ignoreMissingFiles / ignoreCorruptFiles it is skipped with a
 /// warning and counted in `skipped_files`. A 0-byte Parquet file has no rows (as Spark skips it).
+/// Several files are decoded one per task of `executor` (null: Arrow's CPU pool), which must not
+/// own the calling thread; a single file is decoded on the calling thread, which may split it
+/// over Arrow's CPU pool.
 Result<FileReadResult> ReadDataFiles(io::FileSystem* fs, const std::vector<std::string>& paths,
-                                     const std::shared_ptr<arrow::Schema>& schema, const FileFormatOptions& options);
+                                     const std::shared_ptr<arrow::Schema>& schema, const FileFormatOptions& options,
+                                     arrow::internal::Executor* executor = nullptr);
 
 /// The schema Arrow infers for one file (batch reads without a declared schema). json: fields
 /// sorted by name (as Spark); csv: header names or _c0, _c1, ..., all strings unless inferSchema;

@@ -426,7 +426,7 @@ class FileStreamSource final : public Source {
     for (auto& f : Cut(std::move(candidates), /*limited=*/true)) paths.push_back(std::move(f.path));
     read_ahead_.Start(fs_.get(), std::move(paths),
                       [fs = fs_, schema = read_schema_, format = opts_.format](const std::vector<std::string>& p) {
-                        return ReadDataFiles(fs.get(), p, schema, format);
+                        return ReadDataFiles(fs.get(), p, schema, format, ReadAheadExecutor());
                       });
     return Status::OK();
   }

@@ -1,5 +1,8 @@
 #include "source/read_ahead.h"
 
+#include <arrow/util/thread_pool.h>
+
+#include <memory>
 #include <utility>
 
 namespace sluice::source {
@@ -10,6 +13,13 @@ bool SameFile(const io::FileInfo& a, const io::FileInfo& b) {
 }
 
 }  // namespace
+
+arrow::internal::Executor* ReadAheadExecutor() {
+  // Never destroyed: a read-ahead may still be finishing while static objects are torn down.
+  static auto* const pool = new std::shared_ptr<arrow::internal::ThreadPool>(
+      arrow::internal::ThreadPool::Make(arrow::GetCpuThreadPoolCapacity()).ValueOrDie());
+  return pool->get();
+}
 
 ReadAhead::~ReadAhead() {
   if (pending_.valid()) pending_.wait();

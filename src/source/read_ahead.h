@@ -13,11 +13,20 @@
 #include <string>
 #include <vector>
 
+#include <arrow/util/type_fwd.h>
+
 #include "io/file_system.h"
 #include "source/file_readers.h"
 #include "sluice/status.h"
 
 namespace sluice::source {
+
+/// The threads a read-ahead decodes its files on: a pool of its own, as large as Arrow's CPU
+/// pool. On the CPU pool, a read-ahead's tasks (queued first) would run before every task the
+/// batch in progress queues there, such as its sink's encoding, and the batch's serial work
+/// after that (writing its files, its logs) would find nothing left to overlap with. With two
+/// pools the system's scheduler shares the cores between the two batches.
+arrow::internal::Executor* ReadAheadExecutor();
 
 class ReadAhead {
  public:

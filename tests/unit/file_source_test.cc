@@ -1,8 +1,12 @@
 // The streaming file source: its log, offsets, read limits, redo, restart and cleanSource.
 #include <gtest/gtest.h>
 
+#include <arrow/util/thread_pool.h>
+
+#include <atomic>
 #include <chrono>
 #include <future>
+#include <thread>
 
 #include <filesystem>
 
@@ -344,14 +348,15 @@ TEST_F(FileSourceStream, AFileChangedOrDeletedAfterItWasReadAheadIsReadAgain) {
 class ReadAheadTest : public FileSourceStream {
  protected:
   // Starts reading `paths`; the returned future is ready once the read has finished.
-  std::future<void> Start(ReadAhead& ra, std::vector<std::string> paths) {
+  std::future<void> Start(ReadAhead& ra, std::vector<std::string> paths,
+                          arrow::internal::Executor* executor = nullptr) {
     auto done = std::make_shared<std::promise<void>>();
     std::future<void> finished = done->get_future();
     auto schema = arrow::schema({arrow::field("v", arrow::utf8())});
-    ra.Start(fs_.get(), std::move(paths), [this, schema, done](const std::vector<std::string>& p) {
+    ra.Start(fs_.get(), std::move(paths), [this, schema, done, executor](const std::vector<std::string>& p) {
       FileFormatOptions format;
       format.format = "json";
-      auto r = ReadDataFiles(fs_.get(), p, schema, format);
+      auto r = ReadDataFiles(fs_.get(), p, schema, format, executor);
       done->set_value();
       return r;
     });
@@ -399,6 +404,36 @@ TEST_F(ReadAheadTest, GivesItsResultOnlyForTheSameUnchangedFiles) {
   EXPECT_FALSE(ra.Take(Stats({a})));
   EXPECT_EQ(ra.hits(), 1);
   EXPECT_EQ(ra.misses(), 5);
+}
+
+// A read-ahead decodes its files on threads of its own: with every thread of Arrow's CPU pool
+// busy (as the batch in progress keeps it, encoding its sink's files), it still finishes.
+TEST_F(ReadAheadTest, DecodesWhileEveryThreadOfTheCpuPoolIsBusy) {
+  Add("a.json", kT + 1);
+  Add("b.json", kT + 2);
+  const std::string a = In() + "/a.json", b = In() + "/b.json";
+  auto* cpu = arrow::internal::GetCpuThreadPool();
+  ASSERT_NE(ReadAheadExecutor(), cpu);
+  std::promise<void> release;
+  std::shared_future<void> released = release.get_future().share();
+  auto busy = std::make_shared<std::atomic<int>>(0);
+  const int threads = cpu->GetCapacity();
+  for (int i = 0; i < threads; ++i) {
+    ASSERT_OK(cpu->Spawn([busy, released] {
+      ++*busy;
+      released.wait_for(std::chrono::seconds(60));
+    }));
+  }
+  for (int i = 0; i < 6000 && busy->load() < threads; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  ASSERT_EQ(busy->load(), threads);
+
+  ReadAhead ra;
+  const auto finished = Start(ra, {a, b}, ReadAheadExecutor()).wait_for(std::chrono::seconds(30));
+  release.set_value();
+  ASSERT_EQ(finished, std::future_status::ready) << "the read-ahead waited for the CPU pool";
+  auto hit = ra.Take(Stats({a, b}));
+  ASSERT_TRUE(hit);
+  EXPECT_EQ(Rows(hit->table), (Strings{"a.json", "b.json"}));
 }
 
 }  // namespace
