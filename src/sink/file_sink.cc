@@ -12,6 +12,7 @@
 //      runtime's commits/<batchId>, the next entry made, waits for it (io::EntrySync).
 #include "sink/file_sink.h"
 
+#include <arrow/io/buffered.h>
 #include <arrow/io/memory.h>
 #include <arrow/util/parallel.h>
 #include <arrow/util/thread_pool.h>
@@ -49,6 +50,9 @@ std::string PartFileName(int task, const std::string& uuid, int64_t counter, con
   std::snprintf(counter_buf, sizeof(counter_buf), ".c%03lld", static_cast<long long>(counter));
   return buf + uuid + counter_buf + ext;
 }
+
+// A part file encoded straight to its file goes through a buffer of this size.
+constexpr int64_t kWriteBufferBytes = 1 << 20;
 
 // A batch of at least twice this many rows, with no maxRecordsPerFile, is written as one part
 // file per core (at most), each encoded on its own core.
@@ -124,7 +128,9 @@ Result<std::vector<SinkFileStatus>> WritePartFiles(io::FileSystem* fs, const std
     if (!stream.ok()) return abort(stream.status());
     Status st;
     if (encoded.empty()) {
-      st = WriteDataFile(o, *rows.Slice(p.offset, p.rows), *stream);
+      // Buffered: the encoders write a small batch's file in dozens of pieces of a few bytes.
+      auto buffered = arrow::io::BufferedOutputStream::Create(kWriteBufferBytes, arrow::default_memory_pool(), *stream);
+      st = buffered.ok() ? WriteDataFile(o, *rows.Slice(p.offset, p.rows), *buffered) : buffered.status();
     } else {
       st = (*stream)->Write(encoded[i]);
       if (st.ok()) st = (*stream)->Close();
