@@ -88,69 +88,77 @@ std::vector<PartSlice> PlanPartFiles(const FileSinkOptions& o, int64_t n, bool e
 }
 
 // Writes `rows` as part files in `dir` (PlanPartFiles). Zero rows: no file, unless `empty_file`
-// (then one file holding just the schema / header). Several files of one batch are encoded in
-// parallel into memory, then written one after another, so the filesystem sees the same
-// sequence of operations either way. On error, files written so far are deleted (best effort).
+// (then one file holding just the schema / header). Each file is first written whole under a
+// hidden temp name (data synced), then renamed into place; the renames happen in part order,
+// after every temp file is complete. A batch cut into one file per core writes its temp files in
+// parallel, each on the core that encodes it, so the copy into the page cache and the data sync
+// are not left to one thread. On error, files written so far are deleted (best effort).
 Result<std::vector<SinkFileStatus>> WritePartFiles(io::FileSystem* fs, const std::string& dir, const FileSinkOptions& o,
                                                    const std::string& uuid, const arrow::Table& rows, bool empty_file) {
   std::vector<SinkFileStatus> written;
   const std::vector<PartSlice> parts = PlanPartFiles(o, rows.num_rows(), empty_file);
   if (parts.empty()) return written;
   const std::string ext = DataFileExtension(o);
-  auto abort = [&](const Status& st) {
-    for (const auto& f : written) (void)fs->Delete(io::UriToPath(f.path));
-    return st;
+  auto final_path_of = [&](const PartSlice& p) { return io::JoinPath(dir, PartFileName(p.task, uuid, p.counter, ext)); };
+  auto temp_path_of = [&](const PartSlice& p) {
+    return io::JoinPath(dir, "." + PartFileName(p.task, uuid, p.counter, ext) + ".tmp");
   };
-  auto name_of = [&](const PartSlice& p) { return PartFileName(p.task, uuid, p.counter, ext); };
-  // One file per core (tasks 0, 1, ...): each file's bytes, encoded on the CPU pool.
-  const bool one_per_core = parts.back().task > 0;
-  std::vector<std::shared_ptr<arrow::Buffer>> encoded;
-  if (one_per_core) {
-    encoded.resize(parts.size());
-    Status st = arrow::internal::ParallelFor(static_cast<int>(parts.size()), [&](int i) -> Status {
-      const PartSlice& p = parts[static_cast<size_t>(i)];
-      ARROW_ASSIGN_OR_RAISE(auto out, arrow::io::BufferOutputStream::Create());
-      Status enc = WriteDataFile(o, *rows.Slice(p.offset, p.rows), out);
-      if (!enc.ok()) {
-        return enc.WithMessage("Cannot write ", o.format_name, " file '", io::JoinPath(dir, name_of(p)), "': ", enc.message());
-      }
-      ARROW_ASSIGN_OR_RAISE(encoded[static_cast<size_t>(i)], out->Finish());
-      return Status::OK();
-    });
-    if (!st.ok()) return st;
-  }
-  for (size_t i = 0; i < parts.size(); ++i) {
+  auto write_temp = [&](size_t i) -> Status {
     const PartSlice& p = parts[i];
-    const std::string name = name_of(p);
-    const std::string final_path = io::JoinPath(dir, name);
-    const std::string temp_path = io::JoinPath(dir, "." + name + ".tmp");
+    const std::string temp_path = temp_path_of(p);
     auto stream = fs->OpenOutputStream(temp_path);
-    if (!stream.ok()) return abort(stream.status());
-    Status st;
-    if (encoded.empty()) {
-      // Buffered: the encoders write a small batch's file in dozens of pieces of a few bytes.
+    Status st = stream.status();
+    if (st.ok()) {
+      // Buffered: the encoders write a small file in dozens of pieces of a few bytes.
       auto buffered = arrow::io::BufferedOutputStream::Create(kWriteBufferBytes, arrow::default_memory_pool(), *stream);
       st = buffered.ok() ? WriteDataFile(o, *rows.Slice(p.offset, p.rows), *buffered) : buffered.status();
-    } else {
-      st = (*stream)->Write(encoded[i]);
-      if (st.ok()) st = (*stream)->Close();
-      encoded[i].reset();
     }
-    // The directory sync is deferred: the log entry (or _SUCCESS) made next waits for it, and
-    // several part files in one directory share one sync.
-    if (st.ok()) st = fs->Rename(temp_path, final_path, io::EntrySync::kDeferred);
     if (!st.ok()) {
       (void)fs->Delete(temp_path);
-      return abort(st.WithMessage("Cannot write ", o.format_name, " file '", final_path, "': ", st.message()));
+      return st.WithMessage("Cannot write ", o.format_name, " file '", final_path_of(p), "': ", st.message());
     }
-    auto info = fs->Stat(final_path);
-    if (!info.ok()) return abort(info.status());
-    if (!info->has_value()) return abort(Status::IOError("File '", final_path, "' vanished right after it was written"));
-    SinkFileStatus s;
-    s.path = io::PathToUri(final_path);
-    s.size = (*info)->size;
-    s.modification_time = (*info)->mtime_ms;
-    written.push_back(std::move(s));
+    return Status::OK();
+  };
+  auto delete_temps_from = [&](size_t first) {
+    for (size_t j = first; j < parts.size(); ++j) (void)fs->Delete(temp_path_of(parts[j]));
+  };
+  // One file per core (tasks 0, 1, ...): all encoded and written on the CPU pool first. Else
+  // each file is written, then renamed, before the next.
+  const bool one_per_core = parts.back().task > 0;
+  if (one_per_core) {
+    Status st = arrow::internal::ParallelFor(static_cast<int>(parts.size()),
+                                             [&](int i) { return write_temp(static_cast<size_t>(i)); });
+    if (!st.ok()) {
+      delete_temps_from(0);
+      return st;
+    }
+  }
+  for (size_t i = 0; i < parts.size(); ++i) {
+    if (!one_per_core) {
+      Status st = write_temp(i);
+      if (!st.ok()) {
+        for (const auto& f : written) (void)fs->Delete(io::UriToPath(f.path));
+        return st;
+      }
+    }
+    const std::string final_path = final_path_of(parts[i]);
+    // The directory sync is deferred: the log entry (or _SUCCESS) made next waits for it, and
+    // several part files in one directory share one sync.
+    Status renamed = fs->Rename(temp_path_of(parts[i]), final_path, io::EntrySync::kDeferred);
+    auto info = renamed.ok() ? fs->Stat(final_path) : Result<std::optional<io::FileInfo>>(renamed);
+    if (info.ok() && !info->has_value()) info = Status::IOError("File '", final_path, "' vanished right after it was written");
+    if (!info.ok()) {
+      for (const auto& f : written) (void)fs->Delete(io::UriToPath(f.path));
+      delete_temps_from(i);
+      Status failed = info.status();
+      return renamed.ok() ? failed
+                          : failed.WithMessage("Cannot write ", o.format_name, " file '", final_path, "': ", failed.message());
+    }
+    SinkFileStatus f;
+    f.path = io::PathToUri(final_path);
+    f.size = (*info)->size;
+    f.modification_time = (*info)->mtime_ms;
+    written.push_back(std::move(f));
   }
   return written;
 }

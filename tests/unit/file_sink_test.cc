@@ -283,8 +283,9 @@ TEST(FileSinkTest, MaxRecordsPerFileSplitsABatch) {
 }
 
 // A batch of at least 2 x 65,536 rows (and no maxRecordsPerFile) is encoded as one part file
-// per core of the CPU pool, at most one per 65,536 rows: task numbers 0, 1, ... in row order. A
-// failed write of any of them leaves no listed file, and the retry deletes them all first.
+// per core of the CPU pool, at most one per 65,536 rows: task numbers 0, 1, ... in row order,
+// written in parallel. A failed write of any of them leaves none of them behind, and no listed
+// file.
 TEST(FileSinkTest, ALargeBatchIsWrittenAsOnePartFilePerCoreInRowOrder) {
   TempDir tmp;
   auto spec = Spec("parquet", tmp.path());
@@ -296,6 +297,10 @@ TEST(FileSinkTest, ALargeBatchIsWrittenAsOnePartFilePerCoreInRowOrder) {
     ASSERT_FALSE(MakeSink(spec, faulty)->AddBatch(0, Rows(0, kRows)).ok());
     EXPECT_TRUE(faulty->triggered());
     EXPECT_FALSE(fs::exists(tmp.path() + "/_spark_metadata/0"));
+    // The other files, written in parallel with the failed one, are deleted with it.
+    for (const auto& e : fs::directory_iterator(tmp.path())) {
+      EXPECT_EQ(e.path().filename().string().find("part-"), std::string::npos) << e.path();
+    }
   }
   ASSERT_OK(MakeSink(spec)->AddBatch(0, Rows(0, kRows)));
   auto parts = PartFiles(tmp.path());
