@@ -488,15 +488,11 @@ class StreamingSymmetricHashJoinExec : public StatefulOperator {
       std::vector<bool> matched;
       ARROW_ASSIGN_OR_RAISE(auto builders, Builders(side));
       const std::string prefix{kSideByte[side], '\x01'};
-      Status st = store->ForEach([&](std::string_view k, std::string_view v) -> Status {
-        if (k.size() < prefix.size() || k.substr(0, 2) != prefix) {
-          return k.substr(0, 2) > std::string_view(prefix) ? StopIteration() : Status::OK();
-        }
+      ARROW_RETURN_NOT_OK(store->ForEachWithPrefix(prefix, [&](std::string_view k, std::string_view v) -> Status {
         row_keys.emplace_back(k);
         matched.push_back(!v.empty() && v[0] != 0);
         return DecodeRow(side, v, &builders);
-      });
-      if (!st.ok() && !st.IsCancelled()) return st;
+      }));
       if (row_keys.empty()) continue;
       ARROW_ASSIGN_OR_RAISE(auto rows, FinishBuilders(side, &builders));
       std::vector<bool> expired(row_keys.size(), all);

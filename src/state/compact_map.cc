@@ -313,13 +313,13 @@ void CompactMap::MaybeCompactArena() {
   }
 }
 
-std::vector<CompactMap::SortItem> CompactMap::SortedRefs(bool changed_only, uint64_t max_word) const {
+std::vector<CompactMap::SortItem> CompactMap::SortedRefs(bool changed_only, uint64_t max_word, uint64_t min_word) const {
   std::vector<SortItem> order;
-  auto add = [&order, max_word](const Entry& e, uint64_t ref) {
+  auto add = [&order, max_word, min_word](const Entry& e, uint64_t ref) {
     const std::string_view key(e.key, e.key_len);
     SortItem item{{}, ref};
     item.words[0] = Prefix(key);
-    if (item.words[0] > max_word) return;
+    if (item.words[0] > max_word || item.words[0] < min_word) return;
     for (size_t w = 1; w < kSortWords; ++w) item.words[w] = key.size() > 8 * w ? Prefix(key.substr(8 * w)) : 0;
     order.push_back(item);
   };

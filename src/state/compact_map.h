@@ -90,6 +90,19 @@ class CompactMap {
     }
   }
 
+  /// As ForEachSorted, over the keys that begin with `prefix`; only those are ordered.
+  template <typename Fn>
+  void ForEachSortedWithPrefix(std::string_view prefix, Fn&& fn) const {
+    const uint64_t first = Prefix(prefix);  // the prefix's first 8 bytes, zero-padded
+    const uint64_t last = first | (prefix.size() >= 8 ? 0 : ~uint64_t{0} >> (8 * prefix.size()));
+    for (const SortItem& it : SortedRefs(/*changed_only=*/false, last, first)) {
+      const Entry e = Decode(it.ref);
+      const std::string_view key(e.key, e.key_len);
+      if (key.substr(0, prefix.size()) != prefix) continue;  // a prefix longer than 8 bytes, or a shorter key
+      if (!fn(key, std::string_view(e.value, e.value_len))) return;
+    }
+  }
+
   enum class Walk { kKeep, kErase, kStop };
   /// Calls fn(key, value) for live keys in bytewise key order until it returns kStop, erasing
   /// each key it returns kErase for (no lookup by key: see DropErased). The views passed to
@@ -166,7 +179,7 @@ class CompactMap {
   };
   // The live (changed) entries in key order.
   // `max_word`: only entries whose first 8 key bytes, as a big-endian integer, are at most this.
-  std::vector<SortItem> SortedRefs(bool changed_only, uint64_t max_word = ~uint64_t{0}) const;
+  std::vector<SortItem> SortedRefs(bool changed_only, uint64_t max_word = ~uint64_t{0}, uint64_t min_word = 0) const;
   // The first 8 bytes of `key` as a big-endian integer (zero-padded).
   static uint64_t Prefix(std::string_view key);
   // Sorts items by the referenced keys.

@@ -86,6 +86,17 @@ class FileStateStore final : public StateStore {
     return st;
   }
 
+  Status ForEachWithPrefix(std::string_view prefix,
+                           const std::function<Status(std::string_view, std::string_view)>& fn) const override {
+    ARROW_RETURN_NOT_OK(CheckReadable());
+    Status st;
+    data_.map.ForEachSortedWithPrefix(prefix, [&](std::string_view k, std::string_view v) {
+      st = fn(k, v);
+      return st.ok();
+    });
+    return st;
+  }
+
   Result<int64_t> Commit() override;
 
   void Abort() override;

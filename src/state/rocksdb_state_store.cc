@@ -133,6 +133,8 @@ class RocksDBStateStore final : public StateStore {
   Status Put(std::string_view key, std::string_view value) override;
   Status Remove(std::string_view key) override;
   Status ForEach(const std::function<Status(std::string_view, std::string_view)>& fn) const override;
+  Status ForEachWithPrefix(std::string_view prefix,
+                           const std::function<Status(std::string_view, std::string_view)>& fn) const override;
   Result<int64_t> Commit() override;
   void Abort() override {
     if (phase_ == Phase::kOpen) phase_ = Phase::kAborted;
@@ -282,6 +284,16 @@ Status RocksDBStateStore::ForEach(const std::function<Status(std::string_view, s
   ARROW_RETURN_NOT_OK(CheckReadable());
   std::unique_ptr<rocksdb::Iterator> it(batch_.NewIteratorWithBase(db()->NewIterator(rocksdb::ReadOptions())));
   for (it->SeekToFirst(); it->Valid(); it->Next()) ARROW_RETURN_NOT_OK(fn(ToView(it->key()), ToView(it->value())));
+  return FromRocks(it->status(), "RocksDB state store iteration");
+}
+
+Status RocksDBStateStore::ForEachWithPrefix(std::string_view prefix,
+                                            const std::function<Status(std::string_view, std::string_view)>& fn) const {
+  ARROW_RETURN_NOT_OK(CheckReadable());
+  std::unique_ptr<rocksdb::Iterator> it(batch_.NewIteratorWithBase(db()->NewIterator(rocksdb::ReadOptions())));
+  for (it->Seek(ToSlice(prefix)); it->Valid() && ToView(it->key()).substr(0, prefix.size()) == prefix; it->Next()) {
+    ARROW_RETURN_NOT_OK(fn(ToView(it->key()), ToView(it->value())));
+  }
   return FromRocks(it->status(), "RocksDB state store iteration");
 }
 

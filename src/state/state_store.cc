@@ -17,6 +17,21 @@ Status StateStore::Update(std::string_view key, const UpdateFn& fn) {
   return Put(key, value);
 }
 
+Status StateStore::ForEachWithPrefix(
+    std::string_view prefix, const std::function<Status(std::string_view key, std::string_view value)>& fn) const {
+  bool past = false;
+  const Status walked = ForEach([&](std::string_view k, std::string_view v) -> Status {
+    const std::string_view head = k.substr(0, prefix.size());
+    if (head < prefix) return Status::OK();
+    if (head > prefix) {
+      past = true;
+      return Status::Cancelled("stop");
+    }
+    return fn(k, v);
+  });
+  return past ? Status::OK() : walked;
+}
+
 Status StateStore::ForEachRemovingUpTo(
     std::string_view up_to, const std::function<Result<KeyAction>(std::string_view key, std::string_view value)>& fn) {
   return ForEachRemoving([&](std::string_view k, std::string_view v) -> Result<KeyAction> {

@@ -90,6 +90,12 @@ class StateStore {
   virtual Status ForEach(
       const std::function<Status(std::string_view key, std::string_view value)>& fn) const = 0;
 
+  /// As ForEach, over the keys that begin with `prefix` only. The default walks ForEach from
+  /// the first key; the providers go to the prefix's keys directly (the file provider orders
+  /// only those).
+  virtual Status ForEachWithPrefix(
+      std::string_view prefix, const std::function<Status(std::string_view key, std::string_view value)>& fn) const;
+
   /// What ForEachRemoving does with the key it has just shown.
   enum class KeyAction { kKeep, kRemove, kStop };
   /// Walks the keys in bytewise key order as ForEach does and removes (as Remove) each key `fn`

@@ -416,6 +416,54 @@ TEST_P(StateStoreContract, ForEachRemovingUpToShowsOnlyTheKeysWithinTheBound) {
   }
 }
 
+// The prefix walk shows exactly the keys that begin with the prefix, in key order: prefixes of
+// 0, 1, 2 and 10 bytes, with bytes 0x00 and 0xff, next to keys shorter than the prefix, keys
+// equal to it and keys just before and after its range; changes of the open version included.
+TEST_P(StateStoreContract, ForEachWithPrefixShowsExactlyTheKeysWithThePrefix) {
+  TempDir d;
+  auto p = Open(IdIn(d));
+  std::mt19937 rng(5);
+  const std::string alphabet("\x00\x01lr\xfe\xff", 6);
+  Contents model;
+  auto s = p->Load(0).ValueOrDie();
+  for (int i = 0; i < 3000; ++i) {
+    std::string k;
+    for (size_t n = 1 + rng() % 12; k.size() < n;) k += alphabet[rng() % alphabet.size()];
+    ASSERT_OK(s->Put(k, std::to_string(i)));
+    model[k] = std::to_string(i);
+  }
+  ASSERT_EQ(s->Commit().ValueOrDie(), 1);
+  s = p->Load(1).ValueOrDie();
+  ASSERT_OK(s->Put(std::string("l\x01", 2), "new"));  // in the open version only
+  model[std::string("l\x01", 2)] = "new";
+  ASSERT_OK(s->Remove(model.begin()->first));
+  model.erase(model.begin());
+  for (const std::string& prefix : {std::string(), std::string("l"), std::string("l\x01", 2), std::string("\xff\xff", 2),
+                                   std::string("\x00", 1), std::string("lr\x00\x01lr\xfe\xfflr", 10)}) {
+    Contents seen;
+    std::vector<std::string> order;
+    ASSERT_OK(s->ForEachWithPrefix(prefix, [&](std::string_view k, std::string_view v) {
+      seen.emplace(k, v);
+      order.emplace_back(k);
+      return Status::OK();
+    }));
+    Contents want;
+    for (const auto& [k, v] : model) {
+      if (k.compare(0, prefix.size(), prefix) == 0) want.emplace(k, v);
+    }
+    EXPECT_EQ(seen, want) << "prefix of " << prefix.size() << " bytes";
+    EXPECT_TRUE(std::is_sorted(order.begin(), order.end()));
+  }
+  // An error from fn ends the walk and is returned.
+  int calls = 0;
+  auto failed = s->ForEachWithPrefix("l", [&](std::string_view, std::string_view) {
+    ++calls;
+    return Status::IOError("enough");
+  });
+  EXPECT_TRUE(failed.IsIOError());
+  EXPECT_EQ(calls, 1);
+}
+
 TEST_P(StateStoreContract, KeyCountIsExactAfterReloadingFromFiles) {
   TempDir d;
   auto p = Open(IdIn(d), SnapshotEvery(2));
