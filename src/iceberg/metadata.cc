@@ -1,4 +1,4 @@
-// Table metadata JSON (spec "Table Metadata", Appendix C; iceberg-writer-facts.md sections 1-2).
+// Table metadata JSON (the Iceberg spec's "Table Metadata" and Appendix C; docs/iceberg.md).
 #include "iceberg/metadata.h"
 
 #include <algorithm>

@@ -1,5 +1,5 @@
 // Producing a new snapshot from a base table metadata: append (fast append), overwrite of the
-// whole table, and replace (rewrite of given files), per iceberg-writer-facts.md section 7.
+// whole table, and replace (rewrite of given files), as the Iceberg spec's snapshot operations.
 //
 // ApplySnapshotChange writes the new manifest(s) and the manifest list, then returns the new
 // metadata. It does not publish anything: a catalog commit does (catalog.h). If that commit

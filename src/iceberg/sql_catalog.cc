@@ -1,4 +1,4 @@
-// SQL catalog (iceberg-writer-facts.md section 6b). Create = INSERT of the table row; commit =
+// SQL catalog (the JDBC catalog's table, docs/iceberg.md). Create = INSERT of the table row; commit =
 // UPDATE ... WHERE metadata_location = <base> (0 rows = another writer committed first).
 #include "iceberg/sql_catalog.h"
 

@@ -1,4 +1,4 @@
-// Spark's output-mode rules (UnsupportedOperationChecker, spark-checkpoint-facts.md §4), checked
+// Spark's output-mode rules (UnsupportedOperationChecker; docs/stateful.md "Output modes"), checked
 // before any batch runs. Each refusal names the operator and the fix.
 #include "plan/output_mode.h"
 

@@ -2,7 +2,7 @@
 //
 // Versions count committed batches: version 0 is empty; batch N works on a store loaded at
 // version N and its Commit() makes version N+1 durable. Re-running an uncommitted batch N loads
-// version N again and its commit overwrites version N+1 (spark-checkpoint-facts.md §6, §11 (4)).
+// version N again and its commit overwrites version N+1 (as Spark's; docs/state-store.md).
 //
 // Keys and values are byte strings; operators encode their rows themselves. Iteration is
 // ordered by key, bytewise (unsigned lexicographic, as memcmp), so output built from state is
