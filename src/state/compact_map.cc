@@ -105,6 +105,10 @@ CompactMap::Entry CompactMap::Decode(uint64_t ref) const {
   return e;
 }
 
+void CompactMap::Prefetch(uint64_t ref) const {
+  __builtin_prefetch(blocks_[ref >> kOffsetBits].data.get() + (ref & ((uint64_t{1} << kOffsetBits) - 1)));
+}
+
 std::string_view CompactMap::KeyOf(uint64_t ref) const {
   Entry e = Decode(ref);
   return {e.key, e.key_len};
@@ -239,7 +243,9 @@ void CompactMap::DropErased(const std::vector<uint64_t>& refs) {
     return;
   }
   const size_t mask = slots_.size() - 1;
-  for (uint64_t ref : refs) {
+  for (size_t k = 0; k < refs.size(); ++k) {
+    if (k + kPrefetchAhead < refs.size()) Prefetch(refs[k + kPrefetchAhead]);
+    const uint64_t ref = refs[k];
     const uint64_t hash = HashOf(KeyOf(ref));
     const uint64_t want = (TagOf(hash) << 48) | (ref + 2);
     size_t i = hash & mask;
@@ -278,7 +284,10 @@ void CompactMap::Rehash(size_t capacity) {
   std::vector<uint64_t> old = std::move(slots_);
   slots_.assign(capacity, kEmpty);
   const size_t mask = capacity - 1;
-  for (uint64_t s : old) {
+  for (size_t k = 0; k < old.size(); ++k) {
+    const uint64_t ahead = k + kPrefetchAhead < old.size() ? old[k + kPrefetchAhead] : kEmpty;
+    if (ahead != kEmpty && ahead != kTombstone) Prefetch((ahead & kRefMask) - 2);
+    const uint64_t s = old[k];
     if (s == kEmpty || s == kTombstone) continue;
     const Entry e = Decode((s & kRefMask) - 2);
     if (*e.header & kDead) continue;  // killed, its slot not yet freed (DropErased)

@@ -72,10 +72,11 @@ class CompactMap {
   /// Calls fn(key, value) for every live changed key, in bytewise key order.
   template <typename Fn>
   void ForEachChangedSorted(Fn&& fn) const {
-    for (const SortItem& it : SortedRefs(/*changed_only=*/true)) {
+    InOrder(SortedRefs(/*changed_only=*/true), [&](const SortItem& it) {
       const Entry e = Decode(it.ref);
       fn(std::string_view(e.key, e.key_len), std::string_view(e.value, e.value_len));
-    }
+      return true;
+    });
   }
   /// Forgets which keys changed (after a commit).
   void ClearChanges();
@@ -84,10 +85,10 @@ class CompactMap {
   /// fn that returns false.
   template <typename Fn>
   void ForEachSorted(Fn&& fn) const {
-    for (const SortItem& it : SortedRefs(/*changed_only=*/false)) {
+    InOrder(SortedRefs(/*changed_only=*/false), [&](const SortItem& it) {
       const Entry e = Decode(it.ref);
-      if (!fn(std::string_view(e.key, e.key_len), std::string_view(e.value, e.value_len))) return;
-    }
+      return static_cast<bool>(fn(std::string_view(e.key, e.key_len), std::string_view(e.value, e.value_len)));
+    });
   }
 
   /// As ForEachSorted, over the keys that begin with `prefix`; only those are ordered.
@@ -95,12 +96,12 @@ class CompactMap {
   void ForEachSortedWithPrefix(std::string_view prefix, Fn&& fn) const {
     const uint64_t first = Prefix(prefix);  // the prefix's first 8 bytes, zero-padded
     const uint64_t last = first | (prefix.size() >= 8 ? 0 : ~uint64_t{0} >> (8 * prefix.size()));
-    for (const SortItem& it : SortedRefs(/*changed_only=*/false, last, first)) {
+    InOrder(SortedRefs(/*changed_only=*/false, last, first), [&](const SortItem& it) {
       const Entry e = Decode(it.ref);
       const std::string_view key(e.key, e.key_len);
-      if (key.substr(0, prefix.size()) != prefix) continue;  // a prefix longer than 8 bytes, or a shorter key
-      if (!fn(key, std::string_view(e.value, e.value_len))) return;
-    }
+      if (key.substr(0, prefix.size()) != prefix) return true;  // a prefix longer than 8 bytes, or a shorter key
+      return static_cast<bool>(fn(key, std::string_view(e.value, e.value_len)));
+    });
   }
 
   enum class Walk { kKeep, kErase, kStop };
@@ -113,16 +114,17 @@ class CompactMap {
     std::vector<uint64_t> erased;
     uint64_t max_word = ~uint64_t{0};  // no first word of a key within `up_to` is greater
     if (up_to) max_word = Prefix(*up_to) | (up_to->size() >= 8 ? 0 : ~uint64_t{0} >> (8 * up_to->size()));
-    for (const SortItem& it : SortedRefs(/*changed_only=*/false, max_word)) {
+    InOrder(SortedRefs(/*changed_only=*/false, max_word), [&](const SortItem& it) {
       const Entry e = Decode(it.ref);
-      if (up_to && std::string_view(e.key, std::min<size_t>(e.key_len, up_to->size())) > *up_to) break;
+      if (up_to && std::string_view(e.key, std::min<size_t>(e.key_len, up_to->size())) > *up_to) return false;
       const Walk w = fn(std::string_view(e.key, e.key_len), std::string_view(e.value, e.value_len));
-      if (w == Walk::kStop) break;
+      if (w == Walk::kStop) return false;
       if (w == Walk::kErase) {
         Kill(it.ref);
         erased.push_back(it.ref);
       }
-    }
+      return true;
+    });
     DropErased(erased);
     MaybeCompactArena();
   }
@@ -151,6 +153,10 @@ class CompactMap {
   static constexpr uint64_t kRefMask = (uint64_t{1} << 48) - 1;
 
   Entry Decode(uint64_t ref) const;
+  /// Starts loading the entry at `ref` into the cache (a walk in key order reads the arena at
+  /// random: the entry a few items ahead is requested while the current one is used).
+  void Prefetch(uint64_t ref) const;
+  static constexpr size_t kPrefetchAhead = 8;
   std::string_view KeyOf(uint64_t ref) const;
   std::string_view ValueOf(uint64_t ref) const;
   static uint64_t HashOf(std::string_view key);
@@ -180,6 +186,14 @@ class CompactMap {
   // The live (changed) entries in key order.
   // `max_word`: only entries whose first 8 key bytes, as a big-endian integer, are at most this.
   std::vector<SortItem> SortedRefs(bool changed_only, uint64_t max_word = ~uint64_t{0}, uint64_t min_word = 0) const;
+  /// Calls fn(item) for each item in order, until it returns false, prefetching ahead.
+  template <typename Fn>
+  void InOrder(const std::vector<SortItem>& items, Fn&& fn) const {
+    for (size_t i = 0; i < items.size(); ++i) {
+      if (i + kPrefetchAhead < items.size()) Prefetch(items[i + kPrefetchAhead].ref);
+      if (!fn(items[i])) return;
+    }
+  }
   // The first 8 bytes of `key` as a big-endian integer (zero-padded).
   static uint64_t Prefix(std::string_view key);
   // Sorts items by the referenced keys.
