@@ -184,7 +184,7 @@ class CompactMap {
     uint64_t ref;
   };
   // The live (changed) entries in key order.
-  // `max_word`: only entries whose first 8 key bytes, as a big-endian integer, are at most this.
+  // Only entries whose first 8 key bytes, as a big-endian integer, are within [min_word, max_word].
   std::vector<SortItem> SortedRefs(bool changed_only, uint64_t max_word = ~uint64_t{0}, uint64_t min_word = 0) const;
   /// Calls fn(item) for each item in order, until it returns false, prefetching ahead.
   template <typename Fn>
