@@ -161,6 +161,9 @@ def run_process(cmd: list[str], *, cwd: Path | None = None, env: dict | None = N
             pass
     popen.returncode = run.returncode = os.waitstatus_to_exitcode(status)
     run.cpu_s = max(usage.ru_utime + usage.ru_stime, sum(cpu_seen.values()))
+    # The child's own peak (kB): a run shorter than one poll would otherwise report the RSS of
+    # its first moments. The polls add the rest of the tree (a JVM under a Python driver).
+    run.peak_rss_bytes = max(run.peak_rss_bytes, usage.ru_maxrss * 1024)
     run.stdout = out_path.read_text(errors="replace")
     run.stderr = err_path.read_text(errors="replace")
     return run
