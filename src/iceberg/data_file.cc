@@ -165,6 +165,7 @@ Result<DataFile> WriteDataFile(io::FileSystem* fs, const TableFile& at, const ar
   auto out = arrow::io::BufferedOutputStream::Create(1 << 20, arrow::default_memory_pool(), raw);
   std::shared_ptr<parquet::FileMetaData> md;
   Status st = out.ok() ? WriteParquet(rows, *out, &md) : out.status();
+  if (!st.ok() && out.ok()) (void)(*out)->Abort();  // not flushed again by its destructor
   if (st.ok()) st = fs->Rename(temp, path);
   if (!st.ok()) {
     (void)fs->Delete(temp);

@@ -112,6 +112,7 @@ Result<std::vector<SinkFileStatus>> WritePartFiles(io::FileSystem* fs, const std
       // Buffered: the encoders write a small file in dozens of pieces of a few bytes.
       auto buffered = arrow::io::BufferedOutputStream::Create(kWriteBufferBytes, arrow::default_memory_pool(), *stream);
       st = buffered.ok() ? WriteDataFile(o, *rows.Slice(p.offset, p.rows), *buffered) : buffered.status();
+      if (!st.ok() && buffered.ok()) (void)(*buffered)->Abort();  // not flushed again by its destructor
     }
     if (!st.ok()) {
       (void)fs->Delete(temp_path);
