@@ -44,7 +44,9 @@ def test_broker_restart_mid_run(tmp_path, sluice_bin_dir, pipeline):
         deadline = time.monotonic() + 120
         while not committed() and query.poll() is None and time.monotonic() < deadline:
             time.sleep(0.05)
-        assert query.poll() is None, "the query finished before the broker restart; give it more batches"
+        if query.poll() is not None:
+            _, err = query.communicate()
+            pytest.fail(f"the query ended (exit {query.returncode}) before the broker restart: {err}")
         subprocess.run([str(BROKER), "stop", str(broker_dir)], check=True, timeout=120)
         time.sleep(1)
         subprocess.run([str(BROKER), "start", str(broker_dir)], check=True, capture_output=True, timeout=300)

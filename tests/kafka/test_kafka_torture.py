@@ -22,7 +22,7 @@ from confluent_kafka import Producer
 from pyiceberg.catalog.sql import SqlCatalog
 
 KILLS = int(os.environ.get("SLUICE_KAFKA_KILLS", "50"))
-CHUNK = 200          # records produced whenever a run finishes before it is killed
+CHUNK = 400          # records produced whenever a run finishes before it is killed
 PER_TRIGGER = 40     # max_offsets_per_trigger: many small batches to kill in
 WINDOW_MS = 10_000   # tumbling windows on the Kafka timestamp
 # A day ago, on a window boundary: recent enough for the broker's time-based retention (7 days),
@@ -141,6 +141,12 @@ def sluice_run(bin_dir: Path, sql: Path, ckpt: Path):
     return [str(bin_dir / "sluice"), "run", str(sql), "--checkpoint", str(ckpt), "--trigger", "available-now"]
 
 
+def committed(ckpt: Path) -> int:
+    """The last batch id in the commit log of the checkpoint's query (-1: none yet)."""
+    ids = [int(p.name) for p in ckpt.glob("*/commits/*") if p.name.isdigit()]
+    return max(ids, default=-1)
+
+
 def run_to_end(cmd, timeout=300):
     out = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
     assert out.returncode == 0, out.stderr
@@ -160,30 +166,47 @@ def test_kill_9_torture_equals_a_run_that_never_stopped(tmp_path, sluice_bin_dir
         (out / "p.sql").write_text(make_sql(kafka, data.topic, out))
         outs[run] = out
 
-    cmd = sluice_run(sluice_bin_dir, outs["killed"] / "p.sql", outs["killed"] / "ckpt")
+    ckpt = outs["killed"] / "ckpt"
+    cmd = sluice_run(sluice_bin_dir, outs["killed"] / "p.sql", ckpt)
     rnd = random.Random(name)
-    kills = finished = 0
+    kills = finished = mid_run = 0
+    # The kill moment is a random fraction of how long the last run that finished took (a run
+    # that catches up on one CHUNK), not a fixed span of seconds: a fixed span lets most runs of a
+    # fast binary finish first, and every finished run adds a CHUNK, so the input (and the final
+    # runs over all of it) grew without bound. Tied to the runs' own length, the kills land
+    # anywhere from start-up to the last batch, and a run finishes every few kills, whatever the
+    # binary's speed.
+    run_s, whole = 0.7, True  # whole: this run starts with a full CHUNK (at least) to read
     t0 = time.time()
     while kills < KILLS:
+        before = committed(ckpt)
         p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        started = time.time()
         try:
-            p.wait(timeout=rnd.uniform(0.1, 0.7))
+            p.wait(timeout=rnd.uniform(0.25, 1.0) * run_s)
         except subprocess.TimeoutExpired:
             p.send_signal(signal.SIGKILL)
             p.wait()
             kills += 1
+            mid_run += committed(ckpt) > before  # killed after a batch, not in start-up
+            whole = False
             continue
         assert p.returncode == 0, p.stderr.read().decode()
         finished += 1
+        if whole:  # only a run over a whole CHUNK measures a run's length
+            run_s = max(time.time() - started, 0.05)
+        whole = True
         data.produce(CHUNK)  # the run caught up: more input arrives while the query is down
     run_to_end(cmd)
     killed_for = time.time() - t0
 
     run_to_end(sluice_run(sluice_bin_dir, outs["never_stopped"] / "p.sql", outs["never_stopped"] / "ckpt"))
     got, want = read(kafka, outs["killed"]), read(kafka, outs["never_stopped"])
-    print(f"{name}: {kills} kills, {finished} runs finished between kills, {data.n} records, "
+    print(f"{name}: {kills} kills ({mid_run} after a batch of the run), {finished} runs finished between kills, {data.n} records, "
           f"{len(got)} output rows, {killed_for:.1f} s")
     assert len(got) > 0
+    assert finished > 0  # input arrived between kills, not only before the first
+    assert mid_run > 0  # not every kill hit a run's start-up
     assert got == want
     if name != "windowed_kafka_to_iceberg":
         assert len(got) == data.n  # one output row per input record
