@@ -3,7 +3,6 @@
 
 #include <arrow/api.h>
 #include <arrow/compute/api.h>
-#include <arrow/io/buffered.h>
 #include <parquet/arrow/reader.h>
 #include <parquet/arrow/writer.h>
 #include <parquet/file_reader.h>
@@ -160,12 +159,10 @@ Result<DataFile> WriteDataFile(io::FileSystem* fs, const TableFile& at, const ar
     if (!st.ok()) return st.WithMessage("Metrics of column '", f.name, "' for ", path, ": ", st.message());
   }
   const std::string temp = ParentDir(path) + "/." + BaseName(path) + ".tmp";
-  ARROW_ASSIGN_OR_RAISE(auto raw, fs->OpenOutputStream(temp));
-  // Buffered: the Parquet writer writes a small file in dozens of pieces of a few bytes.
-  auto out = arrow::io::BufferedOutputStream::Create(1 << 20, arrow::default_memory_pool(), raw);
+  ARROW_ASSIGN_OR_RAISE(auto out, fs->OpenOutputStream(temp));
   std::shared_ptr<parquet::FileMetaData> md;
-  Status st = out.ok() ? WriteParquet(rows, *out, &md) : out.status();
-  if (!st.ok() && out.ok()) (void)(*out)->Abort();  // not flushed again by its destructor
+  Status st = WriteParquet(rows, out, &md);
+  if (!st.ok()) (void)out->Abort();  // neither flushed nor synced: it is deleted
   if (st.ok()) st = fs->Rename(temp, path);
   if (!st.ok()) {
     (void)fs->Delete(temp);

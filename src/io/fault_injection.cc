@@ -156,12 +156,14 @@ class FaultStream : public arrow::io::OutputStream {
   FaultStream(FaultInjectingFileSystem* fs, std::string path, std::shared_ptr<arrow::io::OutputStream> base)
       : fs_(fs), path_(std::move(path)), base_(std::move(base)) {}
   Status Close() override { return base_->Close(); }
+  Status Abort() override { return base_->Abort(); }
   bool closed() const override { return base_->closed(); }
   Result<int64_t> Tell() const override { return base_->Tell(); }
   Status Write(const void* data, int64_t nbytes) override {
     ARROW_RETURN_NOT_OK(base_->Write(data, nbytes));
     if (!checked_) {
       checked_ = true;
+      ARROW_RETURN_NOT_OK(base_->Flush());  // the first bytes reach the file (the base buffers)
       ARROW_RETURN_NOT_OK(fs_->OnWrite(path_));
     }
     return Status::OK();

@@ -81,7 +81,8 @@ class FileSystem {
   /// Makes every entry made with EntrySync::kDeferred durable now.
   virtual Status SyncDeferred() = 0;
 
-  /// A stream for a large new file (sink data files). Close() fsyncs the file.
+  /// A stream for a large new file (sink data files), buffered. Close() fsyncs the file;
+  /// Abort() gives it up without the sync.
   virtual Result<std::shared_ptr<arrow::io::OutputStream>> OpenOutputStream(const std::string& path) = 0;
   virtual Result<std::shared_ptr<arrow::io::RandomAccessFile>> OpenInputFile(const std::string& path) = 0;
 

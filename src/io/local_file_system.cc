@@ -1,5 +1,6 @@
 // POSIX implementation of the filesystem seam, with the durability steps the checkpoint
 // protocol relies on (data syncs of files, fsync of their directories, in the order entries are made).
+#include <arrow/io/buffered.h>
 #include <arrow/io/file.h>
 #include <dirent.h>
 #include <fcntl.h>
@@ -106,6 +107,9 @@ Status WriteNewFile(const std::string& path, const std::string& data) {
   return st;
 }
 
+// OpenOutputStream's write buffer.
+constexpr int64_t kOutputBufferBytes = 1 << 20;
+
 // An output stream whose Close() syncs the data, so a sink's data file is durable before the sink
 // log lists it.
 class SyncingOutputStream : public arrow::io::OutputStream {
@@ -120,6 +124,12 @@ class SyncingOutputStream : public arrow::io::OutputStream {
     ::close(fd_);
     fd_ = -1;
     return st;
+  }
+  /// Closes without the sync: the file is being given up (its writer deletes it).
+  Status Abort() override {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = -1;
+    return Status::OK();
   }
   bool closed() const override { return fd_ < 0; }
   Result<int64_t> Tell() const override { return pos_; }
@@ -284,7 +294,9 @@ class LocalFs final : public FileSystem {
   Result<std::shared_ptr<arrow::io::OutputStream>> OpenOutputStream(const std::string& path) override {
     int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0) return ErrnoStatus("cannot create", path, errno);
-    return std::make_shared<SyncingOutputStream>(path, fd);
+    // Buffered: file encoders (Parquet's writer above all) write in pieces of a few bytes.
+    return arrow::io::BufferedOutputStream::Create(kOutputBufferBytes, arrow::default_memory_pool(),
+                                                   std::make_shared<SyncingOutputStream>(path, fd));
   }
 
   Result<std::shared_ptr<arrow::io::RandomAccessFile>> OpenInputFile(const std::string& path) override {

@@ -12,7 +12,6 @@
 //      runtime's commits/<batchId>, the next entry made, waits for it (io::EntrySync).
 #include "sink/file_sink.h"
 
-#include <arrow/io/buffered.h>
 #include <arrow/io/memory.h>
 #include <arrow/util/parallel.h>
 #include <arrow/util/thread_pool.h>
@@ -50,9 +49,6 @@ std::string PartFileName(int task, const std::string& uuid, int64_t counter, con
   std::snprintf(counter_buf, sizeof(counter_buf), ".c%03lld", static_cast<long long>(counter));
   return buf + uuid + counter_buf + ext;
 }
-
-// A part file encoded straight to its file goes through a buffer of this size.
-constexpr int64_t kWriteBufferBytes = 1 << 20;
 
 // A batch of at least twice this many rows, with no maxRecordsPerFile, is written as one part
 // file per core (at most), each encoded on its own core.
@@ -107,21 +103,19 @@ Result<std::vector<SinkFileStatus>> WritePartFiles(io::FileSystem* fs, const std
     const PartSlice& p = parts[i];
     const std::string temp_path = temp_path_of(p);
     auto stream = fs->OpenOutputStream(temp_path);
-    Status st = stream.status();
-    if (st.ok()) {
-      // Buffered: the encoders write a small file in dozens of pieces of a few bytes.
-      auto buffered = arrow::io::BufferedOutputStream::Create(kWriteBufferBytes, arrow::default_memory_pool(), *stream);
-      st = buffered.ok() ? WriteDataFile(o, *rows.Slice(p.offset, p.rows), *buffered) : buffered.status();
-      if (!st.ok() && buffered.ok()) (void)(*buffered)->Abort();  // not flushed again by its destructor
-    }
+    Status st = stream.ok() ? WriteDataFile(o, *rows.Slice(p.offset, p.rows), *stream) : stream.status();
     if (!st.ok()) {
+      if (stream.ok()) (void)(*stream)->Abort();  // neither flushed nor synced: it is deleted
       (void)fs->Delete(temp_path);
       return st.WithMessage("Cannot write ", o.format_name, " file '", final_path_of(p), "': ", st.message());
     }
     return Status::OK();
   };
-  auto delete_temps_from = [&](size_t first) {
+  // On error: the files renamed so far and the temp files from part `first` on.
+  auto undo = [&](size_t first, const Status& st) {
+    for (const auto& f : written) (void)fs->Delete(io::UriToPath(f.path));
     for (size_t j = first; j < parts.size(); ++j) (void)fs->Delete(temp_path_of(parts[j]));
+    return st;
   };
   // One file per core (tasks 0, 1, ...): all encoded and written on the CPU pool first. Else
   // each file is written, then renamed, before the next.
@@ -129,31 +123,25 @@ Result<std::vector<SinkFileStatus>> WritePartFiles(io::FileSystem* fs, const std
   if (one_per_core) {
     Status st = arrow::internal::ParallelFor(static_cast<int>(parts.size()),
                                              [&](int i) { return write_temp(static_cast<size_t>(i)); });
-    if (!st.ok()) {
-      delete_temps_from(0);
-      return st;
-    }
+    if (!st.ok()) return undo(0, st);
   }
   for (size_t i = 0; i < parts.size(); ++i) {
     if (!one_per_core) {
       Status st = write_temp(i);
-      if (!st.ok()) {
-        for (const auto& f : written) (void)fs->Delete(io::UriToPath(f.path));
-        return st;
-      }
+      if (!st.ok()) return undo(i, st);
     }
     const std::string final_path = final_path_of(parts[i]);
     // The directory sync is deferred: the log entry (or _SUCCESS) made next waits for it, and
     // several part files in one directory share one sync.
     Status renamed = fs->Rename(temp_path_of(parts[i]), final_path, io::EntrySync::kDeferred);
-    auto info = renamed.ok() ? fs->Stat(final_path) : Result<std::optional<io::FileInfo>>(renamed);
-    if (info.ok() && !info->has_value()) info = Status::IOError("File '", final_path, "' vanished right after it was written");
-    if (!info.ok()) {
-      for (const auto& f : written) (void)fs->Delete(io::UriToPath(f.path));
-      delete_temps_from(i);
-      Status failed = info.status();
-      return renamed.ok() ? failed
-                          : failed.WithMessage("Cannot write ", o.format_name, " file '", final_path, "': ", failed.message());
+    if (!renamed.ok()) {
+      return undo(i, renamed.WithMessage("Cannot write ", o.format_name, " file '", final_path, "': ", renamed.message()));
+    }
+    auto info = fs->Stat(final_path);
+    if (!info.ok() || !info->has_value()) {
+      (void)fs->Delete(final_path);
+      return undo(i + 1, info.ok() ? Status::IOError("File '", final_path, "' vanished right after it was written")
+                                   : info.status());
     }
     SinkFileStatus f;
     f.path = io::PathToUri(final_path);
