@@ -1,7 +1,7 @@
 #!/bin/sh
 # Kafka -> Parquet throughput: sluice's Kafka source against Spark's; run with the repo's .venv.
 ''''exec "$(dirname "$0")/../.venv/bin/python" "$0" "$@" # '''
-"""bench/kafka_q0.py [--events N] [--partitions P] [--reps R] [--name NAME]
+"""bench/kafka_q0.py [--events N] [--partitions P] [--reps R] [--name NAME] [--max-offsets-per-trigger M]
 
 Nexmark q0 (pass-through) over the bids of the benchmarks' Nexmark stream (benchlib/nexmark.py),
 produced as JSON values to a Kafka topic on a local single-node broker (scripts/kafka-broker),
@@ -15,8 +15,10 @@ text, partition, offset, timestamp) to Parquet files:
           git-ignored .cache/); time = readStream to the end of awaitTermination(), JVM start
           excluded, as in bench/README.md.
 
-Both read every record from 'earliest' with no per-trigger limit. Writes bench/results/<NAME>.json
-and .md (default name kafka_q0). Not part of `make test`; `make bench-kafka` runs it."""
+Both read every record from 'earliest', with no per-trigger limit unless --max-offsets-per-trigger
+gives one (maxOffsetsPerTrigger for both: a backlog caught up in many small batches, where the
+cost of starting each batch's read shows). Writes bench/results/<NAME>.json and .md (default
+name kafka_q0). Not part of `make test`; `make bench-kafka` runs it."""
 
 import argparse
 import json
@@ -99,7 +101,8 @@ def produce(bootstrap: str, topic: str, partitions: int, values: list[bytes]) ->
     return time.perf_counter() - t0
 
 
-def run_sluice(bootstrap: str, topic: str, work: Path, reps: int, sluice_bin: str) -> dict:
+def run_sluice(bootstrap: str, topic: str, work: Path, reps: int, sluice_bin: str, per_trigger: int | None) -> dict:
+    limit = f", max_offsets_per_trigger = {per_trigger}" if per_trigger else ""
     runs = []
     for rep in range(reps):
         d = work / "sluice" / f"rep{rep}"
@@ -107,7 +110,7 @@ def run_sluice(bootstrap: str, topic: str, work: Path, reps: int, sluice_bin: st
         d.mkdir(parents=True)
         sql = f"""
 CREATE TABLE bids_topic () WITH (connector = 'kafka', bootstrap_servers = '{bootstrap}', subscribe = '{topic}',
-                                 starting_offsets = 'earliest');
+                                 starting_offsets = 'earliest'{limit});
 CREATE TABLE out () WITH (connector = 'files', format = 'parquet', path = '{d / "out"}');
 INSERT INTO out {SLUICE_Q0};
 """
@@ -136,8 +139,11 @@ spark.sparkContext.setLogLevel("ERROR")
 runs = []
 for rep in range(spec["reps"]):
     t0 = time.perf_counter()
-    df = (spark.readStream.format("kafka").option("kafka.bootstrap.servers", spec["bootstrap"])
-          .option("subscribe", spec["topic"]).option("startingOffsets", "earliest").load())
+    reader = (spark.readStream.format("kafka").option("kafka.bootstrap.servers", spec["bootstrap"])
+              .option("subscribe", spec["topic"]).option("startingOffsets", "earliest"))
+    if spec["per_trigger"]:
+        reader = reader.option("maxOffsetsPerTrigger", spec["per_trigger"])
+    df = reader.load()
     df.createOrReplaceTempView("bids_topic")
     q = (spark.sql(spec["select"]).writeStream.format("parquet")
          .option("path", f"{spec['out']}/rep{rep}").option("checkpointLocation", f"{spec['ckpt']}/rep{rep}")
@@ -150,14 +156,17 @@ spark.stop()
 '''
 
 
-def run_spark(bootstrap: str, topic: str, work: Path, reps: int, jars: list[str]) -> dict:
+def run_spark(bootstrap: str, topic: str, work: Path, reps: int, jars: list[str], per_trigger: int | None) -> dict:
     d = work / "spark"
     subprocess.run(["rm", "-rf", str(d)], check=True)
     d.mkdir(parents=True)
     select = SPARK_Q0
     spec = {"bootstrap": bootstrap, "topic": topic, "reps": reps, "select": select, "out": str(d / "out"),
+            "per_trigger": per_trigger,
             "ckpt": str(d / "ckpt"),
+            # recentProgress keeps the last 100 batches unless told otherwise (small batches: more)
             "conf": {"spark.jars": ",".join(jars), "spark.sql.shuffle.partitions": "2",
+                     "spark.sql.streaming.numRecentProgressUpdates": "1000000",
                      "spark.sql.session.timeZone": "UTC", "spark.ui.showConsoleProgress": "false"}}
     (d / "spec.json").write_text(json.dumps(spec))
     (d / "job.py").write_text(SPARK_JOB)
@@ -172,8 +181,9 @@ def run_spark(bootstrap: str, topic: str, work: Path, reps: int, jars: list[str]
 
 
 def markdown(res: dict) -> str:
+    limit = res.get("max_offsets_per_trigger")
     lines = [f"# Kafka -> Parquet: Nexmark q0 over {res['records']:,} bids in a {res['partitions']}-partition topic",
-             "", "```sql", "-- sluice", SLUICE_Q0, "-- Spark", SPARK_Q0, "```",
+             "", f"maxOffsetsPerTrigger: {limit:,}." if limit else "No per-trigger limit.", "", "```sql", "-- sluice", SLUICE_Q0, "-- Spark", SPARK_Q0, "```",
              "", f"Machine: {res['machine']}; load average at start {res['load_average_start']}.",
              f"Producing the topic took {res['produce_s']:.1f} s (not measured below).", "",
              "| engine | run | seconds | rows in | rows out | rows/s | batches |", "|---|---|---|---|---|---|---|"]
@@ -198,6 +208,8 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--reps", type=int, default=2)
     ap.add_argument("--name", default="kafka_q0")
     ap.add_argument("--engines", default="sluice,spark")
+    ap.add_argument("--max-offsets-per-trigger", type=int, default=None,
+                    help="records per batch at most, for both engines (default: no limit)")
     ap.add_argument("--sluice-bin", default=str(REPO / "build" / "bin" / "sluice"))
     ap.add_argument("--spark-connector-version", default=None,
                     help="spark-sql-kafka-0-10 version (default: the installed PySpark's)")
@@ -216,14 +228,17 @@ def main(argv: list[str]) -> int:
         return 1
     bootstrap = start.stdout.strip().splitlines()[-1]
     try:
-        res = {"records": len(values), "partitions": args.partitions, "machine": f"{os.cpu_count()} cores, "
+        res = {"records": len(values), "partitions": args.partitions,
+               "max_offsets_per_trigger": args.max_offsets_per_trigger, "machine": f"{os.cpu_count()} cores, "
                f"{platform.platform()}", "load_average_start": [round(x, 1) for x in os.getloadavg()],
                "spark_connector": f"org.apache.spark:spark-sql-kafka-0-10_2.13:{connector} on PySpark "
                                   f"{pyspark_version()}"}
         res["produce_s"] = produce(bootstrap, "bids", args.partitions, values)
         skipped = {"status": "failed", "error": "not run (--engines)"}
-        res["sluice"] = run_sluice(bootstrap, "bids", work, args.reps, args.sluice_bin) if "sluice" in engines else skipped
-        res["spark"] = run_spark(bootstrap, "bids", work, args.reps, jars) if "spark" in engines else skipped
+        per_trigger = args.max_offsets_per_trigger
+        res["sluice"] = (run_sluice(bootstrap, "bids", work, args.reps, args.sluice_bin, per_trigger)
+                         if "sluice" in engines else skipped)
+        res["spark"] = run_spark(bootstrap, "bids", work, args.reps, jars, per_trigger) if "spark" in engines else skipped
     finally:
         subprocess.run([str(BROKER), "stop", str(broker_dir)], timeout=120)
     out = BENCH / "results"

@@ -3,7 +3,9 @@
 #include <arrow/api.h>
 #include <librdkafka/rdkafka.h>
 
+#include <algorithm>
 #include <chrono>
+#include <deque>
 #include <regex>
 #include <set>
 
@@ -107,6 +109,17 @@ Result<std::unique_ptr<KafkaReader>> KafkaReader::Open(const KafkaSourceOptions&
   if (!settings.count("fetch.wait.max.ms")) settings["fetch.wait.max.ms"] = "10";
   std::unique_ptr<KafkaReader> r(new KafkaReader(options));
   ARROW_ASSIGN_OR_RAISE(r->consumer_, io::kafka::MakeClient(io::kafka::ClientType::kConsumer, settings, "Kafka source"));
+  // The offset look-ups go through a client of their own: the reading consumer stays assigned
+  // and fetching between reads, and a look-up on its connection would wait behind its fetches
+  // (each held up to fetch.wait.max.ms at the end of the log).
+  ARROW_ASSIGN_OR_RAISE(r->lookup_, io::kafka::MakeClient(io::kafka::ClientType::kConsumer, settings, "Kafka source"));
+  // The reading consumer connects and learns the cluster's topics now: its first assignment
+  // would otherwise wait for both (about a second). A failure here is left to the reads to report.
+  const rd_kafka_metadata_t* md = nullptr;
+  const int warm_ms = std::min(5000, io::kafka::RetryTimeoutMs(settings));
+  if (rd_kafka_metadata(r->consumer_.get(), 1, nullptr, &md, warm_ms) == RD_KAFKA_RESP_ERR_NO_ERROR) {
+    rd_kafka_metadata_destroy(md);
+  }
   return r;
 }
 
@@ -118,7 +131,7 @@ Result<std::vector<TopicPartition>> KafkaReader::Partitions() {
     }
     return out;
   }
-  ARROW_ASSIGN_OR_RAISE(auto topics, io::kafka::ListTopics(consumer_.get(), options_.bootstrap,
+  ARROW_ASSIGN_OR_RAISE(auto topics, io::kafka::ListTopics(lookup_.get(), options_.bootstrap,
                                                            io::kafka::RetryTimeoutMs(options_.kafka)));
   if (options_.pattern) {
     for (const auto& [t, ps] : topics) {
@@ -139,35 +152,95 @@ Result<std::vector<TopicPartition>> KafkaReader::Partitions() {
 }
 
 Result<io::kafka::Watermarks> KafkaReader::Watermarks(const TopicPartition& tp) {
-  return io::kafka::QueryWatermarks(consumer_.get(), tp.first, tp.second, options_.bootstrap, io::kafka::RetryTimeoutMs(options_.kafka));
+  return io::kafka::QueryWatermarks(lookup_.get(), tp.first, tp.second, options_.bootstrap, io::kafka::RetryTimeoutMs(options_.kafka));
 }
 
 Result<std::optional<int64_t>> KafkaReader::OffsetForTime(const TopicPartition& tp, int64_t timestamp_ms) {
-  return io::kafka::QueryOffsetForTime(consumer_.get(), tp.first, tp.second, timestamp_ms, options_.bootstrap,
+  return io::kafka::QueryOffsetForTime(lookup_.get(), tp.first, tp.second, timestamp_ms, options_.bootstrap,
                                        io::kafka::RetryTimeoutMs(options_.kafka));
+}
+
+KafkaReader::~KafkaReader() { Release(); }
+
+void KafkaReader::Release() {
+  for (auto& [tp, h] : held_) {
+    for (auto* m : h.early) rd_kafka_message_destroy(m);
+  }
+  if (!held_.empty()) rd_kafka_assign(consumer_.get(), nullptr);
+  held_.clear();
+  early_bytes_ = 0;
+}
+
+Status KafkaReader::Prepare(const std::map<TopicPartition, ReadRange>& ranges) {
+  bool reads_on = true;
+  for (const auto& [tp, r] : ranges) {
+    auto it = held_.find(tp);
+    if (it == held_.end() || it->second.dropped || it->second.next != r.from) reads_on = false;
+  }
+  ListPtr list(rd_kafka_topic_partition_list_new(static_cast<int>(ranges.size())));
+  for (const auto& [tp, r] : ranges) {
+    rd_kafka_topic_partition_list_add(list.get(), tp.first.c_str(), tp.second)->offset = r.from;
+  }
+  if (!reads_on) {
+    // A first read, a redone batch or a new partition: start over at the ranges' offsets.
+    Release();
+    rd_kafka_resp_err_t err = rd_kafka_assign(consumer_.get(), list.get());
+    if (err) return Status::IOError("Kafka source: cannot assign partitions: ", rd_kafka_err2str(err));
+  }
+  for (const auto& [tp, r] : ranges) held_[tp].next = r.until;
+  return Status::OK();
 }
 
 Result<std::shared_ptr<arrow::Table>> KafkaReader::Read(const std::map<TopicPartition, ReadRange>& ranges) {
   RowBuilders rows(options_.include_headers);
   std::map<TopicPartition, ReadRange> pending;
-  ListPtr assignment(rd_kafka_topic_partition_list_new(static_cast<int>(ranges.size())));
   for (const auto& [tp, r] : ranges) {
-    if (r.from >= r.until) continue;
-    pending[tp] = r;
-    rd_kafka_topic_partition_list_add(assignment.get(), tp.first.c_str(), tp.second)->offset = r.from;
+    if (r.from < r.until) pending[tp] = r;
   }
   if (pending.empty()) return rows.Finish();
+  ARROW_RETURN_NOT_OK(Prepare(pending));
   // Records arrive per partition in offset order; they are kept per partition and appended in
   // partition order at the end, so the rows do not depend on the interleaving of fetches.
   std::map<TopicPartition, std::vector<rd_kafka_message_t*>> got;
-  auto free_got = [&] {
-    for (auto& [tp, ms] : got) {
-      for (auto* m : ms) rd_kafka_message_destroy(m);
+  auto done = [&](std::map<TopicPartition, ReadRange>::iterator it) { pending.erase(it); };
+  // Takes a record of an assigned partition: into the range, kept for a later one, or dropped.
+  auto take = [&](const TopicPartition& tp, rd_kafka_message_t* m) {
+    auto it = pending.find(tp);
+    if (it != pending.end() && m->offset >= it->second.from && m->offset < it->second.until) {
+      got[tp].push_back(m);
+      if (m->offset + 1 >= it->second.until) done(it);
+      return;
     }
-    got.clear();
+    auto h = held_.find(tp);
+    if (h != held_.end() && !h->second.dropped && m->offset >= h->second.next) {
+      if (it != pending.end()) done(it);
+      // The consumer fetches on while other partitions' ranges are read: what it delivers past
+      // a range is kept for the next read, up to a bound; beyond it the partition starts over.
+      size_t bytes = m->len + m->key_len;
+      if (early_bytes_ + bytes <= kMaxEarlyBytes) {
+        early_bytes_ += bytes;
+        h->second.early.push_back(m);
+        return;
+      }
+      h->second.dropped = true;
+      for (auto* e : h->second.early) {
+        early_bytes_ -= e->len + e->key_len;
+        rd_kafka_message_destroy(e);
+      }
+      h->second.early.clear();
+    }
+    rd_kafka_message_destroy(m);
   };
-  rd_kafka_resp_err_t err = rd_kafka_assign(consumer_.get(), assignment.get());
-  if (err) return Status::IOError("Kafka source: cannot assign partitions: ", rd_kafka_err2str(err));
+  std::vector<TopicPartition> reading;
+  for (const auto& [tp, r] : pending) reading.push_back(tp);
+  for (const auto& tp : reading) {  // the records the last read polled past its ranges first
+    std::deque<rd_kafka_message_t*> early;
+    early.swap(held_[tp].early);
+    for (auto* m : early) {
+      early_bytes_ -= m->len + m->key_len;
+      take(tp, m);
+    }
+  }
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(options_.poll_timeout_ms);
   Status failure;
   while (!pending.empty() && failure.ok()) {
@@ -176,7 +249,7 @@ Result<std::shared_ptr<arrow::Table>> KafkaReader::Read(const std::map<TopicPart
       TopicPartition tp{m->rkt ? rd_kafka_topic_name(m->rkt) : "", m->partition};
       auto it = pending.find(tp);
       if (m->err == RD_KAFKA_RESP_ERR__PARTITION_EOF) {
-        if (it != pending.end() && m->offset >= it->second.until) pending.erase(it);
+        if (it != pending.end() && m->offset >= it->second.until) done(it);
         rd_kafka_message_destroy(m);
       } else if (m->err) {
         // Fatal for the range (e.g. offsets out of range after retention); transport errors retry.
@@ -188,11 +261,8 @@ Result<std::shared_ptr<arrow::Table>> KafkaReader::Read(const std::map<TopicPart
           util::LogDebug("Kafka source: ", rd_kafka_message_errstr(m));
         }
         rd_kafka_message_destroy(m);
-      } else if (it != pending.end() && m->offset >= it->second.from && m->offset < it->second.until) {
-        if (m->offset + 1 >= it->second.until) pending.erase(it);
-        got[tp].push_back(m);
       } else {
-        rd_kafka_message_destroy(m);
+        take(tp, m);
       }
       continue;
     }
@@ -202,7 +272,7 @@ Result<std::shared_ptr<arrow::Table>> KafkaReader::Read(const std::map<TopicPart
     if (rd_kafka_position(consumer_.get(), pos.get()) == RD_KAFKA_RESP_ERR_NO_ERROR) {
       for (int i = 0; i < pos->cnt; ++i) {
         auto it = pending.find({pos->elems[i].topic, pos->elems[i].partition});
-        if (it != pending.end() && pos->elems[i].offset >= it->second.until) pending.erase(it);
+        if (it != pending.end() && pos->elems[i].offset >= it->second.until) done(it);
       }
     }
     if (!pending.empty() && std::chrono::steady_clock::now() > deadline) {
@@ -212,13 +282,15 @@ Result<std::shared_ptr<arrow::Table>> KafkaReader::Read(const std::map<TopicPart
                                 options_.poll_timeout_ms, " ms");
     }
   }
-  rd_kafka_assign(consumer_.get(), nullptr);
   for (const auto& [tp, ms] : got) {
     for (const auto* m : ms) {
       if (failure.ok()) failure = rows.Append(m);
     }
   }
-  free_got();
+  for (auto& [tp, ms] : got) {
+    for (auto* m : ms) rd_kafka_message_destroy(m);
+  }
+  if (!failure.ok()) Release();  // the next read starts over at its offsets
   ARROW_RETURN_NOT_OK(failure);
   return rows.Finish();
 }
