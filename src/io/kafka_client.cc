@@ -113,17 +113,22 @@ Result<std::vector<int32_t>> TopicPartitions(rd_kafka_s* rk, const std::string& 
   return it->second;
 }
 
+void LoadMetadata(rd_kafka_s* rk, const std::string& topic, int timeout_ms) {
+  if (timeout_ms <= 0) return;
+  rd_kafka_topic_t* rkt = topic.empty() ? nullptr : rd_kafka_topic_new(rk, topic.c_str(), nullptr);
+  if (!topic.empty() && !rkt) return;
+  const rd_kafka_metadata_t* md = nullptr;
+  if (rd_kafka_metadata(rk, rkt ? 0 : 1, rkt, &md, timeout_ms) == RD_KAFKA_RESP_ERR_NO_ERROR) {
+    rd_kafka_metadata_destroy(md);
+  }
+  if (rkt) rd_kafka_topic_destroy(rkt);
+}
+
 namespace {
 
-// Asks the cluster for `topic`'s partitions and leaders again, so a retried look-up does not go
-// by what the client cached before a broker restarted (a client that only looks offsets up,
-// never fetching, would otherwise go on answering "Unknown partition" from that cache).
-void RefreshTopic(rd_kafka_s* rk, const std::string& topic, int timeout_ms) {
-  rd_kafka_topic_t* rkt = rd_kafka_topic_new(rk, topic.c_str(), nullptr);
-  if (!rkt) return;
-  const rd_kafka_metadata_t* md = nullptr;
-  if (rd_kafka_metadata(rk, 0, rkt, &md, timeout_ms) == RD_KAFKA_RESP_ERR_NO_ERROR) rd_kafka_metadata_destroy(md);
-  rd_kafka_topic_destroy(rkt);
+int MsLeft(std::chrono::steady_clock::time_point deadline) {
+  return static_cast<int>(
+      std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count());
 }
 
 }  // namespace
@@ -137,7 +142,9 @@ Result<Watermarks> QueryWatermarks(rd_kafka_s* rk, const std::string& topic, int
     err = rd_kafka_query_watermark_offsets(rk, topic.c_str(), partition, &w.low, &w.high, std::min(timeout_ms, 5000));
     if (err == RD_KAFKA_RESP_ERR_NO_ERROR || std::chrono::steady_clock::now() >= deadline) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
-    RefreshTopic(rk, topic, std::min(timeout_ms, 5000));
+    // Not by what the client cached before a broker restarted: a client that only looks
+    // offsets up, never fetching, would otherwise go on answering "Unknown partition".
+    LoadMetadata(rk, topic, std::min(MsLeft(deadline), 5000));
   }
   if (err != RD_KAFKA_RESP_ERR_NO_ERROR) {
     return Status::IOError("Kafka: cannot read the offsets of ", topic, "-", partition, " from '", bootstrap,
@@ -160,7 +167,9 @@ Result<std::optional<int64_t>> QueryOffsetForTime(rd_kafka_s* rk, const std::str
     rd_kafka_topic_partition_list_destroy(list);
     if (err == RD_KAFKA_RESP_ERR_NO_ERROR || std::chrono::steady_clock::now() >= deadline) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
-    RefreshTopic(rk, topic, std::min(timeout_ms, 5000));
+    // Not by what the client cached before a broker restarted: a client that only looks
+    // offsets up, never fetching, would otherwise go on answering "Unknown partition".
+    LoadMetadata(rk, topic, std::min(MsLeft(deadline), 5000));
   }
   if (err != RD_KAFKA_RESP_ERR_NO_ERROR) {
     return Status::IOError("Kafka: cannot look up the offset of ", topic, "-", partition, " for timestamp ",

@@ -54,6 +54,11 @@ std::string BootstrapOf(const Settings& settings);
 Result<std::map<std::string, std::vector<int32_t>>> ListTopics(rd_kafka_s* rk, const std::string& bootstrap,
                                                                int timeout_ms);
 
+/// Asks the cluster for `topic`'s partitions and leaders (empty `topic`: every topic's) and
+/// keeps the answer in the client's cache; one try of at most `timeout_ms`, failures ignored
+/// (the calls that need the answer report them).
+void LoadMetadata(rd_kafka_s* rk, const std::string& topic, int timeout_ms);
+
 /// The partitions of `topic`; an error when the topic does not exist (naming it and the servers).
 Result<std::vector<int32_t>> TopicPartitions(rd_kafka_s* rk, const std::string& topic, const std::string& bootstrap,
                                              int timeout_ms);

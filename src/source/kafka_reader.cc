@@ -115,11 +115,7 @@ Result<std::unique_ptr<KafkaReader>> KafkaReader::Open(const KafkaSourceOptions&
   ARROW_ASSIGN_OR_RAISE(r->lookup_, io::kafka::MakeClient(io::kafka::ClientType::kConsumer, settings, "Kafka source"));
   // The reading consumer connects and learns the cluster's topics now: its first assignment
   // would otherwise wait for both (about a second). A failure here is left to the reads to report.
-  const rd_kafka_metadata_t* md = nullptr;
-  const int warm_ms = std::min(5000, io::kafka::RetryTimeoutMs(settings));
-  if (rd_kafka_metadata(r->consumer_.get(), 1, nullptr, &md, warm_ms) == RD_KAFKA_RESP_ERR_NO_ERROR) {
-    rd_kafka_metadata_destroy(md);
-  }
+  io::kafka::LoadMetadata(r->consumer_.get(), "", std::min(5000, io::kafka::RetryTimeoutMs(settings)));
   return r;
 }
 
@@ -202,18 +198,17 @@ Result<std::shared_ptr<arrow::Table>> KafkaReader::Read(const std::map<TopicPart
   // Records arrive per partition in offset order; they are kept per partition and appended in
   // partition order at the end, so the rows do not depend on the interleaving of fetches.
   std::map<TopicPartition, std::vector<rd_kafka_message_t*>> got;
-  auto done = [&](std::map<TopicPartition, ReadRange>::iterator it) { pending.erase(it); };
   // Takes a record of an assigned partition: into the range, kept for a later one, or dropped.
   auto take = [&](const TopicPartition& tp, rd_kafka_message_t* m) {
     auto it = pending.find(tp);
     if (it != pending.end() && m->offset >= it->second.from && m->offset < it->second.until) {
       got[tp].push_back(m);
-      if (m->offset + 1 >= it->second.until) done(it);
+      if (m->offset + 1 >= it->second.until) pending.erase(it);
       return;
     }
     auto h = held_.find(tp);
     if (h != held_.end() && !h->second.dropped && m->offset >= h->second.next) {
-      if (it != pending.end()) done(it);
+      if (it != pending.end()) pending.erase(it);
       // The consumer fetches on while other partitions' ranges are read: what it delivers past
       // a range is kept for the next read, up to a bound; beyond it the partition starts over.
       size_t bytes = m->len + m->key_len;
@@ -249,7 +244,7 @@ Result<std::shared_ptr<arrow::Table>> KafkaReader::Read(const std::map<TopicPart
       TopicPartition tp{m->rkt ? rd_kafka_topic_name(m->rkt) : "", m->partition};
       auto it = pending.find(tp);
       if (m->err == RD_KAFKA_RESP_ERR__PARTITION_EOF) {
-        if (it != pending.end() && m->offset >= it->second.until) done(it);
+        if (it != pending.end() && m->offset >= it->second.until) pending.erase(it);
         rd_kafka_message_destroy(m);
       } else if (m->err) {
         // Fatal for the range (e.g. offsets out of range after retention); transport errors retry.
@@ -272,7 +267,7 @@ Result<std::shared_ptr<arrow::Table>> KafkaReader::Read(const std::map<TopicPart
     if (rd_kafka_position(consumer_.get(), pos.get()) == RD_KAFKA_RESP_ERR_NO_ERROR) {
       for (int i = 0; i < pos->cnt; ++i) {
         auto it = pending.find({pos->elems[i].topic, pos->elems[i].partition});
-        if (it != pending.end() && pos->elems[i].offset >= it->second.until) done(it);
+        if (it != pending.end() && pos->elems[i].offset >= it->second.until) pending.erase(it);
       }
     }
     if (!pending.empty() && std::chrono::steady_clock::now() > deadline) {

@@ -6,7 +6,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from confluent_kafka import ConsumerGroupTopicPartitions
+from confluent_kafka import ConsumerGroupTopicPartitions, Producer
 
 
 def sluice(bin_dir: Path, *args, ok=True):
@@ -226,8 +226,6 @@ def test_small_batches_over_transaction_markers_and_aborted_records(tmp_path, sl
     offsets a batch: batch ranges then end on commit markers (which take an offset but are never
     delivered) and on aborted records. The consumer reads on from one batch to the next without
     being assigned again; every committed record still comes once, and no aborted one."""
-    from confluent_kafka import Producer
-
     topic = kafka.topic(partitions=1)
     producer = Producer({"bootstrap.servers": kafka.bootstrap, "transactional.id": f"tx-{topic}"})
     producer.init_transactions(30)
