@@ -145,7 +145,7 @@ Status HashAggregateExec::UpdatePartition(const AggregateSettings& settings, sta
       // encoding can expire, and the store orders only those.
       std::string up_to;
       EncodeInt64(settings.evict_us, &up_to);
-      ARROW_RETURN_NOT_OK(store->ForEachRemovingUpTo(up_to, expire));
+      ARROW_RETURN_NOT_OK(store->ForEachRemovingInRange("", up_to, expire));
     } else {
       ARROW_RETURN_NOT_OK(store->ForEachRemoving(expire));
     }

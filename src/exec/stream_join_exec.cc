@@ -14,12 +14,8 @@
 // not stored and, on a kept side, is emitted null-extended at once). A row with a NULL join key
 // matches nothing; it is stored only on a kept side.
 //
-// State (one store per partition, partition = hash of the encoded join key), keys:
-//   <side> 0x00 <key>            -> fixed64 number of rows buffered under the key
-//   <side> 0x01 <key> <fixed64 i> -> 1 byte matched flag, then the row's columns (row_codec)
-//   <side> 0x02                  -> fixed64 rows buffered on the side in this partition
-// side = 'l' | 'r', <key> = the encoded join key values (row_codec, floats normalised). The
-// indexes under a key stay dense (0..n-1): eviction rewrites them. docs/state-store.md.
+// State: one store per partition (partition = hash of the encoded join key); its layout, and the
+// time entries eviction finds expired rows by, in exec/stream_join_state.h.
 #include <arrow/api.h>
 #include <arrow/compute/api.h>
 
@@ -30,6 +26,7 @@
 #include "exec/physical_planner.h"
 #include "exec/row_codec.h"
 #include "exec/stateful_util.h"
+#include "exec/stream_join_state.h"
 #include "plan/stream_join_eviction.h"
 #include "state/partitioning.h"
 #include "util/compute_init.h"
@@ -42,7 +39,11 @@ using plan::JoinSideEviction;
 using plan::JoinSpec;
 using plan::JoinType;
 
-constexpr char kSideByte[2] = {'l', 'r'};
+using stream_join_state::CountKey;
+using stream_join_state::GetCount;
+using stream_join_state::PutCount;
+using stream_join_state::RowKey;
+using stream_join_state::TotalKey;
 
 struct Buffered : OperatorState {
   std::vector<std::shared_ptr<arrow::RecordBatch>> batches[2];
@@ -61,37 +62,6 @@ bool ReadsOnly(const plan::Expr& e, const arrow::Schema& schema) {
     if (!ReadsOnly(*a, schema)) return false;
   }
   return true;
-}
-
-plan::ExprPtr AndAll(const std::vector<plan::ExprPtr>& parts) {
-  if (parts.empty()) return nullptr;
-  plan::ExprPtr out = parts[0];
-  for (size_t i = 1; i < parts.size(); ++i) out = plan::Expr::Call("and", {out, parts[i]});
-  return out;
-}
-
-// Spark's join keys: -0.0 equals 0.0 and every NaN equals every NaN.
-Result<std::shared_ptr<arrow::Array>> NormaliseFloatKey(const std::shared_ptr<arrow::Array>& a) {
-  if (a->type_id() != arrow::Type::DOUBLE && a->type_id() != arrow::Type::FLOAT) return a;
-  ARROW_ASSIGN_OR_RAISE(auto zero, arrow::MakeScalar(a->type(), 0.0));
-  ARROW_ASSIGN_OR_RAISE(auto nan, arrow::MakeScalar(a->type(), std::numeric_limits<double>::quiet_NaN()));
-  ARROW_ASSIGN_OR_RAISE(auto plus, arrow::compute::Add(a, zero));
-  ARROW_ASSIGN_OR_RAISE(auto is_nan, arrow::compute::CallFunction("is_nan", {a}));
-  ARROW_ASSIGN_OR_RAISE(auto out, arrow::compute::CallFunction("if_else", {is_nan, nan, plus}));
-  return out.make_array();
-}
-
-bool Encodable(const arrow::DataType& t) {
-  switch (t.id()) {
-    case arrow::Type::BOOL: case arrow::Type::INT8: case arrow::Type::INT16: case arrow::Type::INT32:
-    case arrow::Type::INT64: case arrow::Type::UINT8: case arrow::Type::UINT16: case arrow::Type::UINT32:
-    case arrow::Type::UINT64: case arrow::Type::FLOAT: case arrow::Type::DOUBLE: case arrow::Type::STRING:
-    case arrow::Type::LARGE_STRING: case arrow::Type::BINARY: case arrow::Type::LARGE_BINARY:
-    case arrow::Type::DATE32: case arrow::Type::DATE64: case arrow::Type::TIMESTAMP: case arrow::Type::DECIMAL128:
-      return true;
-    default:
-      return false;
-  }
 }
 
 class StreamingSymmetricHashJoinExec : public StatefulOperator {
@@ -116,9 +86,9 @@ class StreamingSymmetricHashJoinExec : public StatefulOperator {
           post.push_back(p);
         }
       }
-      pre_filter_[0] = AndAll(pre[0]);
-      pre_filter_[1] = AndAll(pre[1]);
-      post_filter_ = AndAll(post);
+      pre_filter_[0] = pre[0].empty() ? nullptr : plan::AllOf(pre[0]);
+      pre_filter_[1] = pre[1].empty() ? nullptr : plan::AllOf(pre[1]);
+      post_filter_ = post.empty() ? nullptr : plan::AllOf(post);
     }
   }
 
@@ -176,7 +146,7 @@ class StreamingSymmetricHashJoinExec : public StatefulOperator {
       ARROW_RETURN_NOT_OK(JoinSide(ctx, side, batch, &counts[side], out));
     }
     const int64_t t1 = SteadyNowMs();
-    for (int side = 0; side < 2; ++side) ARROW_RETURN_NOT_OK(Evict(ctx, side, &counts[side], out));
+    ARROW_RETURN_NOT_OK(Evict(ctx, counts, out));
     progress.all_updates_time_ms = t1 - t0;
     progress.all_removals_time_ms = SteadyNowMs() - t1;
 
@@ -206,26 +176,17 @@ class StreamingSymmetricHashJoinExec : public StatefulOperator {
   bool KeepsUnmatched(int side) const { return side == 0 ? spec_->KeepsUnmatchedLeft() : spec_->KeepsUnmatchedRight(); }
   bool semi() const { return spec_->type == JoinType::kLeftSemi; }
 
-  static std::string CountKey(int side, const std::string& key) { return std::string{kSideByte[side], '\x00'} + key; }
-  static std::string RowKey(int side, const std::string& key, uint64_t i) {
-    std::string k = std::string{kSideByte[side], '\x01'} + key;
-    PutFixed64(i, &k);
-    return k;
-  }
-  static std::string TotalKey(int side) { return std::string{kSideByte[side], '\x02'}; }
-
-  static Result<int64_t> GetCount(const state::StateStore& store, const std::string& key) {
-    ARROW_ASSIGN_OR_RAISE(auto v, store.Get(key));
-    if (!v) return 0;
-    size_t pos = 0;
-    ARROW_ASSIGN_OR_RAISE(uint64_t n, GetFixed64(*v, &pos));
-    return static_cast<int64_t>(n);
-  }
-  static Status PutCount(state::StateStore* store, const std::string& key, int64_t n) {
-    if (n <= 0) return store->Remove(key);
-    std::string v;
-    PutFixed64(static_cast<uint64_t>(n), &v);
-    return store->Put(key, v);
+  // The event time of each row of `rows` (this side's columns) that its eviction rule compares
+  // with the watermark: the watermarked join key or event-time column, in micros.
+  Result<std::shared_ptr<arrow::Int64Array>> EventTimes(int side, const arrow::RecordBatch& rows) const {
+    const JoinSideEviction& rule = side == 0 ? eviction_.left : eviction_.right;
+    std::shared_ptr<arrow::Array> time;
+    if (rule.rule == JoinSideEviction::Rule::kKey) {
+      ARROW_ASSIGN_OR_RAISE(time, EvaluateToArray(*keys(side)[static_cast<size_t>(rule.key_index)], rows));
+    } else {
+      time = rows.GetColumnByName(rule.column);
+    }
+    return TimestampMicros(time);
   }
 
   // The encoded join key of each row ("" for a row with a NULL key: it matches nothing).
@@ -233,7 +194,7 @@ class StreamingSymmetricHashJoinExec : public StatefulOperator {
     std::vector<std::shared_ptr<arrow::Array>> columns;
     for (const auto& k : keys(side)) {
       ARROW_ASSIGN_OR_RAISE(auto a, EvaluateToArray(*k, batch));
-      ARROW_ASSIGN_OR_RAISE(a, NormaliseFloatKey(a));
+      ARROW_ASSIGN_OR_RAISE(a, stream_join_state::NormaliseFloatKey(a));
       columns.push_back(std::move(a));
     }
     std::vector<std::string> out(static_cast<size_t>(batch.num_rows()));
@@ -368,11 +329,7 @@ class StreamingSymmetricHashJoinExec : public StatefulOperator {
       for (int64_t i = 0; i < count; ++i) {
         std::string key = RowKey(other, encoded[ri], static_cast<uint64_t>(i));
         ARROW_ASSIGN_OR_RAISE(auto value, store->Get(key));
-        if (!value || value->empty()) {
-          return Status::Invalid("stream-stream join state of operator ", operator_id(), " is missing row ", i,
-                                 " of a key on the ", other ? "right" : "left", " side; the checkpoint's state is "
-                                 "damaged: restore it or start from a new checkpointLocation");
-        }
+        if (!value || value->empty()) return MissingRow(other, i);
         ARROW_RETURN_NOT_OK(DecodeRow(other, *value, &other_builders));
         cand_rows.push_back(r);
         cand_keys.push_back(std::move(key));
@@ -402,7 +359,7 @@ class StreamingSymmetricHashJoinExec : public StatefulOperator {
     }
     for (const auto& key : newly_matched) {
       // key = <other side> 0x01 <join key> <index>: the join key decides the partition.
-      const std::string join_key = key.substr(2, key.size() - 10);
+      const std::string join_key(stream_join_state::JoinKeyOfRowKey(key));
       ARROW_ASSIGN_OR_RAISE(auto* store, ctx->stores->Get(operator_id(), state::PartitionOf(join_key, P)));
       ARROW_ASSIGN_OR_RAISE(auto value, store->Get(key));
       std::string v = *value;
@@ -425,6 +382,10 @@ class StreamingSymmetricHashJoinExec : public StatefulOperator {
     // conjuncts on a kept side), else buffered.
     std::vector<int64_t> now;
     std::vector<int64_t> added_per_partition(static_cast<size_t>(P), 0);
+    std::shared_ptr<arrow::Int64Array> times;  // for the time entries of a side that evicts
+    if (ctx->streaming && (side == 0 ? eviction_.left : eviction_.right).evicts()) {
+      ARROW_ASSIGN_OR_RAISE(times, EventTimes(side, *batch));
+    }
     for (int64_t r = 0; r < n; ++r) {
       const size_t ri = static_cast<size_t>(r);
       if (!usable[ri]) continue;
@@ -447,6 +408,9 @@ class StreamingSymmetricHashJoinExec : public StatefulOperator {
       for (int c = 0; c < batch->num_columns(); ++c) EncodeValue(*batch->column(c), r, &value);
       ARROW_RETURN_NOT_OK(store->Put(RowKey(side, encoded[ri], static_cast<uint64_t>(count)), value));
       ARROW_RETURN_NOT_OK(PutCount(store, count_key, count + 1));
+      if (times && times->IsValid(r)) {
+        ARROW_RETURN_NOT_OK(store->Put(stream_join_state::TimeKey(times->Value(r), side, encoded[ri]), ""));
+      }
       ++added_per_partition[static_cast<size_t>(p)];
       ++counts->added;
     }
@@ -467,87 +431,127 @@ class StreamingSymmetricHashJoinExec : public StatefulOperator {
     return out(rows);
   }
 
-  // Step 3 for one side: removes the rows the watermark expired (every row in a batch query,
-  // where the inputs are complete) and emits those of a kept side that never matched.
-  Status Evict(ExecContext* ctx, int side, SideCounts* counts, const BatchConsumer& out) const {
-    const JoinSideEviction& rule = side == 0 ? eviction_.left : eviction_.right;
+  Status MissingRow(int side, int64_t i) const {
+    return Status::Invalid("stream-stream join state of operator ", operator_id(), " is missing row ", i,
+                           " of a key on the ", side ? "right" : "left", " side; the checkpoint's state is "
+                           "damaged: restore it or start from a new checkpointLocation");
+  }
+
+  // Step 3: removes the rows the watermark expired (every row in a batch query, where the inputs
+  // are complete) and emits those of a kept side that never matched, the left side's first. A
+  // streaming query finds the expired rows' keys through the time entries
+  // (exec/stream_join_state.h); a store without them (written before they existed) is read
+  // whole once, and its rows get them.
+  Status Evict(ExecContext* ctx, SideCounts counts[2], const BatchConsumer& out) const {
+    const JoinSideEviction* rules[2] = {&eviction_.left, &eviction_.right};
     const bool all = !ctx->streaming;
-    if (!all && (!rule.evicts() || ctx->eviction_watermark_ms == kNoWatermark)) return Status::OK();
-    int64_t threshold_us = 0;
+    bool evicts[2] = {all, all};
+    int64_t threshold_us[2] = {0, 0};
     if (!all) {
+      if (ctx->eviction_watermark_ms == kNoWatermark) return Status::OK();
       const int64_t wm_us = WatermarkUs(ctx->eviction_watermark_ms);
-      // Spark computes the range bound in whole ms (truncated), then compares micros.
-      threshold_us = rule.rule == JoinSideEviction::Rule::kKey ? wm_us : (wm_us + rule.offset_us) / 1000 * 1000;
+      for (int s = 0; s < 2; ++s) {
+        evicts[s] = rules[s]->evicts();
+        // Spark computes the range bound in whole ms (truncated), then compares micros.
+        threshold_us[s] =
+            rules[s]->rule == JoinSideEviction::Rule::kKey ? wm_us : (wm_us + rules[s]->offset_us) / 1000 * 1000;
+      }
+      if (!evicts[0] && !evicts[1]) return Status::OK();
     }
-    const int P = ctx->stores->num_partitions();
-    std::vector<std::shared_ptr<arrow::RecordBatch>> unmatched;
-    for (int p = 0; p < P; ++p) {
+    std::vector<std::shared_ptr<arrow::RecordBatch>> unmatched[2];
+    for (int p = 0; p < ctx->stores->num_partitions(); ++p) {
       ARROW_ASSIGN_OR_RAISE(auto* store, ctx->stores->Get(operator_id(), p));
-      // Every buffered row of the side in this partition, with its join key and index.
-      std::vector<std::string> row_keys;
-      std::vector<bool> matched;
-      ARROW_ASSIGN_OR_RAISE(auto builders, Builders(side));
-      const std::string prefix{kSideByte[side], '\x01'};
-      ARROW_RETURN_NOT_OK(store->ForEachWithPrefix(prefix, [&](std::string_view k, std::string_view v) -> Status {
-        row_keys.emplace_back(k);
-        matched.push_back(!v.empty() && v[0] != 0);
-        return DecodeRow(side, v, &builders);
-      }));
-      if (row_keys.empty()) continue;
-      ARROW_ASSIGN_OR_RAISE(auto rows, FinishBuilders(side, &builders));
-      std::vector<bool> expired(row_keys.size(), all);
-      if (!all) {
-        std::shared_ptr<arrow::Array> time;
-        if (rule.rule == JoinSideEviction::Rule::kKey) {
-          ARROW_ASSIGN_OR_RAISE(time, EvaluateToArray(*keys(side)[static_cast<size_t>(rule.key_index)], *rows));
-        } else {
-          time = rows->GetColumnByName(rule.column);
+      std::set<std::string> keys[2];
+      bool indexed[2] = {false, false};
+      bool reindex[2] = {false, false};
+      if (all) {
+        for (int s = 0; s < 2; ++s) ARROW_RETURN_NOT_OK(stream_join_state::AllKeys(*store, s, &keys[s]));
+      } else {
+        ARROW_RETURN_NOT_OK(stream_join_state::GetIndexed(*store, indexed));
+        for (int s = 0; s < 2; ++s) {
+          if (evicts[s]) ARROW_RETURN_NOT_OK(stream_join_state::TakeExpiredKeys(store, s, threshold_us[s], &keys[s]));
+          if (!evicts[s] && indexed[s]) ARROW_RETURN_NOT_OK(stream_join_state::DropTimeEntries(store, s));
+          reindex[s] = evicts[s] && !indexed[s];
+          if (reindex[s]) ARROW_RETURN_NOT_OK(stream_join_state::AllKeys(*store, s, &keys[s]));
         }
-        ARROW_ASSIGN_OR_RAISE(auto us, TimestampMicros(time));
-        for (int64_t i = 0; i < us->length(); ++i) {
-          expired[static_cast<size_t>(i)] = us->IsValid(i) && us->Value(i) <= threshold_us;
-        }
+        ARROW_RETURN_NOT_OK(stream_join_state::PutIndexed(store, indexed, evicts));
       }
-      // Rewrite each touched key's rows densely, without the expired ones.
-      std::map<std::string, std::vector<size_t>> by_key;  // join key -> positions in row_keys
-      std::vector<int64_t> emit;
-      for (size_t i = 0; i < row_keys.size(); ++i) {
-        by_key[row_keys[i].substr(2, row_keys[i].size() - 10)].push_back(i);
-        if (expired[i] && !matched[i] && KeepsUnmatched(side)) emit.push_back(static_cast<int64_t>(i));
-      }
-      int64_t removed = 0;
-      for (const auto& [join_key, positions] : by_key) {
-        bool any = false;
-        for (size_t i : positions) any = any || expired[i];
-        if (!any) continue;
-        std::vector<std::string> kept_values;
-        for (size_t i : positions) {
-          if (!expired[i]) {  // only a kept row's value is read back
-            ARROW_ASSIGN_OR_RAISE(auto v, store->Get(row_keys[i]));
-            kept_values.push_back(*v);
-          }
-          ARROW_RETURN_NOT_OK(store->Remove(row_keys[i]));
-        }
-        for (size_t j = 0; j < kept_values.size(); ++j) {
-          ARROW_RETURN_NOT_OK(store->Put(RowKey(side, join_key, j), kept_values[j]));
-        }
-        ARROW_RETURN_NOT_OK(PutCount(store, CountKey(side, join_key), static_cast<int64_t>(kept_values.size())));
-        removed += static_cast<int64_t>(positions.size() - kept_values.size());
-      }
-      if (removed > 0) {
-        ARROW_ASSIGN_OR_RAISE(int64_t total, GetCount(*store, TotalKey(side)));
-        ARROW_RETURN_NOT_OK(PutCount(store, TotalKey(side), total - removed));
-        counts->evicted += removed;
-      }
-      if (!emit.empty()) {
-        ARROW_ASSIGN_OR_RAISE(auto mine, TakeRows(rows, emit));
-        unmatched.push_back(std::move(mine));
+      for (int s = 0; s < 2; ++s) {
+        if (keys[s].empty()) continue;
+        ARROW_RETURN_NOT_OK(
+            EvictKeys(store, s, keys[s], all, threshold_us[s], reindex[s], &counts[s], &unmatched[s]));
       }
     }
-    for (const auto& mine : unmatched) {
-      ARROW_ASSIGN_OR_RAISE(auto nulls, NullRows(1 - side, mine->num_rows()));
-      ARROW_ASSIGN_OR_RAISE(auto rows, side == 0 ? Assemble(*mine, *nulls) : Assemble(*nulls, *mine));
-      ARROW_RETURN_NOT_OK(out(rows));
+    for (int side = 0; side < 2; ++side) {
+      for (const auto& mine : unmatched[side]) {
+        ARROW_ASSIGN_OR_RAISE(auto nulls, NullRows(1 - side, mine->num_rows()));
+        ARROW_ASSIGN_OR_RAISE(auto rows, side == 0 ? Assemble(*mine, *nulls) : Assemble(*nulls, *mine));
+        ARROW_RETURN_NOT_OK(out(rows));
+      }
+    }
+    return Status::OK();
+  }
+
+  // Rewrites the rows of each of `keys` on `side` densely without the expired ones (every row
+  // with `all`, else those whose event time is at or before threshold_us), counts them, and adds
+  // those of a kept side that never matched to `unmatched`. With `reindex`, the rows kept get
+  // their time entries.
+  Status EvictKeys(state::StateStore* store, int side, const std::set<std::string>& keys, bool all,
+                   int64_t threshold_us, bool reindex, SideCounts* counts,
+                   std::vector<std::shared_ptr<arrow::RecordBatch>>* unmatched) const {
+    std::vector<std::string> values;
+    std::vector<size_t> starts;  // the rows of the k-th key are values[starts[k] .. starts[k + 1])
+    ARROW_ASSIGN_OR_RAISE(auto builders, Builders(side));
+    for (const auto& key : keys) {
+      starts.push_back(values.size());
+      ARROW_ASSIGN_OR_RAISE(int64_t n, GetCount(*store, CountKey(side, key)));
+      for (int64_t i = 0; i < n; ++i) {
+        ARROW_ASSIGN_OR_RAISE(auto v, store->Get(RowKey(side, key, static_cast<uint64_t>(i))));
+        if (!v || v->empty()) return MissingRow(side, i);
+        ARROW_RETURN_NOT_OK(DecodeRow(side, *v, &builders));
+        values.push_back(std::move(*v));
+      }
+    }
+    starts.push_back(values.size());
+    if (values.empty()) return Status::OK();
+    ARROW_ASSIGN_OR_RAISE(auto rows, FinishBuilders(side, &builders));
+    std::shared_ptr<arrow::Int64Array> times;
+    if (!all) {
+      ARROW_ASSIGN_OR_RAISE(times, EventTimes(side, *rows));
+    }
+    std::vector<int64_t> emit;
+    int64_t removed = 0;
+    size_t k = 0;
+    for (const auto& key : keys) {
+      const size_t begin = starts[k], n = starts[k + 1] - begin;
+      ++k;
+      size_t kept = 0;
+      for (size_t j = 0; j < n; ++j) {
+        const auto r = static_cast<int64_t>(begin + j);
+        const std::string& value = values[begin + j];
+        if (all || (times->IsValid(r) && times->Value(r) <= threshold_us)) {
+          if (value[0] == 0 && KeepsUnmatched(side)) emit.push_back(r);
+          continue;
+        }
+        if (kept != j) ARROW_RETURN_NOT_OK(store->Put(RowKey(side, key, kept), value));
+        if (reindex && times->IsValid(r)) {
+          ARROW_RETURN_NOT_OK(store->Put(stream_join_state::TimeKey(times->Value(r), side, key), ""));
+        }
+        ++kept;
+      }
+      if (kept == n) continue;
+      for (size_t j = kept; j < n; ++j) ARROW_RETURN_NOT_OK(store->Remove(RowKey(side, key, j)));
+      ARROW_RETURN_NOT_OK(PutCount(store, CountKey(side, key), static_cast<int64_t>(kept)));
+      removed += static_cast<int64_t>(n - kept);
+    }
+    if (removed > 0) {
+      ARROW_ASSIGN_OR_RAISE(int64_t total, GetCount(*store, TotalKey(side)));
+      ARROW_RETURN_NOT_OK(PutCount(store, TotalKey(side), total - removed));
+      counts->evicted += removed;
+    }
+    if (!emit.empty()) {
+      ARROW_ASSIGN_OR_RAISE(auto mine, TakeRows(rows, emit));
+      unmatched->push_back(std::move(mine));
     }
     return Status::OK();
   }
@@ -576,7 +580,7 @@ Result<OperatorPtr> PlanStreamingSymmetricHashJoinExec(const plan::LogicalPlan& 
   if (children->size() != 2) return Status::Invalid("a join takes two inputs");
   for (const auto* input : {node.input.get(), node.right.get()}) {
     for (const auto& f : input->schema->fields()) {
-      if (!Encodable(*f->type())) {
+      if (!stream_join_state::Encodable(*f->type())) {
         return Status::NotImplemented("stream-stream join: column '", f->name(), "' of type ",
                                       plan::TypeName(*f->type()), " cannot be buffered in the join state; select "
                                       "only columns of scalar types (numbers, strings, booleans, dates, timestamps, "

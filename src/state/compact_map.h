@@ -108,15 +108,17 @@ class CompactMap {
   /// Calls fn(key, value) for live keys in bytewise key order until it returns kStop, erasing
   /// each key it returns kErase for (no lookup by key: see DropErased). The views passed to
   /// fn are valid during the call only. With `up_to`, the walk ends before the first key whose
-  /// first up_to.size() bytes are greater than `up_to`, and only the keys before it are sorted.
+  /// first up_to.size() bytes are greater than `up_to`; it starts at the first key at or after
+  /// `from`; only the keys between are sorted.
   template <typename Fn>
-  void ForEachSortedErasing(Fn&& fn, std::optional<std::string_view> up_to = std::nullopt) {
+  void ForEachSortedErasing(Fn&& fn, std::optional<std::string_view> up_to = std::nullopt, std::string_view from = {}) {
     std::vector<uint64_t> erased;
     uint64_t max_word = ~uint64_t{0};  // no first word of a key within `up_to` is greater
     if (up_to) max_word = Prefix(*up_to) | (up_to->size() >= 8 ? 0 : ~uint64_t{0} >> (8 * up_to->size()));
-    InOrder(SortedRefs(/*changed_only=*/false, max_word), [&](const SortItem& it) {
+    InOrder(SortedRefs(/*changed_only=*/false, max_word, Prefix(from)), [&](const SortItem& it) {
       const Entry e = Decode(it.ref);
       if (up_to && std::string_view(e.key, std::min<size_t>(e.key_len, up_to->size())) > *up_to) return false;
+      if (std::string_view(e.key, e.key_len) < from) return true;  // shares `from`'s first 8 bytes only
       const Walk w = fn(std::string_view(e.key, e.key_len), std::string_view(e.value, e.value_len));
       if (w == Walk::kStop) return false;
       if (w == Walk::kErase) {

@@ -63,13 +63,13 @@ class FileStateStore final : public StateStore {
 
   Status ForEachRemoving(
       const std::function<Result<KeyAction>(std::string_view key, std::string_view value)>& fn) override {
-    return WalkRemoving(fn, std::nullopt);
+    return WalkRemoving(fn, std::nullopt, {});
   }
 
-  Status ForEachRemovingUpTo(
-      std::string_view up_to,
+  Status ForEachRemovingInRange(
+      std::string_view from, std::string_view up_to,
       const std::function<Result<KeyAction>(std::string_view key, std::string_view value)>& fn) override {
-    return WalkRemoving(fn, up_to);
+    return WalkRemoving(fn, up_to, from);
   }
 
   void ReserveForPuts(int64_t keys) override {
@@ -115,7 +115,7 @@ class FileStateStore final : public StateStore {
 
  private:
   Status WalkRemoving(const std::function<Result<KeyAction>(std::string_view key, std::string_view value)>& fn,
-                      std::optional<std::string_view> up_to) {
+                      std::optional<std::string_view> up_to, std::string_view from) {
     ARROW_RETURN_NOT_OK(CheckOpen("remove"));
     Status failed;
     data_.map.ForEachSortedErasing(
@@ -130,7 +130,7 @@ class FileStateStore final : public StateStore {
           NoteRemoved(k);
           return CompactMap::Walk::kErase;
         },
-        up_to);
+        up_to, from);
     return failed;
   }
 

@@ -135,6 +135,9 @@ class RocksDBStateStore final : public StateStore {
   Status ForEach(const std::function<Status(std::string_view, std::string_view)>& fn) const override;
   Status ForEachWithPrefix(std::string_view prefix,
                            const std::function<Status(std::string_view, std::string_view)>& fn) const override;
+  Status ForEachRemovingInRange(
+      std::string_view from, std::string_view up_to,
+      const std::function<Result<KeyAction>(std::string_view key, std::string_view value)>& fn) override;
   Result<int64_t> Commit() override;
   void Abort() override {
     if (phase_ == Phase::kOpen) phase_ = Phase::kAborted;
@@ -295,6 +298,31 @@ Status RocksDBStateStore::ForEachWithPrefix(std::string_view prefix,
     ARROW_RETURN_NOT_OK(fn(ToView(it->key()), ToView(it->value())));
   }
   return FromRocks(it->status(), "RocksDB state store iteration");
+}
+
+Status RocksDBStateStore::ForEachRemovingInRange(
+    std::string_view from, std::string_view up_to,
+    const std::function<Result<KeyAction>(std::string_view key, std::string_view value)>& fn) {
+  ARROW_RETURN_NOT_OK(CheckOpen("remove"));
+  std::vector<std::string> doomed;  // removed after the walk: the iterator reads the batch
+  Status failed;
+  {
+    std::unique_ptr<rocksdb::Iterator> it(batch_.NewIteratorWithBase(db()->NewIterator(rocksdb::ReadOptions())));
+    for (it->Seek(ToSlice(from)); it->Valid(); it->Next()) {
+      const std::string_view k = ToView(it->key());
+      if (k.substr(0, up_to.size()) > up_to) break;
+      Result<KeyAction> action = fn(k, ToView(it->value()));
+      if (!action.ok()) {
+        failed = action.status();
+        break;
+      }
+      if (*action == KeyAction::kStop) break;
+      if (*action == KeyAction::kRemove) doomed.emplace_back(k);
+    }
+    ARROW_RETURN_NOT_OK(FromRocks(it->status(), "RocksDB state store iteration"));
+  }
+  for (const auto& k : doomed) ARROW_RETURN_NOT_OK(Remove(k));
+  return failed;
 }
 
 StateStoreMetrics RocksDBStateStore::metrics() const {

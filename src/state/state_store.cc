@@ -32,9 +32,11 @@ Status StateStore::ForEachWithPrefix(
   return past ? Status::OK() : walked;
 }
 
-Status StateStore::ForEachRemovingUpTo(
-    std::string_view up_to, const std::function<Result<KeyAction>(std::string_view key, std::string_view value)>& fn) {
+Status StateStore::ForEachRemovingInRange(
+    std::string_view from, std::string_view up_to,
+    const std::function<Result<KeyAction>(std::string_view key, std::string_view value)>& fn) {
   return ForEachRemoving([&](std::string_view k, std::string_view v) -> Result<KeyAction> {
+    if (k < from) return KeyAction::kKeep;
     if (k.substr(0, up_to.size()) > up_to) return KeyAction::kStop;
     return fn(k, v);
   });

@@ -104,12 +104,13 @@ class StateStore {
   /// The default walks with ForEach and then removes; a provider may remove during the walk.
   virtual Status ForEachRemoving(
       const std::function<Result<KeyAction>(std::string_view key, std::string_view value)>& fn);
-  /// As ForEachRemoving, over the keys whose first up_to.size() bytes are at most `up_to`: the
-  /// walk ends before the first key beyond it (for keys that begin with an event time, the keys
-  /// a watermark has passed). The default stops ForEachRemoving there; the file provider orders
-  /// only those keys.
-  virtual Status ForEachRemovingUpTo(
-      std::string_view up_to,
+  /// As ForEachRemoving, over the keys at or after `from` whose first up_to.size() bytes are at
+  /// most `up_to`: the walk starts at `from` and ends before the first key beyond `up_to` (for
+  /// keys that begin with an event time, the keys a watermark has passed). The default skips to
+  /// `from` and stops ForEachRemoving there; the file provider orders only those keys, the
+  /// RocksDB provider seeks to `from`.
+  virtual Status ForEachRemovingInRange(
+      std::string_view from, std::string_view up_to,
       const std::function<Result<KeyAction>(std::string_view key, std::string_view value)>& fn);
 
   /// A hint that about `keys` more keys are about to be put in this version, so a provider can

@@ -1,10 +1,12 @@
 // Stream-stream joins through the C++ API: every join type over two memory streams with a
 // range condition, outer rows emitted once the watermark passes them (in the no-data batch
 // that only moves the watermark), state per side in progress, restarts between batches, a
-// window/event-time key equality, the start-up refusals, and the max watermark policy.
+// window/event-time key equality, the start-up refusals, the max watermark policy, and eviction
+// by the state's time entries (a key's later rows kept in place; state written without them).
 #include <arrow/api.h>
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <map>
 #include <tuple>
 
@@ -13,6 +15,7 @@
 #include "integration/test_util.h"
 #include "plan/expr.h"
 #include "sluice/sluice.h"
+#include "state/state_file.h"
 #include "support/status.h"
 
 namespace sluice::testing {
@@ -227,6 +230,71 @@ TEST(StreamStreamJoin, MaxWatermarkPolicyFollowsTheFasterInput) {
   g.AddClicks({{"z", 20, 100}});
   ASSERT_OK(g.Run(dg));
   EXPECT_TRUE(g.All().empty());
+}
+
+// Rewrites the state files under `dir` without the join's time entries and their marker, as a
+// sluice from before them left its state; returns how many records it dropped.
+int StripTimeEntries(const std::string& dir) {
+  int dropped = 0;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(dir)) {
+    const std::string ext = e.path().extension().string();
+    if (ext != ".delta" && ext != ".snapshot") continue;
+    const auto kind = ext == ".delta" ? state::StateFileKind::kDelta : state::StateFileKind::kSnapshot;
+    const int64_t version = std::stoll(e.path().stem().string());
+    state::StateFileWriter out(kind, version);
+    const Status read = state::ReadStateFile(
+        e.path().string(), ReadText(e.path().string()), kind, version, [&](std::string_view k, const std::string_view* v) {
+          if (!k.empty() && static_cast<unsigned char>(k[0]) <= 2) {  // time entries and their marker
+            ++dropped;
+          } else if (v) {
+            out.Put(k, *v);
+          } else {
+            out.Remove(k);
+          }
+        });
+    EXPECT_OK(read);
+    WriteText(e.path().string(), out.Finish());
+  }
+  return dropped;
+}
+
+// Key a has rows at 0, 30 and 80 s. The watermark 70 s (min of 70 and 90) expires the first two
+// (left rows go at its <= 50 s - 1 ms), emitted null-extended; a@80 moves to index 0 and still
+// matches a click at 95 s after the restart, and the watermark 190 s then expires it too. With
+// `old_state`, the state written by the first run loses its time entries before the second.
+std::vector<std::string> RunKeyWithMixedTimes(StreamJoinFixture* f, bool old_state) {
+  DataFrame df = f->Joined("left");
+  EXPECT_OK(df.status());
+  f->AddImps({{"a", 1, 0}, {"a", 3, 30}, {"a", 2, 80}});
+  f->AddClicks({{"z", 10, 100}});
+  EXPECT_OK(f->Run(df));
+  if (old_state) {
+    EXPECT_GT(StripTimeEntries(f->dir.Sub("ckpt/state")), 0);
+  }
+  f->AddImps({{"y", 4, 200}});
+  f->AddClicks({{"a", 20, 95}, {"z", 30, 300}});
+  EXPECT_OK(f->Run(df));
+  return f->All();
+}
+
+TEST(StreamStreamJoin, EvictionLeavesAKeysLaterRowsInPlace) {
+  for (const std::string provider : {"file", "rocksdb"}) {
+    for (bool old_state : {false, true}) {
+      SCOPED_TRACE(provider + (old_state ? ", state without time entries" : ""));
+      StreamJoinFixture f;
+      f.session->setConf("spark.sql.streaming.stateStore.providerClass", provider);
+      EXPECT_EQ(RunKeyWithMixedTimes(&f, old_state),
+                (std::vector<std::string>{"a|1|0|null|null|null", "a|2|80|a|20|95", "a|3|30|null|null|null"}));
+      ASSERT_EQ(f.batches.size(), 4u);
+      std::sort(f.batches[1].begin(), f.batches[1].end());
+      EXPECT_EQ(f.batches[1], (std::vector<std::string>{"a|1|0|null|null|null", "a|3|30|null|null|null"}));
+      // Batch 3 (watermark 190 s): a@80 (matched) goes from the left; z@100 and a@95 from the right.
+      EXPECT_THAT(f.last_progress, HasSubstr("\"numLeftStateRows\":1"));
+      EXPECT_THAT(f.last_progress, HasSubstr("\"numRightStateRows\":1"));
+      EXPECT_THAT(f.last_progress, HasSubstr("\"numLeftRowsEvicted\":1"));
+      EXPECT_THAT(f.last_progress, HasSubstr("\"numRightRowsEvicted\":2"));
+    }
+  }
 }
 
 }  // namespace

@@ -382,16 +382,19 @@ TEST_P(StateStoreContract, ForEachRemovingMatchesAModelOverManyKeysAndVersions) 
   }
 }
 
-// The walk up to a bound shows exactly the keys whose first bytes are at most the bound, in key
-// order (a bound shorter than a key, one longer than 8 bytes, and the empty bound), and removes
+// The walk over a range shows exactly the keys from its start whose first bytes are at most its
+// bound, in key order (a bound shorter than a key, one longer than 8 bytes, the empty bound; a
+// start of 0, 2, 3 and 13 bytes, one sharing its first 8 bytes with keys before it), and removes
 // what it is told to.
-TEST_P(StateStoreContract, ForEachRemovingUpToShowsOnlyTheKeysWithinTheBound) {
+TEST_P(StateStoreContract, ForEachRemovingInRangeShowsOnlyTheKeysWithinTheRange) {
   TempDir d;
   auto p = Open(IdIn(d));
   std::mt19937 rng(11);
   Contents model;
   int64_t version = 0;
-  for (const std::string up_to : {"k15", "k2", "k31234567891", "k4", ""}) {
+  const std::vector<std::pair<std::string, std::string>> ranges = {
+      {"", "k15"}, {"k1", "k2"}, {"k3", "k31234567891"}, {"k31234567x", "k4"}, {"k5", ""}, {"", ""}};
+  for (const auto& [from, up_to] : ranges) {
     auto s = p->Load(version).ValueOrDie();
     for (int i = 0; i < 2000; ++i) {
       const std::string k = "k" + std::to_string(rng() % 50000) + (i % 3 == 0 ? "" : "x");
@@ -401,15 +404,15 @@ TEST_P(StateStoreContract, ForEachRemovingUpToShowsOnlyTheKeysWithinTheBound) {
     }
     using Action = StateStore::KeyAction;
     std::vector<std::string> seen, want;
-    ASSERT_OK(s->ForEachRemovingUpTo(up_to, [&](std::string_view k, std::string_view val) -> Result<Action> {
+    ASSERT_OK(s->ForEachRemovingInRange(from, up_to, [&](std::string_view k, std::string_view val) -> Result<Action> {
       seen.emplace_back(k);
       return (val.back() - '0') % 2 == 1 ? Action::kRemove : Action::kKeep;
     }));
-    for (auto it = model.begin(); it != model.end() && it->first.substr(0, up_to.size()) <= up_to;) {
+    for (auto it = model.lower_bound(from); it != model.end() && it->first.substr(0, up_to.size()) <= up_to;) {
       want.push_back(it->first);
       it = (it->second.back() - '0') % 2 == 1 ? model.erase(it) : std::next(it);
     }
-    EXPECT_EQ(seen, want) << "up to '" << up_to << "'";
+    EXPECT_EQ(seen, want) << "from '" << from << "' up to '" << up_to << "'";
     EXPECT_EQ(Read(*s), model) << up_to;
     ASSERT_EQ(s->Commit().ValueOrDie(), ++version);
     EXPECT_EQ(Load(Open(IdIn(d)).get(), version), model) << up_to;
