@@ -329,7 +329,7 @@ class StreamingSymmetricHashJoinExec : public StatefulOperator {
       for (int64_t i = 0; i < count; ++i) {
         std::string key = RowKey(other, encoded[ri], static_cast<uint64_t>(i));
         ARROW_ASSIGN_OR_RAISE(auto value, store->Get(key));
-        if (!value || value->empty()) return MissingRow(other, i);
+        if (!value || value->empty()) return stream_join_state::MissingRow(operator_id(), other, i);
         ARROW_RETURN_NOT_OK(DecodeRow(other, *value, &other_builders));
         cand_rows.push_back(r);
         cand_keys.push_back(std::move(key));
@@ -383,6 +383,7 @@ class StreamingSymmetricHashJoinExec : public StatefulOperator {
     std::vector<int64_t> now;
     std::vector<int64_t> added_per_partition(static_cast<size_t>(P), 0);
     std::shared_ptr<arrow::Int64Array> times;  // for the time entries of a side that evicts
+    std::vector<stream_join_state::TimeLists> time_lists(static_cast<size_t>(P));
     if (ctx->streaming && (side == 0 ? eviction_.left : eviction_.right).evicts()) {
       ARROW_ASSIGN_OR_RAISE(times, EventTimes(side, *batch));
     }
@@ -409,7 +410,7 @@ class StreamingSymmetricHashJoinExec : public StatefulOperator {
       ARROW_RETURN_NOT_OK(store->Put(RowKey(side, encoded[ri], static_cast<uint64_t>(count)), value));
       ARROW_RETURN_NOT_OK(PutCount(store, count_key, count + 1));
       if (times && times->IsValid(r)) {
-        ARROW_RETURN_NOT_OK(store->Put(stream_join_state::TimeKey(times->Value(r), side, encoded[ri]), ""));
+        stream_join_state::AddToTimeLists(times->Value(r), encoded[ri], &time_lists[static_cast<size_t>(p)]);
       }
       ++added_per_partition[static_cast<size_t>(p)];
       ++counts->added;
@@ -419,6 +420,7 @@ class StreamingSymmetricHashJoinExec : public StatefulOperator {
       ARROW_ASSIGN_OR_RAISE(auto* store, ctx->stores->Get(operator_id(), p));
       ARROW_ASSIGN_OR_RAISE(int64_t total, GetCount(*store, TotalKey(side)));
       ARROW_RETURN_NOT_OK(PutCount(store, TotalKey(side), total + added_per_partition[static_cast<size_t>(p)]));
+      ARROW_RETURN_NOT_OK(stream_join_state::PutTimeLists(store, side, time_lists[static_cast<size_t>(p)]));
     }
     if (now.empty()) return Status::OK();
     ARROW_ASSIGN_OR_RAISE(auto mine, TakeRows(batch, now));
@@ -429,12 +431,6 @@ class StreamingSymmetricHashJoinExec : public StatefulOperator {
     ARROW_ASSIGN_OR_RAISE(auto nulls, NullRows(other, mine->num_rows()));
     ARROW_ASSIGN_OR_RAISE(auto rows, side == 0 ? Assemble(*mine, *nulls) : Assemble(*nulls, *mine));
     return out(rows);
-  }
-
-  Status MissingRow(int side, int64_t i) const {
-    return Status::Invalid("stream-stream join state of operator ", operator_id(), " is missing row ", i,
-                           " of a key on the ", side ? "right" : "left", " side; the checkpoint's state is "
-                           "damaged: restore it or start from a new checkpointLocation");
   }
 
   // Step 3: removes the rows the watermark expired (every row in a batch query, where the inputs
@@ -464,22 +460,29 @@ class StreamingSymmetricHashJoinExec : public StatefulOperator {
       std::set<std::string> keys[2];
       bool indexed[2] = {false, false};
       bool reindex[2] = {false, false};
-      if (all) {
-        for (int s = 0; s < 2; ++s) ARROW_RETURN_NOT_OK(stream_join_state::AllKeys(*store, s, &keys[s]));
-      } else {
+      bool scan[2] = {all, all};  // every row read in one walk, not the expired keys' rows alone
+      if (!all) {
         ARROW_RETURN_NOT_OK(stream_join_state::GetIndexed(*store, indexed));
         for (int s = 0; s < 2; ++s) {
-          if (evicts[s]) ARROW_RETURN_NOT_OK(stream_join_state::TakeExpiredKeys(store, s, threshold_us[s], &keys[s]));
           if (!evicts[s] && indexed[s]) ARROW_RETURN_NOT_OK(stream_join_state::DropTimeEntries(store, s));
-          reindex[s] = evicts[s] && !indexed[s];
-          if (reindex[s]) ARROW_RETURN_NOT_OK(stream_join_state::AllKeys(*store, s, &keys[s]));
+          if (!evicts[s]) continue;
+          int64_t listed = 0;
+          ARROW_RETURN_NOT_OK(stream_join_state::TakeExpiredKeys(store, s, threshold_us[s], &keys[s], &listed));
+          reindex[s] = !indexed[s];
+          // When a third of the side's rows or more may go, one walk over them all is cheaper than
+          // looking each key's rows up.
+          ARROW_ASSIGN_OR_RAISE(int64_t total, GetCount(*store, TotalKey(s)));
+          scan[s] = reindex[s] || listed * 3 >= total;
         }
         ARROW_RETURN_NOT_OK(stream_join_state::PutIndexed(store, indexed, evicts));
       }
       for (int s = 0; s < 2; ++s) {
-        if (keys[s].empty()) continue;
+        if (!scan[s] && keys[s].empty()) continue;
+        stream_join_state::GatheredRows rows;
+        ARROW_RETURN_NOT_OK(scan[s] ? stream_join_state::GatherAllRows(*store, s, &rows)
+                                    : stream_join_state::GatherKeyRows(*store, operator_id(), s, keys[s], &rows));
         ARROW_RETURN_NOT_OK(
-            EvictKeys(store, s, keys[s], all, threshold_us[s], reindex[s], &counts[s], &unmatched[s]));
+            EvictRows(store, s, &rows, all, threshold_us[s], reindex[s], &counts[s], &unmatched[s]));
       }
     }
     for (int side = 0; side < 2; ++side) {
@@ -492,39 +495,30 @@ class StreamingSymmetricHashJoinExec : public StatefulOperator {
     return Status::OK();
   }
 
-  // Rewrites the rows of each of `keys` on `side` densely without the expired ones (every row
-  // with `all`, else those whose event time is at or before threshold_us), counts them, and adds
+  // Rewrites the gathered rows of each key densely without the expired ones (every row with
+  // `all`, else those whose event time is at or before threshold_us), counts them, and adds
   // those of a kept side that never matched to `unmatched`. With `reindex`, the rows kept get
   // their time entries.
-  Status EvictKeys(state::StateStore* store, int side, const std::set<std::string>& keys, bool all,
+  Status EvictRows(state::StateStore* store, int side, stream_join_state::GatheredRows* rows_in, bool all,
                    int64_t threshold_us, bool reindex, SideCounts* counts,
                    std::vector<std::shared_ptr<arrow::RecordBatch>>* unmatched) const {
-    std::vector<std::string> values;
-    std::vector<size_t> starts;  // the rows of the k-th key are values[starts[k] .. starts[k + 1])
+    stream_join_state::GatheredRows& g = *rows_in;
+    if (g.values.empty()) return Status::OK();
+    g.starts.push_back(g.values.size());
+    const std::vector<std::string>& values = g.values;
     ARROW_ASSIGN_OR_RAISE(auto builders, Builders(side));
-    for (const auto& key : keys) {
-      starts.push_back(values.size());
-      ARROW_ASSIGN_OR_RAISE(int64_t n, GetCount(*store, CountKey(side, key)));
-      for (int64_t i = 0; i < n; ++i) {
-        ARROW_ASSIGN_OR_RAISE(auto v, store->Get(RowKey(side, key, static_cast<uint64_t>(i))));
-        if (!v || v->empty()) return MissingRow(side, i);
-        ARROW_RETURN_NOT_OK(DecodeRow(side, *v, &builders));
-        values.push_back(std::move(*v));
-      }
-    }
-    starts.push_back(values.size());
-    if (values.empty()) return Status::OK();
+    for (const auto& v : values) ARROW_RETURN_NOT_OK(DecodeRow(side, v, &builders));
     ARROW_ASSIGN_OR_RAISE(auto rows, FinishBuilders(side, &builders));
     std::shared_ptr<arrow::Int64Array> times;
     if (!all) {
       ARROW_ASSIGN_OR_RAISE(times, EventTimes(side, *rows));
     }
     std::vector<int64_t> emit;
+    stream_join_state::TimeLists time_lists;  // with `reindex`
     int64_t removed = 0;
-    size_t k = 0;
-    for (const auto& key : keys) {
-      const size_t begin = starts[k], n = starts[k + 1] - begin;
-      ++k;
+    for (size_t k = 0; k < g.keys.size(); ++k) {
+      const std::string& key = g.keys[k];
+      const size_t begin = g.starts[k], n = g.starts[k + 1] - begin;
       size_t kept = 0;
       for (size_t j = 0; j < n; ++j) {
         const auto r = static_cast<int64_t>(begin + j);
@@ -534,9 +528,7 @@ class StreamingSymmetricHashJoinExec : public StatefulOperator {
           continue;
         }
         if (kept != j) ARROW_RETURN_NOT_OK(store->Put(RowKey(side, key, kept), value));
-        if (reindex && times->IsValid(r)) {
-          ARROW_RETURN_NOT_OK(store->Put(stream_join_state::TimeKey(times->Value(r), side, key), ""));
-        }
+        if (reindex && times->IsValid(r)) stream_join_state::AddToTimeLists(times->Value(r), key, &time_lists);
         ++kept;
       }
       if (kept == n) continue;
@@ -544,6 +536,7 @@ class StreamingSymmetricHashJoinExec : public StatefulOperator {
       ARROW_RETURN_NOT_OK(PutCount(store, CountKey(side, key), static_cast<int64_t>(kept)));
       removed += static_cast<int64_t>(n - kept);
     }
+    ARROW_RETURN_NOT_OK(stream_join_state::PutTimeLists(store, side, time_lists));
     if (removed > 0) {
       ARROW_ASSIGN_OR_RAISE(int64_t total, GetCount(*store, TotalKey(side)));
       ARROW_RETURN_NOT_OK(PutCount(store, TotalKey(side), total - removed));

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <optional>
 
 #include "exec/row_codec.h"
 
@@ -61,10 +62,26 @@ std::string RowKey(int side, std::string_view key, uint64_t i) {
 
 std::string TotalKey(int side) { return std::string{kSideByte[side], '\x02'}; }
 
-std::string TimeKey(int64_t time_us, int side, std::string_view key) {
-  std::string k = TimePrefix(side, time_us);
-  k.append(key);
-  return k;
+void AddToTimeLists(int64_t time_us, std::string_view key, TimeLists* lists) {
+  int64_t bucket = INT64_MIN;  // floor to the bucket (times within one bucket of the minimum: the first)
+  if (time_us >= INT64_MIN + kTimeBucketUs) bucket = time_us - ((time_us % kTimeBucketUs) + kTimeBucketUs) % kTimeBucketUs;
+  std::string& list = (*lists)[bucket];
+  const auto n = static_cast<uint32_t>(key.size());
+  const char len[4] = {static_cast<char>(n >> 24), static_cast<char>(n >> 16), static_cast<char>(n >> 8),
+                       static_cast<char>(n)};
+  list.append(len, 4);
+  list.append(key);
+}
+
+Status PutTimeLists(state::StateStore* store, int side, const TimeLists& lists) {
+  for (const auto& [bucket, keys] : lists) {
+    ARROW_RETURN_NOT_OK(store->Update(TimePrefix(side, bucket), [&](std::optional<std::string_view> old, std::string* v) {
+      v->assign(old ? *old : std::string_view());  // `v` may hold an earlier call's bytes
+      v->append(keys);
+      return Status::OK();
+    }));
+  }
+  return Status::OK();
 }
 
 std::string_view JoinKeyOfRowKey(std::string_view row_key) { return row_key.substr(2, row_key.size() - 10); }
@@ -95,17 +112,33 @@ Status PutIndexed(state::StateStore* store, const bool before[2], const bool ind
   return store->Put(kIndexedKey, std::string{indexed[0] ? '1' : '0', indexed[1] ? '1' : '0'});
 }
 
-Status TakeExpiredKeys(state::StateStore* store, int side, int64_t threshold_us, std::set<std::string>* keys) {
+Status TakeExpiredKeys(state::StateStore* store, int side, int64_t threshold_us, std::set<std::string>* keys,
+                       int64_t* listed) {
+  *listed = 0;
   return store->ForEachRemovingInRange(
       std::string(1, static_cast<char>(side)), TimePrefix(side, threshold_us),
-      [&](std::string_view k, std::string_view) -> Result<state::StateStore::KeyAction> {
-        if (k.size() < 9) {
-          return Status::Invalid("stream-stream join state holds a malformed time entry (", k.size(),
-                                 " bytes); the checkpoint's state is damaged: restore it or start from a new "
-                                 "checkpointLocation");
+      [&](std::string_view k, std::string_view v) -> Result<state::StateStore::KeyAction> {
+        auto damaged = [&] {
+          return Status::Invalid("stream-stream join state holds a malformed time entry (", k.size(), "-byte key, ",
+                                 v.size(), "-byte value); the checkpoint's state is damaged: restore it or start "
+                                 "from a new checkpointLocation");
+        };
+        if (k.size() != 9) return damaged();
+        size_t pos = 1;
+        ARROW_ASSIGN_OR_RAISE(uint64_t raw, GetFixed64(k, &pos));
+        const int64_t bucket = static_cast<int64_t>(raw ^ kSignBit);
+        for (size_t at = 0; at < v.size();) {
+          if (v.size() - at < 4) return damaged();
+          const auto* b = reinterpret_cast<const unsigned char*>(v.data() + at);
+          const size_t n = (size_t{b[0]} << 24) | (size_t{b[1]} << 16) | (size_t{b[2]} << 8) | size_t{b[3]};
+          if (v.size() - at - 4 < n) return damaged();
+          keys->emplace(v.substr(at + 4, n));
+          ++*listed;
+          at += 4 + n;
         }
-        keys->emplace(k.substr(9));
-        return state::StateStore::KeyAction::kRemove;
+        // A bucket the threshold ends inside stays: its later rows keep it.
+        const bool whole = bucket > INT64_MAX - kTimeBucketUs ? false : bucket + kTimeBucketUs - 1 <= threshold_us;
+        return whole ? state::StateStore::KeyAction::kRemove : state::StateStore::KeyAction::kKeep;
       });
 }
 
@@ -116,12 +149,39 @@ Status DropTimeEntries(state::StateStore* store, int side) {
                                        });
 }
 
-Status AllKeys(const state::StateStore& store, int side, std::set<std::string>* keys) {
-  const std::string prefix{kSideByte[side], '\x00'};
-  return store.ForEachWithPrefix(prefix, [&](std::string_view k, std::string_view) {
-    keys->emplace(k.substr(2));
+Status MissingRow(int operator_id, int side, int64_t i) {
+  return Status::Invalid("stream-stream join state of operator ", operator_id, " is missing row ", i, " of a key on the ",
+                         side ? "right" : "left", " side; the checkpoint's state is damaged: restore it or start "
+                         "from a new checkpointLocation");
+}
+
+Status GatherAllRows(const state::StateStore& store, int side, GatheredRows* out) {
+  const std::string prefix{kSideByte[side], '\x01'};
+  return store.ForEachWithPrefix(prefix, [&](std::string_view k, std::string_view v) {
+    const std::string_view key = JoinKeyOfRowKey(k);
+    if (out->keys.empty() || out->keys.back() != key) {
+      out->keys.emplace_back(key);
+      out->starts.push_back(out->values.size());
+    }
+    out->values.emplace_back(v);
     return Status::OK();
   });
+}
+
+Status GatherKeyRows(const state::StateStore& store, int operator_id, int side, const std::set<std::string>& keys,
+                     GatheredRows* out) {
+  for (const auto& key : keys) {
+    ARROW_ASSIGN_OR_RAISE(int64_t n, GetCount(store, CountKey(side, key)));
+    if (n == 0) continue;  // a time entry outlives rows that left under another entry
+    out->keys.push_back(key);
+    out->starts.push_back(out->values.size());
+    for (int64_t i = 0; i < n; ++i) {
+      ARROW_ASSIGN_OR_RAISE(auto v, store.Get(RowKey(side, key, static_cast<uint64_t>(i))));
+      if (!v || v->empty()) return MissingRow(operator_id, side, i);
+      out->values.push_back(std::move(*v));
+    }
+  }
+  return Status::OK();
 }
 
 }  // namespace sluice::exec::stream_join_state

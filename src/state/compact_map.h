@@ -62,6 +62,7 @@ class CompactMap {
     const size_t i = Probe(key, hash, &found);
     std::optional<std::string_view> old;
     if (found) old = ValueOf(RefAt(i));
+    value->clear();  // a buffer the caller reuses: fn starts from nothing, as with a new string
     auto st = fn(old, value);
     if (st.ok()) PutAt(i, found, hash, key, *value, mark_changed);
     return st;

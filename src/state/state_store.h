@@ -81,8 +81,9 @@ class StateStore {
   /// Removing an absent key is not an error (and not counted as a removal).
   virtual Status Remove(std::string_view key) = 0;
   /// Puts the value `fn` computes from the key's current value (nullopt when absent), as Get
-  /// then Put would, in one lookup where the provider can. If fn fails, nothing is put and its
-  /// error is returned. The view passed to fn is valid during the call only.
+  /// then Put would, in one lookup where the provider can; `value` is empty when fn is called.
+  /// If fn fails, nothing is put and its error is returned. The view passed to fn is valid
+  /// during the call only.
   using UpdateFn = std::function<Status(std::optional<std::string_view> old, std::string* value)>;
   virtual Status Update(std::string_view key, const UpdateFn& fn);
   /// Calls `fn` for every key in bytewise key order, stopping at the first error it returns.

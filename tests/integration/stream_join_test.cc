@@ -297,5 +297,31 @@ TEST(StreamStreamJoin, EvictionLeavesAKeysLaterRowsInPlace) {
   }
 }
 
+// b@49.950 s and c@49.9995 s share a 100 ms time entry that the first eviction bound (49.999 s)
+// ends inside: b goes, c stays with the entry and goes once the watermark passes it.
+TEST(StreamStreamJoin, RowsAfterTheBoundInTheSameTimeEntryStay) {
+  StreamJoinFixture f;
+  DataFrame df = f.Joined("left");
+  ASSERT_OK(df.status());
+  ASSERT_OK(f.imps.addJson(R"([{"id":"b","iv":2,"its":"2026-01-01T00:00:49.950"},)"
+                           R"({"id":"c","iv":3,"its":"2026-01-01T00:00:49.9995"},)"
+                           R"({"id":"y","iv":4,"its":"2026-01-01T00:01:20"}])").status());
+  f.AddClicks({{"z", 10, 100}});
+  ASSERT_OK(f.Run(df));
+  ASSERT_EQ(f.batches.size(), 2u);
+  ASSERT_EQ(f.batches[1].size(), 1u);
+  EXPECT_THAT(f.batches[1][0], ::testing::StartsWith("b|2|"));
+  EXPECT_THAT(f.last_progress, HasSubstr("\"numLeftStateRows\":2"));
+  f.AddImps({{"w", 5, 200}});
+  f.AddClicks({{"z", 20, 300}});
+  ASSERT_OK(f.Run(df));
+  ASSERT_EQ(f.batches.size(), 4u);
+  std::sort(f.batches[3].begin(), f.batches[3].end());
+  ASSERT_EQ(f.batches[3].size(), 2u);
+  EXPECT_THAT(f.batches[3][0], ::testing::StartsWith("c|3|"));
+  EXPECT_EQ(f.batches[3][1], "y|4|80|null|null|null");
+  EXPECT_THAT(f.last_progress, HasSubstr("\"numLeftStateRows\":1"));
+}
+
 }  // namespace
 }  // namespace sluice::testing

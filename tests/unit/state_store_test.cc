@@ -288,6 +288,7 @@ TEST_P(StateStoreContract, UpdateComputesTheValueFromTheStoredOneInOneStep) {
   std::vector<std::string> olds;
   auto append_x = [&](std::optional<std::string_view> old, std::string* value) -> Status {
     olds.push_back(old ? std::string(*old) : "<none>");
+    EXPECT_EQ(*value, "") << "fn starts from an empty value";  // appends need no clear first
     *value = (old ? std::string(*old) : std::string()) + "x";
     return Status::OK();
   };
