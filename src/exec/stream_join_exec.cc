@@ -472,7 +472,7 @@ class StreamingSymmetricHashJoinExec : public StatefulOperator {
           // When a third of the side's rows or more may go, one walk over them all is cheaper than
           // looking each key's rows up.
           ARROW_ASSIGN_OR_RAISE(int64_t total, GetCount(*store, TotalKey(s)));
-          scan[s] = reindex[s] || listed * 3 >= total;
+          scan[s] = total > 0 && (reindex[s] || listed * 3 >= total);
         }
         ARROW_RETURN_NOT_OK(stream_join_state::PutIndexed(store, indexed, evicts));
       }
