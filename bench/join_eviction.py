@@ -75,7 +75,8 @@ def output_rows(out: Path) -> list[tuple]:
     return sorted(pq.read_table(files).to_pylist(), key=lambda r: (r["id"], str(r["cts"])))
 
 
-def run_once(binary: str, work: Path, data: Path, minutes: int, provider: str) -> dict:
+def run_once(binary: str, work: Path, data: Path, minutes: int, provider: str) -> tuple[dict, list]:
+    """One run's figures, and the rows it wrote."""
     for sub in ("out", "ckpt"):
         subprocess.run(["rm", "-rf", str(work / sub)], check=True)
     work.mkdir(parents=True, exist_ok=True)
@@ -91,6 +92,7 @@ def run_once(binary: str, work: Path, data: Path, minutes: int, provider: str) -
     batches = [json.loads(line) for line in progress.read_text().splitlines() if line.strip()]
     last = batches[-100:]
     ops = [(b.get("stateOperators") or [{}])[0] for b in last]
+    rows = output_rows(work / "out")
     return {
         "batches": len(batches),
         "eviction_ms": statistics.mean(o.get("allRemovalsTimeMs", 0) for o in ops),
@@ -98,8 +100,8 @@ def run_once(binary: str, work: Path, data: Path, minutes: int, provider: str) -
         "state_rows_end": ops[-1].get("numRowsTotal"),
         "wall_s": run.wall_s,
         "cpu_s": run.cpu_s,
-        "rows_out": len(output_rows(work / "out")),
-    }
+        "rows_out": len(rows),
+    }, rows
 
 
 def shown_path(p: str) -> str:
@@ -141,11 +143,11 @@ def main() -> None:
         for label, binary in binaries.items():
             runs = []
             for rep in range(args.reps):
-                d = work / f"{label}-{provider}"
-                runs.append(run_once(binary, d, data, args.range_minutes, provider))
-                print(f"{label} {provider} rep {rep}: eviction {runs[-1]['eviction_ms']:.1f} ms a batch", flush=True)
+                figures, rows = run_once(binary, work / f"{label}-{provider}", data, args.range_minutes, provider)
+                runs.append(figures)
+                print(f"{label} {provider} rep {rep}: eviction {figures['eviction_ms']:.1f} ms a batch", flush=True)
                 if rep == 0:
-                    answers[(label, provider)] = output_rows(d / "out")
+                    answers[(label, provider)] = rows
             results.setdefault(provider, {})[label] = median_of(runs)
     first = next(iter(answers.values()))
     if any(a != first for a in answers.values()):

@@ -467,7 +467,8 @@ class StreamingSymmetricHashJoinExec : public StatefulOperator {
           if (!evicts[s] && indexed[s]) ARROW_RETURN_NOT_OK(stream_join_state::DropTimeEntries(store, s));
           if (!evicts[s]) continue;
           int64_t listed = 0;
-          ARROW_RETURN_NOT_OK(stream_join_state::TakeExpiredKeys(store, s, threshold_us[s], &keys[s], &listed));
+          ARROW_RETURN_NOT_OK(
+              stream_join_state::TakeExpiredKeys(store, operator_id(), p, s, threshold_us[s], &keys[s], &listed));
           reindex[s] = !indexed[s];
           // When a third of the side's rows or more may go, one walk over them all is cheaper than
           // looking each key's rows up.
@@ -482,7 +483,7 @@ class StreamingSymmetricHashJoinExec : public StatefulOperator {
         ARROW_RETURN_NOT_OK(scan[s] ? stream_join_state::GatherAllRows(*store, s, &rows)
                                     : stream_join_state::GatherKeyRows(*store, operator_id(), s, keys[s], &rows));
         ARROW_RETURN_NOT_OK(
-            EvictRows(store, s, &rows, all, threshold_us[s], reindex[s], &counts[s], &unmatched[s]));
+            EvictRows(store, s, rows, all, threshold_us[s], reindex[s], &counts[s], &unmatched[s]));
       }
     }
     for (int side = 0; side < 2; ++side) {
@@ -499,12 +500,10 @@ class StreamingSymmetricHashJoinExec : public StatefulOperator {
   // `all`, else those whose event time is at or before threshold_us), counts them, and adds
   // those of a kept side that never matched to `unmatched`. With `reindex`, the rows kept get
   // their time entries.
-  Status EvictRows(state::StateStore* store, int side, stream_join_state::GatheredRows* rows_in, bool all,
+  Status EvictRows(state::StateStore* store, int side, const stream_join_state::GatheredRows& g, bool all,
                    int64_t threshold_us, bool reindex, SideCounts* counts,
                    std::vector<std::shared_ptr<arrow::RecordBatch>>* unmatched) const {
-    stream_join_state::GatheredRows& g = *rows_in;
     if (g.values.empty()) return Status::OK();
-    g.starts.push_back(g.values.size());
     const std::vector<std::string>& values = g.values;
     ARROW_ASSIGN_OR_RAISE(auto builders, Builders(side));
     for (const auto& v : values) ARROW_RETURN_NOT_OK(DecodeRow(side, v, &builders));

@@ -65,18 +65,13 @@ std::string TotalKey(int side) { return std::string{kSideByte[side], '\x02'}; }
 void AddToTimeLists(int64_t time_us, std::string_view key, TimeLists* lists) {
   int64_t bucket = INT64_MIN;  // floor to the bucket (times within one bucket of the minimum: the first)
   if (time_us >= INT64_MIN + kTimeBucketUs) bucket = time_us - ((time_us % kTimeBucketUs) + kTimeBucketUs) % kTimeBucketUs;
-  std::string& list = (*lists)[bucket];
-  const auto n = static_cast<uint32_t>(key.size());
-  const char len[4] = {static_cast<char>(n >> 24), static_cast<char>(n >> 16), static_cast<char>(n >> 8),
-                       static_cast<char>(n)};
-  list.append(len, 4);
-  list.append(key);
+  PutBytes(key, &(*lists)[bucket]);
 }
 
 Status PutTimeLists(state::StateStore* store, int side, const TimeLists& lists) {
   for (const auto& [bucket, keys] : lists) {
     ARROW_RETURN_NOT_OK(store->Update(TimePrefix(side, bucket), [&](std::optional<std::string_view> old, std::string* v) {
-      v->assign(old ? *old : std::string_view());  // `v` may hold an earlier call's bytes
+      if (old) v->assign(*old);
       v->append(keys);
       return Status::OK();
     }));
@@ -112,29 +107,26 @@ Status PutIndexed(state::StateStore* store, const bool before[2], const bool ind
   return store->Put(kIndexedKey, std::string{indexed[0] ? '1' : '0', indexed[1] ? '1' : '0'});
 }
 
-Status TakeExpiredKeys(state::StateStore* store, int side, int64_t threshold_us, std::set<std::string>* keys,
-                       int64_t* listed) {
+Status TakeExpiredKeys(state::StateStore* store, int operator_id, int partition, int side, int64_t threshold_us,
+                       std::set<std::string>* keys, int64_t* listed) {
   *listed = 0;
   return store->ForEachRemovingInRange(
       std::string(1, static_cast<char>(side)), TimePrefix(side, threshold_us),
       [&](std::string_view k, std::string_view v) -> Result<state::StateStore::KeyAction> {
-        auto damaged = [&] {
-          return Status::Invalid("stream-stream join state holds a malformed time entry (", k.size(), "-byte key, ",
-                                 v.size(), "-byte value); the checkpoint's state is damaged: restore it or start "
-                                 "from a new checkpointLocation");
+        auto damaged = [&](const std::string& what) {
+          return Status::Invalid("stream-stream join state of operator ", operator_id, " partition ", partition,
+                                 " holds a malformed time entry on the ", side ? "right" : "left", " side (", what,
+                                 "); the checkpoint's state is damaged: restore it or start from a new "
+                                 "checkpointLocation");
         };
-        if (k.size() != 9) return damaged();
+        if (k.size() != 9) return damaged(std::to_string(k.size()) + "-byte key");
         size_t pos = 1;
         ARROW_ASSIGN_OR_RAISE(uint64_t raw, GetFixed64(k, &pos));
         const int64_t bucket = static_cast<int64_t>(raw ^ kSignBit);
-        for (size_t at = 0; at < v.size();) {
-          if (v.size() - at < 4) return damaged();
-          const auto* b = reinterpret_cast<const unsigned char*>(v.data() + at);
-          const size_t n = (size_t{b[0]} << 24) | (size_t{b[1]} << 16) | (size_t{b[2]} << 8) | size_t{b[3]};
-          if (v.size() - at - 4 < n) return damaged();
-          keys->emplace(v.substr(at + 4, n));
-          ++*listed;
-          at += 4 + n;
+        for (size_t at = 0; at < v.size(); ++*listed) {
+          auto key = GetBytes(v, &at);
+          if (!key.ok()) return damaged(key.status().message());
+          keys->emplace(*key);
         }
         // A bucket the threshold ends inside stays: its later rows keep it.
         const bool whole = bucket > INT64_MAX - kTimeBucketUs ? false : bucket + kTimeBucketUs - 1 <= threshold_us;
@@ -157,7 +149,7 @@ Status MissingRow(int operator_id, int side, int64_t i) {
 
 Status GatherAllRows(const state::StateStore& store, int side, GatheredRows* out) {
   const std::string prefix{kSideByte[side], '\x01'};
-  return store.ForEachWithPrefix(prefix, [&](std::string_view k, std::string_view v) {
+  ARROW_RETURN_NOT_OK(store.ForEachWithPrefix(prefix, [&](std::string_view k, std::string_view v) {
     const std::string_view key = JoinKeyOfRowKey(k);
     if (out->keys.empty() || out->keys.back() != key) {
       out->keys.emplace_back(key);
@@ -165,7 +157,9 @@ Status GatherAllRows(const state::StateStore& store, int side, GatheredRows* out
     }
     out->values.emplace_back(v);
     return Status::OK();
-  });
+  }));
+  out->starts.push_back(out->values.size());
+  return Status::OK();
 }
 
 Status GatherKeyRows(const state::StateStore& store, int operator_id, int side, const std::set<std::string>& keys,
@@ -181,6 +175,7 @@ Status GatherKeyRows(const state::StateStore& store, int operator_id, int side, 
       out->values.push_back(std::move(*v));
     }
   }
+  out->starts.push_back(out->values.size());
   return Status::OK();
 }
 

@@ -3,7 +3,7 @@
 //   <side> 0x00 <key>              -> fixed64 number of rows buffered under the key
 //   <side> 0x01 <key> <fixed64 i>  -> 1 byte matched flag, then the row's columns (row_codec)
 //   <side> 0x02                    -> fixed64 rows buffered on the side in this partition
-//   <0x00 left | 0x01 right> <bucket> -> the join keys (each a fixed32 length, then the key) of
+//   <0x00 left | 0x01 right> <bucket> -> the join keys (each as row_codec's PutBytes) of
 //                                        rows on the side whose event time falls in the bucket
 //   0x02 'i'                       -> one byte per side ('1' = that side's time entries are complete)
 // side = 'l' | 'r', <key> = the encoded join key values (row_codec, floats normalised). A row's
@@ -43,7 +43,7 @@ std::string RowKey(int side, std::string_view key, uint64_t i);
 std::string TotalKey(int side);
 /// The span of event time one time entry covers.
 inline constexpr int64_t kTimeBucketUs = 100000;
-/// Join keys to list in time entries, per bucket start (each key a fixed32 length, then the key).
+/// Join keys to list in time entries, per bucket start (each key as PutBytes writes it).
 using TimeLists = std::map<int64_t, std::string>;
 void AddToTimeLists(int64_t time_us, std::string_view key, TimeLists* lists);
 /// Appends each bucket's keys to the side's time entry of that bucket.
@@ -64,8 +64,8 @@ Status PutIndexed(state::StateStore* store, const bool before[2], const bool ind
 /// Adds the keys listed by the time entries of `side` whose bucket starts at or before
 /// threshold_us to `keys` (sorted), and removes the entries whose bucket ends by then; walks
 /// only those entries. `*listed` = the listings read (rows, a key once per row).
-Status TakeExpiredKeys(state::StateStore* store, int side, int64_t threshold_us, std::set<std::string>* keys,
-                       int64_t* listed);
+Status TakeExpiredKeys(state::StateStore* store, int operator_id, int partition, int side, int64_t threshold_us,
+                       std::set<std::string>* keys, int64_t* listed);
 /// Removes every time entry of `side` (its rule no longer evicts).
 Status DropTimeEntries(state::StateStore* store, int side);
 
@@ -73,7 +73,7 @@ Status DropTimeEntries(state::StateStore* store, int side);
 Status MissingRow(int operator_id, int side, int64_t i);
 
 /// Some of a side's buffered rows, grouped by join key in key order: the rows of keys[k]
-/// (indexes 0..n-1) are values[starts[k] .. starts[k + 1]).
+/// (indexes 0..n-1) are values[starts[k] .. starts[k + 1]) (starts ends with values.size()).
 struct GatheredRows {
   std::vector<std::string> keys;
   std::vector<std::string> values;

@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <functional>
+#include <optional>
 #include <map>
 #include <tuple>
 
@@ -232,10 +234,11 @@ TEST(StreamStreamJoin, MaxWatermarkPolicyFollowsTheFasterInput) {
   EXPECT_TRUE(g.All().empty());
 }
 
-// Rewrites the state files under `dir` without the join's time entries and their marker, as a
-// sluice from before them left its state; returns how many records it dropped.
-int StripTimeEntries(const std::string& dir) {
-  int dropped = 0;
+// Rewrites the state files under `dir`, the join's time entries and their marker (keys whose
+// first byte is 0x00-0x02) replaced by what `edit` gives (nullopt: dropped); returns how many
+// it saw.
+int EditTimeEntries(const std::string& dir, const std::function<std::optional<std::string>(std::string_view)>& edit) {
+  int seen = 0;
   for (const auto& e : std::filesystem::recursive_directory_iterator(dir)) {
     const std::string ext = e.path().extension().string();
     if (ext != ".delta" && ext != ".snapshot") continue;
@@ -244,8 +247,9 @@ int StripTimeEntries(const std::string& dir) {
     state::StateFileWriter out(kind, version);
     const Status read = state::ReadStateFile(
         e.path().string(), ReadText(e.path().string()), kind, version, [&](std::string_view k, const std::string_view* v) {
-          if (!k.empty() && static_cast<unsigned char>(k[0]) <= 2) {  // time entries and their marker
-            ++dropped;
+          if (!k.empty() && static_cast<unsigned char>(k[0]) <= 2 && v) {
+            ++seen;
+            if (auto edited = edit(k)) out.Put(k, *edited);
           } else if (v) {
             out.Put(k, *v);
           } else {
@@ -255,7 +259,12 @@ int StripTimeEntries(const std::string& dir) {
     EXPECT_OK(read);
     WriteText(e.path().string(), out.Finish());
   }
-  return dropped;
+  return seen;
+}
+
+// The state as a sluice from before the time entries left it.
+int StripTimeEntries(const std::string& dir) {
+  return EditTimeEntries(dir, [](std::string_view) { return std::nullopt; });
 }
 
 // Key a has rows at 0, 30 and 80 s. The watermark 70 s (min of 70 and 90) expires the first two
@@ -321,6 +330,29 @@ TEST(StreamStreamJoin, RowsAfterTheBoundInTheSameTimeEntryStay) {
   EXPECT_THAT(f.batches[3][0], ::testing::StartsWith("c|3|"));
   EXPECT_EQ(f.batches[3][1], "y|4|80|null|null|null");
   EXPECT_THAT(f.last_progress, HasSubstr("\"numLeftStateRows\":1"));
+}
+
+// A time entry cut short is reported with the operator, partition and side, not skipped.
+TEST(StreamStreamJoin, DamagedTimeEntryIsReportedWhereItIs) {
+  StreamJoinFixture f;
+  DataFrame df = f.Joined("left");
+  ASSERT_OK(df.status());
+  f.AddImps({{"a", 1, 0}, {"y", 4, 80}});
+  f.AddClicks({{"z", 10, 100}});
+  ASSERT_OK(f.Run(df));
+  // Every time entry now lists a cut-short key.
+  EXPECT_GT(EditTimeEntries(f.dir.Sub("ckpt/state"), [](std::string_view k) -> std::optional<std::string> {
+              if (k[0] == '\x02') return std::string("11");     // the marker: both sides complete
+              return std::string("\x00\x00\x00\x02" "a", 5);  // a key said to be 2 bytes long, 1 there
+            }),
+            0);
+  f.AddImps({{"w", 5, 200}});
+  f.AddClicks({{"z", 20, 300}});
+  const Status st = f.Run(df);
+  ASSERT_FALSE(st.ok());
+  EXPECT_THAT(st.message(), HasSubstr("stream-stream join state of operator 0 partition"));
+  EXPECT_THAT(st.message(), HasSubstr("malformed time entry on the"));
+  EXPECT_THAT(st.message(), HasSubstr("restore it or start from a new checkpointLocation"));
 }
 
 }  // namespace
