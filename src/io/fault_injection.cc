@@ -137,6 +137,16 @@ Status FaultInjectingFileSystem::WriteAtomic(const std::string& path, const std:
   return Status::OK();
 }
 
+Result<bool> FaultInjectingFileSystem::BeforeNaming(const std::string& path) {
+  const bool owed = TakeDeferred(ParentOf(path));
+  ARROW_RETURN_NOT_OK(BeforeEntry());
+  return owed;
+}
+
+void FaultInjectingFileSystem::AfterNaming(const std::string& path, EntrySync sync, bool owed) {
+  if (sync == EntrySync::kDeferred || (sync == EntrySync::kNone && owed)) Defer(ParentOf(path));
+}
+
 Status FaultInjectingFileSystem::CreateExclusive(const std::string& path, const std::string& data) {
   ARROW_RETURN_NOT_OK(OnWrite(path));
   ARROW_RETURN_NOT_OK(BeforeEntry());
@@ -153,9 +163,17 @@ namespace {
 // crash here leaves a partly written (torn) data file behind, as a real crash would.
 class FaultStream : public arrow::io::OutputStream {
  public:
-  FaultStream(FaultInjectingFileSystem* fs, std::string path, std::shared_ptr<arrow::io::OutputStream> base)
-      : fs_(fs), path_(std::move(path)), base_(std::move(base)) {}
-  Status Close() override { return base_->Close(); }
+  // `names`: the base names the file at Close (OpenNewFile), with `sync`.
+  FaultStream(FaultInjectingFileSystem* fs, std::string path, std::shared_ptr<arrow::io::OutputStream> base,
+              bool names = false, EntrySync sync = EntrySync::kNow)
+      : fs_(fs), path_(std::move(path)), base_(std::move(base)), names_(names), sync_(sync) {}
+  Status Close() override {
+    if (!names_ || base_->closed()) return base_->Close();
+    ARROW_ASSIGN_OR_RAISE(bool owed, fs_->BeforeNaming(path_));
+    ARROW_RETURN_NOT_OK(base_->Close());
+    fs_->AfterNaming(path_, sync_, owed);
+    return Status::OK();
+  }
   Status Abort() override { return base_->Abort(); }
   bool closed() const override { return base_->closed(); }
   Result<int64_t> Tell() const override { return base_->Tell(); }
@@ -173,6 +191,8 @@ class FaultStream : public arrow::io::OutputStream {
   FaultInjectingFileSystem* fs_;
   std::string path_;
   std::shared_ptr<arrow::io::OutputStream> base_;
+  bool names_;
+  EntrySync sync_;
   bool checked_ = false;
 };
 }  // namespace
@@ -180,6 +200,12 @@ class FaultStream : public arrow::io::OutputStream {
 Result<std::shared_ptr<arrow::io::OutputStream>> FaultInjectingFileSystem::OpenOutputStream(const std::string& path) {
   ARROW_ASSIGN_OR_RAISE(auto base, base_->OpenOutputStream(path));
   return std::make_shared<FaultStream>(this, path, std::move(base));
+}
+
+Result<std::shared_ptr<arrow::io::OutputStream>> FaultInjectingFileSystem::OpenNewFile(const std::string& path,
+                                                                                    EntrySync sync) {
+  ARROW_ASSIGN_OR_RAISE(auto base, base_->OpenNewFile(path, sync));
+  return std::make_shared<FaultStream>(this, path, std::move(base), /*names=*/true, sync);
 }
 
 }  // namespace sluice::io

@@ -52,7 +52,9 @@ class FaultInjectingFileSystem final : public FileSystem {
   Status WriteAtomic(const std::string& path, const std::string& data, bool overwrite, EntrySync sync) override;
   Status CreateExclusive(const std::string& path, const std::string& data) override;
   Status SyncDeferred() override;
+  void PrepareEntries() override { base_->PrepareEntries(); }
   Result<std::shared_ptr<arrow::io::OutputStream>> OpenOutputStream(const std::string& path) override;
+  Result<std::shared_ptr<arrow::io::OutputStream>> OpenNewFile(const std::string& path, EntrySync sync) override;
   Result<std::shared_ptr<arrow::io::RandomAccessFile>> OpenInputFile(const std::string& path) override {
     return base_->OpenInputFile(path);
   }
@@ -62,6 +64,11 @@ class FaultInjectingFileSystem final : public FileSystem {
   bool triggered() const { return triggered_.load(); }
   /// Called by the wrapped output streams on their first write.
   Status OnWrite(const std::string& path);
+  /// Called by the wrapped streams of OpenNewFile around the base's Close (which names the file
+  /// `path`, an entry-making step): before it, as WriteAtomic before the base's; after it, with
+  /// what Before returned.
+  Result<bool> BeforeNaming(const std::string& path);
+  void AfterNaming(const std::string& path, EntrySync sync, bool owed);
 
  private:
   Status Trigger(const std::string& where);

@@ -9,13 +9,14 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <list>
 #include <mutex>
 #include <random>
 #include <set>
+#include <utility>
 #include <vector>
 
 #include "io/file_system.h"
@@ -141,9 +142,75 @@ class SyncingOutputStream : public arrow::io::OutputStream {
   }
 
  private:
+
+ protected:
   std::string path_;
   int fd_;
   int64_t pos_ = 0;
+};
+
+// Unnamed files made ahead of the WriteAtomic calls that fill and name them (PrepareEntries):
+// at most one per directory, at most kMaxSpares in all (beyond that the least recently prepared
+// is closed, which frees it: an unnamed file has no name to leave behind).
+class SpareFiles {
+ public:
+  static constexpr size_t kMaxSpares = 32;
+
+  ~SpareFiles() {
+    for (const auto& spare : spares_) ::close(spare.second);
+  }
+  /// The spare made in `dir`, now the caller's to fill or close; -1 when there is none, or when
+  /// `dir` is now on another filesystem than its spare (replaced since: a link would fail).
+  int Take(const std::string& dir) {
+    int fd = -1;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      for (auto it = spares_.begin(); it != spares_.end(); ++it) {
+        if (it->first != dir) continue;
+        fd = it->second;
+        spares_.erase(it);
+        break;
+      }
+    }
+    struct stat of_fd, of_dir;
+    if (fd >= 0 && (::fstat(fd, &of_fd) != 0 || ::stat(dir.c_str(), &of_dir) != 0 || of_fd.st_dev != of_dir.st_dev)) {
+      ::close(fd);
+      return -1;
+    }
+    return fd;
+  }
+  /// An entry was made in `dir`: the next Prepare makes a spare there.
+  void Used(const std::string& dir) {
+    std::lock_guard<std::mutex> lock(mu_);
+    used_.insert(dir);
+  }
+  /// One spare in each directory used since the last call that has none. Best effort: a
+  /// directory where no unnamed file can be made gets none (WriteAtomic then reports why).
+  void Prepare() {
+    std::set<std::string> dirs;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      dirs.swap(used_);
+      for (const auto& spare : spares_) dirs.erase(spare.first);
+    }
+    size_t made = 0;
+    for (const auto& dir : dirs) {
+      if (made++ == kMaxSpares) break;  // more directories than spares: the rest make their own
+      int fd = ::open(dir.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
+      if (fd < 0) continue;
+      std::lock_guard<std::mutex> lock(mu_);
+      spares_.emplace_front(dir, fd);
+      while (spares_.size() > kMaxSpares) {
+        ::close(spares_.back().second);
+        spares_.pop_back();
+      }
+    }
+  }
+
+ private:
+  std::mutex mu_;
+  std::set<std::string> used_;
+  std::list<std::pair<std::string, int>> spares_;  // most recently prepared first
 };
 
 class LocalFs final : public FileSystem {
@@ -247,10 +314,11 @@ class LocalFs final : public FileSystem {
 
   Status WriteAtomic(const std::string& path, const std::string& data, bool overwrite, EntrySync sync) override {
     const bool sync_data = sync != EntrySync::kNone;
-    if (!overwrite && tmpfile_supported_.load()) {
-      // An unnamed file in the target directory, linked to its name once its data is durable:
-      // no temp name to create and remove, and nothing left behind by a crash.
-      auto linked = WriteUnnamedAndLink(path, data, sync_data);
+    if (tmpfile_supported_.load()) {
+      // An unnamed file in the target directory, linked to its name once its data is durable
+      // (to replace one: linked to a temp name, renamed over it): no file to create on the way
+      // when PrepareEntries made one, and nothing left behind by a crash before the link.
+      auto linked = WriteUnnamedAndLink(path, data, sync_data, overwrite);
       if (linked.ok() && *linked) return FinishEntry(ParentDir(path), sync);
       if (!linked.ok()) return linked.status();
       // else: O_TMPFILE or /proc/self/fd unavailable here: the temp-file way below
@@ -291,6 +359,10 @@ class LocalFs final : public FileSystem {
 
   Status SyncDeferred() override { return SyncDataAndDeferred(-1, "", ""); }
 
+  void PrepareEntries() override {
+    if (tmpfile_supported_.load()) spares_.Prepare();
+  }
+
   Result<std::shared_ptr<arrow::io::OutputStream>> OpenOutputStream(const std::string& path) override {
     int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0) return ErrnoStatus("cannot create", path, errno);
@@ -305,37 +377,118 @@ class LocalFs final : public FileSystem {
     return std::static_pointer_cast<arrow::io::RandomAccessFile>(*r);
   }
 
- private:
-  // Writes `data` to an O_TMPFILE file in the directory of `path`, syncs it (when `sync_data`)
-  // and the deferred directories, then links it as `path`. False when this system cannot
-  // (nothing was created).
-  Result<bool> WriteUnnamedAndLink(const std::string& path, const std::string& data, bool sync_data) {
-    const std::string dir = ParentDir(path);
-    int fd = ::open(dir.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
-    if (fd < 0) {
-      if (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL) {
-        tmpfile_supported_ = false;
-        return false;
-      }
-      return ErrnoStatus("cannot create", path, errno);
+  Result<std::shared_ptr<arrow::io::OutputStream>> OpenNewFile(const std::string& path, EntrySync sync) override {
+    int fd = -1;
+    std::string temp;  // where no unnamed file can be made: a hidden temp name, linked at Close
+    if (tmpfile_supported_.load()) {
+      ARROW_ASSIGN_OR_RAISE(fd, OpenUnnamed(ParentDir(path), path));
     }
-    Status st = WriteAll(fd, path, data.data(), data.size());
-    if (st.ok()) st = SyncDataAndDeferred(sync_data ? fd : -1, path, dir);
+    if (fd < 0) {
+      temp = TempName(path);
+      fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+      if (fd < 0) return ErrnoStatus("cannot create", temp, errno);
+    }
+    return arrow::io::BufferedOutputStream::Create(
+        kOutputBufferBytes, arrow::default_memory_pool(), std::make_shared<NewFileOutputStream>(this, path, fd, temp, sync));
+  }
+
+ private:
+  // OpenNewFile's stream: Close() syncs the data, then names the file `path_` (links the unnamed
+  // file, or links the temp name and removes it), then syncs the directory as `sync_` says.
+  class NewFileOutputStream final : public SyncingOutputStream {
+   public:
+    NewFileOutputStream(LocalFs* fs, std::string path, int fd, std::string temp, EntrySync sync)
+        : SyncingOutputStream(std::move(path), fd), fs_(fs), temp_(std::move(temp)), sync_(sync) {}
+    ~NewFileOutputStream() override {
+      if (fd_ >= 0 && !temp_.empty()) ::unlink(temp_.c_str());  // never closed: given up
+    }
+    Status Close() override {
+      if (fd_ < 0) return Status::OK();
+      const int fd = std::exchange(fd_, -1);
+      if (temp_.empty()) {
+        ARROW_ASSIGN_OR_RAISE(bool named, fs_->NameUnnamed(fd, path_, /*sync_data=*/true));
+        if (!named) return Status::IOError("cannot create '", path_, "': /proc/self/fd is not available to name it");
+      } else {
+        Status st = fs_->SyncDataAndDeferred(fd, temp_, ParentDir(path_));
+        ::close(fd);
+        // link() fails with EEXIST when `path_` exists: the check and the naming are one step.
+        if (st.ok() && ::link(temp_.c_str(), path_.c_str()) != 0) st = ErrnoStatus("cannot create", path_, errno);
+        ::unlink(temp_.c_str());
+        ARROW_RETURN_NOT_OK(st);
+      }
+      return fs_->FinishEntry(ParentDir(path_), sync_);
+    }
+    Status Abort() override {
+      if (fd_ >= 0) ::close(fd_);
+      fd_ = -1;
+      if (!temp_.empty()) ::unlink(temp_.c_str());
+      return Status::OK();
+    }
+
+   private:
+    LocalFs* fs_;
+    std::string temp_;
+    EntrySync sync_;
+  };
+
+  // An unnamed file in `dir` for the entry `path` (a spare PrepareEntries made, else a new one):
+  // its descriptor, or -1 when this system cannot make one (nothing was made; tmpfile_supported_
+  // is false from then on).
+  Result<int> OpenUnnamed(const std::string& dir, const std::string& path) {
+    int fd = spares_.Take(dir);
+    if (fd >= 0) return fd;
+    fd = ::open(dir.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
+    if (fd >= 0) return fd;
+    if (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL) {
+      tmpfile_supported_ = false;
+      return -1;
+    }
+    return ErrnoStatus("cannot create", path, errno);
+  }
+
+  // Syncs the data of the unnamed file `fd` (when `sync_data`) and the deferred directories,
+  // links it as `path` (with `overwrite`, as a temp name renamed over `path`) and closes `fd`.
+  // False when /proc/self/fd is missing (nothing named).
+  Result<bool> NameUnnamed(int fd, const std::string& path, bool sync_data, bool overwrite = false) {
+    const std::string dir = ParentDir(path);
+    Status st = SyncDataAndDeferred(sync_data ? fd : -1, path, dir);
     if (!st.ok()) {
       ::close(fd);
       return st;
     }
     const std::string self = "/proc/self/fd/" + std::to_string(fd);
-    int rc = ::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, path.c_str(), AT_SYMLINK_FOLLOW);
+    const std::string link_as = overwrite ? TempName(path) : path;
+    int rc = ::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, link_as.c_str(), AT_SYMLINK_FOLLOW);
     int err = errno;
     ::close(fd);
-    if (rc == 0) return true;
+    if (rc == 0) {
+      if (overwrite && ::rename(link_as.c_str(), path.c_str()) != 0) {
+        err = errno;
+        ::unlink(link_as.c_str());
+        return ErrnoStatus("cannot rename into place", path, err);
+      }
+      spares_.Used(dir);
+      return true;
+    }
     if (err == EEXIST) return ErrnoStatus("cannot create", path, err);
     if (err == ENOENT && ::access("/proc/self/fd", F_OK) != 0) {  // no /proc: never try again
       tmpfile_supported_ = false;
       return false;
     }
     return ErrnoStatus("cannot create", path, err);
+  }
+
+  // Writes `data` to an unnamed file in the directory of `path`, then NameUnnamed. False when
+  // this system cannot (nothing was created).
+  Result<bool> WriteUnnamedAndLink(const std::string& path, const std::string& data, bool sync_data, bool overwrite) {
+    ARROW_ASSIGN_OR_RAISE(int fd, OpenUnnamed(ParentDir(path), path));
+    if (fd < 0) return false;
+    Status st = WriteAll(fd, path, data.data(), data.size());
+    if (!st.ok()) {
+      ::close(fd);
+      return st;
+    }
+    return NameUnnamed(fd, path, sync_data, overwrite);
   }
 
   // Syncs every deferred directory but `own_dir` (the directory of the entry about to be made:
@@ -380,6 +533,7 @@ class LocalFs final : public FileSystem {
   }
 
   std::atomic<bool> tmpfile_supported_{true};
+  SpareFiles spares_;
   std::mutex deferred_mu_;
   std::set<std::string> deferred_;  // directories holding entries made with EntrySync::kDeferred
 
@@ -403,64 +557,5 @@ std::shared_ptr<FileSystem> LocalFileSystem() {
 }
 
 SyncCounts LocalSyncCounts() { return SyncCounts{g_file_syncs.load(), g_dir_syncs.load()}; }
-
-std::string JoinPath(const std::string& a, const std::string& b) {
-  if (a.empty()) return b;
-  if (a.back() == '/') return a + b;
-  return a + "/" + b;
-}
-
-std::string AbsolutePath(const std::string& path) {
-  std::filesystem::path p = std::filesystem::absolute(path).lexically_normal();
-  std::string s = p.string();
-  while (s.size() > 1 && s.back() == '/') s.pop_back();
-  return s;
-}
-
-std::string PathToUri(const std::string& abs_path) {
-  static const char* kHex = "0123456789ABCDEF";
-  std::string out = "file://";
-  for (unsigned char c : abs_path) {
-    if (std::isalnum(c) || std::strchr("-._~/!$&'()*+,;=:@", c)) {
-      out.push_back(static_cast<char>(c));
-    } else {
-      out.push_back('%');
-      out.push_back(kHex[c >> 4]);
-      out.push_back(kHex[c & 15]);
-    }
-  }
-  return out;
-}
-
-namespace {
-
-// The value of an ASCII hex digit (the caller has checked std::isxdigit).
-int HexDigit(char c) {
-  return std::isdigit(static_cast<unsigned char>(c)) ? c - '0' : std::tolower(static_cast<unsigned char>(c)) - 'a' + 10;
-}
-
-}  // namespace
-
-std::string UriToPath(const std::string& uri) {
-  std::string s = uri;
-  if (s.rfind("file://", 0) == 0) {
-    s = s.substr(7);
-  } else if (s.rfind("file:", 0) == 0) {
-    s = s.substr(5);
-  } else {
-    return s;
-  }
-  std::string out;
-  for (size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '%' && i + 2 < s.size() && std::isxdigit(static_cast<unsigned char>(s[i + 1])) &&
-        std::isxdigit(static_cast<unsigned char>(s[i + 2]))) {
-      out.push_back(static_cast<char>(HexDigit(s[i + 1]) * 16 + HexDigit(s[i + 2])));
-      i += 2;
-    } else {
-      out.push_back(s[i]);
-    }
-  }
-  return out;
-}
 
 }  // namespace sluice::io

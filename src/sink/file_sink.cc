@@ -4,8 +4,9 @@
 //   2. first batch of this sink object (or after a failed one): make sure the log directory
 //      exists, then delete the unlisted part files of earlier attempts of this batch (their
 //      names carry the batch's uuid; no other file is touched).
-//   3. write each part file to a hidden temp name, sync its data (stream Close), rename into
-//      place; the directory's sync is deferred to step 4 (one sync per directory per batch).
+//   3. write each part file unnamed, sync its data and name it (stream Close, which fails if
+//      the name exists); the directory's sync is deferred to step 4 (one sync per directory
+//      per batch).
 //   4. write _spark_metadata/<batchId> create-only and atomically; the filesystem makes the part
 //      files' names durable first. That write IS the commit; a crash before it leaves only
 //      unlisted files, which readers ignore. The entry's own directory sync is deferred too: the
@@ -84,70 +85,59 @@ std::vector<PartSlice> PlanPartFiles(const FileSinkOptions& o, int64_t n, bool e
 }
 
 // Writes `rows` as part files in `dir` (PlanPartFiles). Zero rows: no file, unless `empty_file`
-// (then one file holding just the schema / header). Each file is first written whole under a
-// hidden temp name (data synced), then renamed into place; the renames happen in part order,
-// after every temp file is complete. A batch cut into one file per core writes its temp files in
-// parallel, each on the core that encodes it, so the copy into the page cache and the data sync
-// are not left to one thread. On error, files written so far are deleted (best effort).
+// (then one file holding just the schema / header). Each file gets its name only once it is
+// whole and its data synced (io::FileSystem::OpenNewFile: an unnamed file, made ahead between
+// batches where the filesystem can), so nothing torn is ever named. A batch cut into one file
+// per core writes its files in parallel, each on the core that encodes it, so the copy into the
+// page cache and the data sync are not left to one thread. On error, files written so far are
+// deleted (best effort).
 Result<std::vector<SinkFileStatus>> WritePartFiles(io::FileSystem* fs, const std::string& dir, const FileSinkOptions& o,
                                                    const std::string& uuid, const arrow::Table& rows, bool empty_file) {
-  std::vector<SinkFileStatus> written;
   const std::vector<PartSlice> parts = PlanPartFiles(o, rows.num_rows(), empty_file);
+  std::vector<SinkFileStatus> written(parts.size());
   if (parts.empty()) return written;
   const std::string ext = DataFileExtension(o);
   auto final_path_of = [&](const PartSlice& p) { return io::JoinPath(dir, PartFileName(p.task, uuid, p.counter, ext)); };
-  auto temp_path_of = [&](const PartSlice& p) {
-    return io::JoinPath(dir, "." + PartFileName(p.task, uuid, p.counter, ext) + ".tmp");
-  };
-  auto write_temp = [&](size_t i) -> Status {
+  std::vector<char> done(parts.size(), 0);
+  auto write_part = [&](size_t i) -> Status {
     const PartSlice& p = parts[i];
-    const std::string temp_path = temp_path_of(p);
-    auto stream = fs->OpenOutputStream(temp_path);
+    const std::string final_path = final_path_of(p);
+    // The directory sync is deferred: the log entry (or _SUCCESS) made next waits for it, and
+    // several part files in one directory share one sync.
+    auto stream = fs->OpenNewFile(final_path, io::EntrySync::kDeferred);
     Status st = stream.ok() ? WriteDataFile(o, *rows.Slice(p.offset, p.rows), *stream) : stream.status();
     if (!st.ok()) {
-      if (stream.ok()) (void)(*stream)->Abort();  // neither flushed nor synced: it is deleted
-      (void)fs->Delete(temp_path);
-      return st.WithMessage("Cannot write ", o.format_name, " file '", final_path_of(p), "': ", st.message());
+      if (stream.ok()) (void)(*stream)->Abort();  // never named: nothing is left behind
+      return st.WithMessage("Cannot write ", o.format_name, " file '", final_path, "': ", st.message());
     }
+    done[i] = 1;
+    auto info = fs->Stat(final_path);
+    if (!info.ok() || !info->has_value()) {
+      return info.ok() ? Status::IOError("File '", final_path, "' vanished right after it was written") : info.status();
+    }
+    written[i].path = io::PathToUri(final_path);
+    written[i].size = (*info)->size;
+    written[i].modification_time = (*info)->mtime_ms;
     return Status::OK();
   };
-  // On error: the files renamed so far and the temp files from part `first` on.
-  auto undo = [&](size_t first, const Status& st) {
-    for (const auto& f : written) (void)fs->Delete(io::UriToPath(f.path));
-    for (size_t j = first; j < parts.size(); ++j) (void)fs->Delete(temp_path_of(parts[j]));
+  auto undo = [&](const Status& st) {
+    for (size_t i = 0; i < parts.size(); ++i) {
+      if (done[i]) (void)fs->Delete(final_path_of(parts[i]));
+    }
     return st;
   };
-  // One file per core (tasks 0, 1, ...): all encoded and written on the CPU pool first. Else
-  // each file is written, then renamed, before the next.
+  // One file per core (tasks 0, 1, ...): all encoded and written on the CPU pool. Else one
+  // after the other.
   const bool one_per_core = parts.back().task > 0;
   if (one_per_core) {
     Status st = arrow::internal::ParallelFor(static_cast<int>(parts.size()),
-                                             [&](int i) { return write_temp(static_cast<size_t>(i)); });
-    if (!st.ok()) return undo(0, st);
-  }
-  for (size_t i = 0; i < parts.size(); ++i) {
-    if (!one_per_core) {
-      Status st = write_temp(i);
-      if (!st.ok()) return undo(i, st);
+                                             [&](int i) { return write_part(static_cast<size_t>(i)); });
+    if (!st.ok()) return undo(st);
+  } else {
+    for (size_t i = 0; i < parts.size(); ++i) {
+      Status st = write_part(i);
+      if (!st.ok()) return undo(st);
     }
-    const std::string final_path = final_path_of(parts[i]);
-    // The directory sync is deferred: the log entry (or _SUCCESS) made next waits for it, and
-    // several part files in one directory share one sync.
-    Status renamed = fs->Rename(temp_path_of(parts[i]), final_path, io::EntrySync::kDeferred);
-    if (!renamed.ok()) {
-      return undo(i, renamed.WithMessage("Cannot write ", o.format_name, " file '", final_path, "': ", renamed.message()));
-    }
-    auto info = fs->Stat(final_path);
-    if (!info.ok() || !info->has_value()) {
-      (void)fs->Delete(final_path);
-      return undo(i + 1, info.ok() ? Status::IOError("File '", final_path, "' vanished right after it was written")
-                                   : info.status());
-    }
-    SinkFileStatus f;
-    f.path = io::PathToUri(final_path);
-    f.size = (*info)->size;
-    f.modification_time = (*info)->mtime_ms;
-    written.push_back(std::move(f));
   }
   return written;
 }

@@ -47,6 +47,9 @@ class OneFileSystem final : public io::FileSystem {
   Result<std::shared_ptr<arrow::io::OutputStream>> OpenOutputStream(const std::string& path) override {
     return ReadOnly(path);
   }
+  Result<std::shared_ptr<arrow::io::OutputStream>> OpenNewFile(const std::string& path, io::EntrySync) override {
+    return ReadOnly(path);
+  }
   Result<std::shared_ptr<arrow::io::RandomAccessFile>> OpenInputFile(const std::string& path) override {
     return Status::NotImplemented("fuzz filesystem has no input streams: '", path, "'");
   }

@@ -58,6 +58,11 @@ class CountingFileSystem final : public io::FileSystem {
     Count("OpenOutputStream", path);
     return base_->OpenOutputStream(path);
   }
+  Result<std::shared_ptr<arrow::io::OutputStream>> OpenNewFile(const std::string& path, io::EntrySync sync) override {
+    Count("OpenNewFile", path);
+    return base_->OpenNewFile(path, sync);
+  }
+  void PrepareEntries() override { base_->PrepareEntries(); }
   Result<std::shared_ptr<arrow::io::RandomAccessFile>> OpenInputFile(const std::string& path) override {
     Count("OpenInputFile", path);
     return base_->OpenInputFile(path);

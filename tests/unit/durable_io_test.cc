@@ -1,7 +1,8 @@
 // The durability steps of the filesystem seam: how many syncs a log entry, a sink batch and a
 // run of entries cost (counted by the local filesystem itself), deferred directory syncs kept
-// in the order the entries were made, the fault-injecting wrapper failing them, and the file
-// sink log's compaction served from memory.
+// in the order the entries were made, the fault-injecting wrapper failing them, new files named
+// only once synced, the unnamed files made between batches, and the file sink log's compaction
+// served from memory.
 #include <arrow/api.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
@@ -185,6 +186,131 @@ TEST(DurableIo, SinkBatchSyncsEachPartFileOnceAndItsDirectoryOnce) {
   EXPECT_EQ(owed.dir_syncs, 1);
   ASSERT_OK_AND_ASSIGN(auto committed, checkpoint::ReadCommittedFiles(io::LocalFileSystem(), tmp.Sub("out")));
   EXPECT_EQ(committed->size(), 3u);
+}
+
+// What this process's open descriptors point at (readlink of /proc/self/fd/*).
+std::vector<std::string> OpenFileTargets() {
+  std::vector<std::string> out;
+  for (const auto& e : fs::directory_iterator("/proc/self/fd")) {
+    std::error_code ec;
+    auto target = fs::read_symlink(e.path(), ec);
+    if (!ec) out.push_back(target.string());
+  }
+  return out;
+}
+
+int OpenFilesUnder(const std::string& dir) {
+  int n = 0;
+  for (const auto& t : OpenFileTargets()) n += t.rfind(dir + "/", 0) == 0;
+  return n;
+}
+
+TEST(DurableIo, NewFileGetsItsNameOnlyWhenCloseHasSyncedIt) {
+  TempDir tmp;
+  auto local = io::LocalFileSystem();
+  ASSERT_OK(local->SyncDeferred());
+  ASSERT_OK_AND_ASSIGN(auto out, local->OpenNewFile(tmp.Sub("part"), io::EntrySync::kDeferred));
+  ASSERT_OK(out->Write("abc", 3));
+  ASSERT_OK(out->Flush());
+  EXPECT_TRUE(Names(tmp.path()).empty());  // written, not yet named
+  auto close = SyncsDuring([&] { ASSERT_OK(out->Close()); });
+  EXPECT_EQ(close.file_syncs, 1);
+  EXPECT_EQ(close.dir_syncs, 0);  // deferred: owed to the next entry
+  EXPECT_EQ(*local->ReadFile(tmp.Sub("part")), "abc");
+  EXPECT_EQ(SyncsDuring([&] { ASSERT_OK(local->SyncDeferred()); }).dir_syncs, 1);
+
+  // Create-only: a second file under the name is refused at Close, the first one kept.
+  ASSERT_OK_AND_ASSIGN(auto again, local->OpenNewFile(tmp.Sub("part"), io::EntrySync::kNow));
+  ASSERT_OK(again->Write("other", 5));
+  Status st = again->Close();
+  EXPECT_TRUE(st.IsAlreadyExists()) << st.ToString();
+  EXPECT_EQ(*local->ReadFile(tmp.Sub("part")), "abc");
+  // Given up: nothing is named.
+  ASSERT_OK_AND_ASSIGN(auto dropped, local->OpenNewFile(tmp.Sub("dropped"), io::EntrySync::kNow));
+  ASSERT_OK(dropped->Write("xyz", 3));
+  ASSERT_OK(dropped->Abort());
+  EXPECT_EQ(Names(tmp.path()), std::vector<std::string>{"part"});
+  EXPECT_EQ(OpenFilesUnder(tmp.path()), 0);
+
+  // Through the fault-injecting wrapper the naming is an entry like any other: its deferred
+  // directory sync is met by a sync= fault at the next entry.
+  fs::create_directories(tmp.Sub("out"));
+  fs::create_directories(tmp.Sub("log"));
+  auto faulty = std::make_shared<io::FaultInjectingFileSystem>(local, *io::FaultSpec::Parse("sync=/out,action=fail"));
+  ASSERT_OK_AND_ASSIGN(auto part, faulty->OpenNewFile(tmp.Sub("out/part"), io::EntrySync::kDeferred));
+  ASSERT_OK(part->Write("p", 1));
+  ASSERT_OK(part->Close());
+  EXPECT_FALSE(faulty->triggered());
+  EXPECT_FALSE(faulty->WriteAtomic(tmp.Sub("log/0"), "entry", /*overwrite=*/false).ok());
+  EXPECT_TRUE(faulty->triggered());
+  EXPECT_FALSE(fs::exists(tmp.Sub("log/0")));
+}
+
+TEST(DurableIo, EntriesFillTheFilesMadeForThemBetweenBatches) {
+  TempDir tmp;
+  auto local = io::LocalFileSystem();
+  local->PrepareEntries();  // whatever earlier writes in this process asked for
+  fs::create_directories(tmp.Sub("log"));
+  ASSERT_OK(local->WriteAtomic(tmp.Sub("log/0"), "zero", /*overwrite=*/false));
+  EXPECT_EQ(OpenFilesUnder(tmp.Sub("log")), 0);
+  local->PrepareEntries();  // between batches: one unnamed file in log/
+  EXPECT_EQ(OpenFilesUnder(tmp.Sub("log")), 1);
+  EXPECT_EQ(Names(tmp.Sub("log")), std::vector<std::string>{"0"});  // it has no name
+  // The next entry there fills it (syncs as ever: its data, its directory).
+  auto syncs = SyncsDuring([&] { ASSERT_OK(local->WriteAtomic(tmp.Sub("log/1"), "one", /*overwrite=*/false)); });
+  EXPECT_EQ(syncs.file_syncs, 1);
+  EXPECT_EQ(syncs.dir_syncs, 1);
+  EXPECT_EQ(OpenFilesUnder(tmp.Sub("log")), 0);
+  EXPECT_EQ(*local->ReadFile(tmp.Sub("log/1")), "one");
+  EXPECT_EQ(Names(tmp.Sub("log")), (std::vector<std::string>{"0", "1"}));
+
+  // A refused entry (the name exists) uses the file up and leaves nothing behind.
+  local->PrepareEntries();
+  EXPECT_TRUE(local->WriteAtomic(tmp.Sub("log/1"), "again", /*overwrite=*/false).IsAlreadyExists());
+  EXPECT_EQ(*local->ReadFile(tmp.Sub("log/1")), "one");
+  EXPECT_EQ(OpenFilesUnder(tmp.Sub("log")), 0);
+
+  // The directory deleted and made again between batches: the entry lands in the new one.
+  ASSERT_OK(local->WriteAtomic(tmp.Sub("log/2"), "two", /*overwrite=*/false));
+  local->PrepareEntries();
+  fs::remove_all(tmp.Sub("log"));
+  fs::create_directories(tmp.Sub("log"));
+  ASSERT_OK(local->WriteAtomic(tmp.Sub("log/3"), "three", /*overwrite=*/false));
+  EXPECT_EQ(Names(tmp.Sub("log")), std::vector<std::string>{"3"});
+  EXPECT_EQ(*local->ReadFile(tmp.Sub("log/3")), "three");
+  // A write that replaces an entry (a state store's delta of a batch run again) fills one too.
+  local->PrepareEntries();
+  EXPECT_EQ(OpenFilesUnder(tmp.Sub("log")), 1);
+  ASSERT_OK(local->WriteAtomic(tmp.Sub("log/3"), "THREE", /*overwrite=*/true));
+  EXPECT_EQ(OpenFilesUnder(tmp.Sub("log")), 0);
+  EXPECT_EQ(*local->ReadFile(tmp.Sub("log/3")), "THREE");
+  EXPECT_EQ(Names(tmp.Sub("log")), std::vector<std::string>{"3"});
+
+  // A sink's part file fills one too.
+  fs::create_directories(tmp.Sub("out"));
+  ASSERT_OK(local->WriteAtomic(tmp.Sub("out/x"), "x", /*overwrite=*/false));
+  local->PrepareEntries();
+  EXPECT_EQ(OpenFilesUnder(tmp.Sub("out")), 1);
+  ASSERT_OK_AND_ASSIGN(auto part, local->OpenNewFile(tmp.Sub("out/part"), io::EntrySync::kNow));
+  ASSERT_OK(part->Write("data", 4));
+  ASSERT_OK(part->Close());
+  EXPECT_EQ(OpenFilesUnder(tmp.Sub("out")), 0);
+  EXPECT_EQ(*local->ReadFile(tmp.Sub("out/part")), "data");
+}
+
+TEST(DurableIo, FilesMadeAheadAreBounded) {
+  TempDir tmp;
+  auto local = io::LocalFileSystem();
+  local->PrepareEntries();
+  for (int i = 0; i < 40; ++i) {
+    const std::string dir = tmp.Sub("d" + std::to_string(i));
+    fs::create_directories(dir);
+    ASSERT_OK(local->WriteAtomic(dir + "/0", "e", /*overwrite=*/false, io::EntrySync::kNone));
+  }
+  local->PrepareEntries();
+  EXPECT_EQ(OpenFilesUnder(tmp.path()), 32);  // one per directory, at most 32 in a process
+  local->PrepareEntries();                    // no entry since: nothing more
+  EXPECT_EQ(OpenFilesUnder(tmp.path()), 32);
 }
 
 std::vector<checkpoint::SinkFileStatus> OneFile(int64_t batch) {
