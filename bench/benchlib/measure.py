@@ -11,7 +11,10 @@ shared, so CPU seconds per million rows is the steadier figure next to wall time
 Peak RSS is sampled every 50 ms as the sum of the resident set sizes of the process and all its
 descendants (PySpark's python and its JVM; PyFlink's python, its JVM and any Python workers). The
 sum counts pages shared between processes more than once; a sample can miss a peak shorter than
-50 ms. Both apply to every engine alike.
+50 ms. Both apply to every engine alike. Each poll also reads the started process's own peak
+(VmHWM), and its ru_maxrss from wait4 counts when it is above the harness's own RSS at the spawn:
+on Linux a child's ru_maxrss starts from the RSS of the process it was forked from (this Python,
+well over 100 MB with pyarrow loaded), so below that it says nothing about the child.
 """
 from __future__ import annotations
 
@@ -84,6 +87,18 @@ def tree_rss(proc: psutil.Process, cpu_seen: dict[int, float] | None = None) -> 
     return total
 
 
+def own_peak_rss(pid: int) -> int:
+    """The process's peak resident set size since it started its program (VmHWM); 0 once gone."""
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0
+
+
 def kill_tree(proc: psutil.Process, sig: int = signal.SIGKILL) -> None:
     """Sends sig to the process and every descendant (children first collected, then signalled)."""
     try:
@@ -128,6 +143,7 @@ def run_process(cmd: list[str], *, cwd: Path | None = None, env: dict | None = N
     out_path, err_path = log_dir / "stdout.log", log_dir / "stderr.log"
     run = ProcessRun(cmd=[str(c) for c in cmd])
     with open(out_path, "wb") as out, open(err_path, "wb") as err:
+        harness_rss = psutil.Process().memory_info().rss
         run.start_epoch = time.time()
         t0 = time.perf_counter()
         popen = subprocess.Popen(run.cmd, cwd=cwd, env=env, stdout=out, stderr=err,
@@ -135,7 +151,7 @@ def run_process(cmd: list[str], *, cwd: Path | None = None, env: dict | None = N
         proc = psutil.Process(popen.pid)
         cpu_seen: dict[int, float] = {}
         while True:
-            run.peak_rss_bytes = max(run.peak_rss_bytes, tree_rss(proc, cpu_seen))
+            run.peak_rss_bytes = max(run.peak_rss_bytes, tree_rss(proc, cpu_seen), own_peak_rss(popen.pid))
             if on_poll is not None:
                 on_poll(sum(cpu_seen.values()))
             pid, status, usage = os.wait4(popen.pid, os.WNOHANG)
@@ -161,9 +177,11 @@ def run_process(cmd: list[str], *, cwd: Path | None = None, env: dict | None = N
             pass
     popen.returncode = run.returncode = os.waitstatus_to_exitcode(status)
     run.cpu_s = max(usage.ru_utime + usage.ru_stime, sum(cpu_seen.values()))
-    # The child's own peak (kB): a run shorter than one poll would otherwise report the RSS of
-    # its first moments. The polls add the rest of the tree (a JVM under a Python driver).
-    run.peak_rss_bytes = max(run.peak_rss_bytes, usage.ru_maxrss * 1024)
+    # The child's own peak as the kernel keeps it (kB), which catches a peak after the last poll;
+    # but it starts from the harness's RSS at the fork (see the module's doc), so it counts only
+    # above that. The polls add the rest of the tree (a JVM under a Python driver).
+    if usage.ru_maxrss * 1024 > harness_rss * 1.05:
+        run.peak_rss_bytes = max(run.peak_rss_bytes, usage.ru_maxrss * 1024)
     run.stdout = out_path.read_text(errors="replace")
     run.stderr = err_path.read_text(errors="replace")
     return run
