@@ -21,19 +21,31 @@ arrow::internal::Executor* ReadAheadExecutor() {
   return pool->get();
 }
 
+namespace {
+
+// The threads that run a read-ahead's reader: kept for the process (a thread started and ended
+// per batch cost a small batch a clone and the unmapping of its stack). Not ReadAheadExecutor
+// nor Arrow's CPU pool: the reader waits on the tasks it submits to those, which a thread of the
+// same pool must never do.
+arrow::internal::Executor* ReaderThreads() {
+  static auto* const pool = new std::shared_ptr<arrow::internal::ThreadPool>(
+      arrow::internal::ThreadPool::Make(arrow::GetCpuThreadPoolCapacity()).ValueOrDie());
+  return pool->get();
+}
+
+}  // namespace
+
 ReadAhead::~ReadAhead() {
-  if (pending_.valid()) pending_.wait();
+  if (pending_) pending_->Wait();
 }
 
 void ReadAhead::Start(io::FileSystem* fs, std::vector<std::string> paths, Reader read) {
-  if (pending_.valid()) {
-    pending_.wait();
-    pending_ = {};
+  if (pending_) {
+    pending_->Wait();
+    pending_.reset();
     ++misses_;
   }
-  // A thread of its own, not one of Arrow's CPU pool: the reader waits on tasks it submits to
-  // that pool, which a pool thread must never do.
-  pending_ = std::async(std::launch::async, [fs, paths = std::move(paths), read = std::move(read)]() -> Done {
+  auto submitted = ReaderThreads()->Submit([fs, paths = std::move(paths), read = std::move(read)]() -> Done {
     Done done{{}, Status::Invalid("not read")};
     for (const auto& p : paths) {
       auto info = fs->Stat(p);
@@ -48,12 +60,19 @@ void ReadAhead::Start(io::FileSystem* fs, std::vector<std::string> paths, Reader
     done.result = read(paths);
     return done;
   });
+  // A pool that takes no more tasks (the process is ending): no read-ahead, the batch reads.
+  if (submitted.ok()) pending_ = std::move(*submitted);
 }
 
 std::optional<FileReadResult> ReadAhead::Take(const std::vector<io::FileInfo>& files) {
-  if (!pending_.valid()) return std::nullopt;
-  Done done = pending_.get();
-  pending_ = {};
+  if (!pending_) return std::nullopt;
+  Result<Done> finished = pending_->MoveResult();
+  pending_.reset();
+  if (!finished.ok()) {
+    ++misses_;
+    return std::nullopt;
+  }
+  Done done = std::move(finished).ValueOrDie();
   bool same = done.result.ok() && done.files.size() == files.size();
   for (size_t i = 0; same && i < files.size(); ++i) same = SameFile(done.files[i], files[i]);
   if (!same) {

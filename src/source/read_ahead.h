@@ -8,11 +8,11 @@
 #pragma once
 
 #include <functional>
-#include <future>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include <arrow/util/future.h>
 #include <arrow/util/type_fwd.h>
 
 #include "io/file_system.h"
@@ -38,8 +38,9 @@ class ReadAhead {
   /// Waits for a read still in flight (its result is dropped).
   ~ReadAhead();
 
-  /// Starts decoding `paths` with `read` on a thread of its own; any earlier read is finished and
-  /// dropped first. `fs` stats each file just before the read.
+  /// Starts decoding `paths` with `read` on a read-ahead thread (kept between batches, so a
+  /// batch starts no thread); any earlier read is finished and dropped first. `fs` stats each
+  /// file just before the read.
   void Start(io::FileSystem* fs, std::vector<std::string> paths, Reader read);
 
   /// The early result when it was started for exactly the paths of `files` (in this order), it
@@ -49,7 +50,7 @@ class ReadAhead {
   /// flight; afterwards nothing is held.
   std::optional<FileReadResult> Take(const std::vector<io::FileInfo>& files);
 
-  bool in_flight() const { return pending_.valid(); }
+  bool in_flight() const { return pending_.has_value(); }
   int64_t hits() const { return hits_; }
   int64_t misses() const { return misses_; }
 
@@ -58,7 +59,7 @@ class ReadAhead {
     std::vector<io::FileInfo> files;  // as stat'ed before the read
     Result<FileReadResult> result;
   };
-  std::future<Done> pending_;
+  std::optional<arrow::Future<Done>> pending_;
   int64_t hits_ = 0;
   int64_t misses_ = 0;
 };
