@@ -141,8 +141,6 @@ class SyncingOutputStream : public arrow::io::OutputStream {
     return Status::OK();
   }
 
- private:
-
  protected:
   std::string path_;
   int fd_;
