@@ -117,14 +117,15 @@ Status HashAggregateExec::UpdatePartition(const AggregateSettings& settings, sta
   const plan::OutputMode mode = settings.mode;
   if (mode == plan::OutputMode::kUpdate) ARROW_RETURN_NOT_OK(out->Reserve(static_cast<int64_t>(update.keys.size())));
   store->ReserveForPuts(static_cast<int64_t>(update.keys.size()));
-  for (size_t i = 0; i < update.keys.size(); ++i) {
-    const std::string_view k = update.keys[i];
-    ARROW_RETURN_NOT_OK(store->Update(k, [&](std::optional<std::string_view> old, std::string* v) {
-      ARROW_RETURN_NOT_OK(update.merge(i, old, v));
-      if (mode == plan::OutputMode::kUpdate) return out->Emit(k, *v);
-      return Status::OK();
-    }));
-  }
+  // One function for every key (it reads the key's index from `i`): a lambda made per key was
+  // too large for std::function's inline buffer, an allocation and a free per group.
+  size_t i = 0;
+  const state::StateStore::UpdateFn merge = [&](std::optional<std::string_view> old, std::string* v) {
+    ARROW_RETURN_NOT_OK(update.merge(i, old, v));
+    if (mode == plan::OutputMode::kUpdate) return out->Emit(update.keys[i], *v);
+    return Status::OK();
+  };
+  for (; i < update.keys.size(); ++i) ARROW_RETURN_NOT_OK(store->Update(update.keys[i], merge));
   const int64_t t1 = SteadyNowMs();
   if (mode == plan::OutputMode::kComplete) {
     ARROW_RETURN_NOT_OK(store->ForEach([&](std::string_view k, std::string_view v) { return out->Emit(k, v); }));
