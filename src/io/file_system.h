@@ -94,7 +94,8 @@ class FileSystem {
   /// A stream for a new file that gets its name `path` only when Close() has made its data
   /// durable (then the directory is synced as `sync` says, as for WriteAtomic): until then, and
   /// after Abort() or a crash, nothing is at `path`. Close() fails with AlreadyExists when
-  /// `path` exists by then. Buffered, like OpenOutputStream's.
+  /// `path` exists by then. Buffered, like OpenOutputStream's; like every Arrow stream it is
+  /// closed (so named) when destroyed unclosed: a writer that gives up calls Abort().
   virtual Result<std::shared_ptr<arrow::io::OutputStream>> OpenNewFile(const std::string& path, EntrySync sync) = 0;
   virtual Result<std::shared_ptr<arrow::io::RandomAccessFile>> OpenInputFile(const std::string& path) = 0;
 

@@ -530,7 +530,9 @@ class LocalFs final : public FileSystem {
     return Status::OK();
   }
 
-  std::atomic<bool> tmpfile_supported_{true};
+  // Unnamed files are named through /proc/self/fd: without it, temp names from the start (a
+  // stream's data could not be named at its Close otherwise).
+  std::atomic<bool> tmpfile_supported_{::access("/proc/self/fd", F_OK) == 0};
   SpareFiles spares_;
   std::mutex deferred_mu_;
   std::set<std::string> deferred_;  // directories holding entries made with EntrySync::kDeferred
