@@ -81,11 +81,12 @@ class FileSystem {
   /// Makes every entry made with EntrySync::kDeferred durable now.
   virtual Status SyncDeferred() = 0;
   /// Gets ready, off a batch's critical path (between batches), for the entries the next batch
-  /// makes: the local filesystem creates now, unnamed, one file in each directory a WriteAtomic
-  /// has made an entry in since the last call, which the next WriteAtomic there fills and
-  /// names. Creating a file costs about as much as a data sync on ext4, and a small batch makes
-  /// four log entries. An unnamed file is never visible, and a crash leaves nothing behind.
-  /// Changes no durability step. Optional: a no-op unless an implementation gains by it.
+  /// makes: the local filesystem creates now, unnamed, one file in each directory where entries
+  /// were made both since the last call and in the interval before (a log's directory, written
+  /// by every batch), which the next WriteAtomic or OpenNewFile there fills and names. Creating
+  /// a file costs about as much as a data sync on ext4, and a small batch makes five. An unnamed
+  /// file is never visible, and a crash leaves nothing behind. Changes no durability step.
+  /// Optional: a no-op unless an implementation gains by it.
   virtual void PrepareEntries() {}
 
   /// A stream for a large new file (sink data files), buffered. Close() fsyncs the file;

@@ -177,18 +177,24 @@ class SpareFiles {
     }
     return fd;
   }
-  /// An entry was made in `dir`: the next Prepare makes a spare there.
+  /// An entry was made in `dir` (see Prepare).
   void Used(const std::string& dir) {
     std::lock_guard<std::mutex> lock(mu_);
     used_.insert(dir);
   }
-  /// One spare in each directory used since the last call that has none. Best effort: a
-  /// directory where no unnamed file can be made gets none (WriteAtomic then reports why).
+  /// One spare in each directory used since the last call and in the interval before it (a
+  /// log's directory, used by every batch; not a partition directory a batch uses once) that
+  /// has none. Best effort: a directory where no unnamed file can be made gets none
+  /// (WriteAtomic then reports why).
   void Prepare() {
     std::set<std::string> dirs;
     {
       std::lock_guard<std::mutex> lock(mu_);
-      dirs.swap(used_);
+      for (const auto& dir : used_) {
+        if (used_before_.count(dir)) dirs.insert(dir);
+      }
+      used_before_.swap(used_);
+      used_.clear();
       for (const auto& spare : spares_) dirs.erase(spare.first);
     }
     size_t made = 0;
@@ -207,7 +213,8 @@ class SpareFiles {
 
  private:
   std::mutex mu_;
-  std::set<std::string> used_;
+  std::set<std::string> used_;         // since the last Prepare
+  std::set<std::string> used_before_;  // in the interval before that
   std::list<std::pair<std::string, int>> spares_;  // most recently prepared first
 };
 

@@ -250,46 +250,54 @@ TEST(DurableIo, EntriesFillTheFilesMadeForThemBetweenBatches) {
   TempDir tmp;
   auto local = io::LocalFileSystem();
   local->PrepareEntries();  // whatever earlier writes in this process asked for
+  local->PrepareEntries();
   fs::create_directories(tmp.Sub("log"));
   ASSERT_OK(local->WriteAtomic(tmp.Sub("log/0"), "zero", /*overwrite=*/false));
+  local->PrepareEntries();  // one batch wrote there: no file made (a directory used once gets none)
   EXPECT_EQ(OpenFilesUnder(tmp.Sub("log")), 0);
-  local->PrepareEntries();  // between batches: one unnamed file in log/
+  ASSERT_OK(local->WriteAtomic(tmp.Sub("log/1"), "one", /*overwrite=*/false));
+  local->PrepareEntries();  // two batches in a row did: one unnamed file there
   EXPECT_EQ(OpenFilesUnder(tmp.Sub("log")), 1);
-  EXPECT_EQ(Names(tmp.Sub("log")), std::vector<std::string>{"0"});  // it has no name
+  EXPECT_EQ(Names(tmp.Sub("log")), (std::vector<std::string>{"0", "1"}));  // it has no name
   // The next entry there fills it (syncs as ever: its data, its directory).
-  auto syncs = SyncsDuring([&] { ASSERT_OK(local->WriteAtomic(tmp.Sub("log/1"), "one", /*overwrite=*/false)); });
+  auto syncs = SyncsDuring([&] { ASSERT_OK(local->WriteAtomic(tmp.Sub("log/2"), "two", /*overwrite=*/false)); });
   EXPECT_EQ(syncs.file_syncs, 1);
   EXPECT_EQ(syncs.dir_syncs, 1);
   EXPECT_EQ(OpenFilesUnder(tmp.Sub("log")), 0);
-  EXPECT_EQ(*local->ReadFile(tmp.Sub("log/1")), "one");
-  EXPECT_EQ(Names(tmp.Sub("log")), (std::vector<std::string>{"0", "1"}));
+  EXPECT_EQ(*local->ReadFile(tmp.Sub("log/2")), "two");
+  EXPECT_EQ(Names(tmp.Sub("log")), (std::vector<std::string>{"0", "1", "2"}));
 
   // A refused entry (the name exists) uses the file up and leaves nothing behind.
   local->PrepareEntries();
-  EXPECT_TRUE(local->WriteAtomic(tmp.Sub("log/1"), "again", /*overwrite=*/false).IsAlreadyExists());
-  EXPECT_EQ(*local->ReadFile(tmp.Sub("log/1")), "one");
+  EXPECT_EQ(OpenFilesUnder(tmp.Sub("log")), 1);
+  EXPECT_TRUE(local->WriteAtomic(tmp.Sub("log/2"), "again", /*overwrite=*/false).IsAlreadyExists());
+  EXPECT_EQ(*local->ReadFile(tmp.Sub("log/2")), "two");
   EXPECT_EQ(OpenFilesUnder(tmp.Sub("log")), 0);
 
   // The directory deleted and made again between batches: the entry lands in the new one.
-  ASSERT_OK(local->WriteAtomic(tmp.Sub("log/2"), "two", /*overwrite=*/false));
+  ASSERT_OK(local->WriteAtomic(tmp.Sub("log/3"), "three", /*overwrite=*/false));
   local->PrepareEntries();
+  EXPECT_EQ(OpenFilesUnder(tmp.Sub("log")), 1);
   fs::remove_all(tmp.Sub("log"));
   fs::create_directories(tmp.Sub("log"));
-  ASSERT_OK(local->WriteAtomic(tmp.Sub("log/3"), "three", /*overwrite=*/false));
-  EXPECT_EQ(Names(tmp.Sub("log")), std::vector<std::string>{"3"});
-  EXPECT_EQ(*local->ReadFile(tmp.Sub("log/3")), "three");
+  ASSERT_OK(local->WriteAtomic(tmp.Sub("log/4"), "four", /*overwrite=*/false));
+  EXPECT_EQ(OpenFilesUnder(tmp.Sub("log")), 0);
+  EXPECT_EQ(Names(tmp.Sub("log")), std::vector<std::string>{"4"});
+  EXPECT_EQ(*local->ReadFile(tmp.Sub("log/4")), "four");
   // A write that replaces an entry (a state store's delta of a batch run again) fills one too.
   local->PrepareEntries();
   EXPECT_EQ(OpenFilesUnder(tmp.Sub("log")), 1);
-  ASSERT_OK(local->WriteAtomic(tmp.Sub("log/3"), "THREE", /*overwrite=*/true));
+  ASSERT_OK(local->WriteAtomic(tmp.Sub("log/4"), "FOUR", /*overwrite=*/true));
   EXPECT_EQ(OpenFilesUnder(tmp.Sub("log")), 0);
-  EXPECT_EQ(*local->ReadFile(tmp.Sub("log/3")), "THREE");
-  EXPECT_EQ(Names(tmp.Sub("log")), std::vector<std::string>{"3"});
+  EXPECT_EQ(*local->ReadFile(tmp.Sub("log/4")), "FOUR");
+  EXPECT_EQ(Names(tmp.Sub("log")), std::vector<std::string>{"4"});
 
   // A sink's part file fills one too.
   fs::create_directories(tmp.Sub("out"));
-  ASSERT_OK(local->WriteAtomic(tmp.Sub("out/x"), "x", /*overwrite=*/false));
-  local->PrepareEntries();
+  for (const char* name : {"x", "y"}) {
+    ASSERT_OK(local->WriteAtomic(tmp.Sub("out/") + name, name, /*overwrite=*/false));
+    local->PrepareEntries();
+  }
   EXPECT_EQ(OpenFilesUnder(tmp.Sub("out")), 1);
   ASSERT_OK_AND_ASSIGN(auto part, local->OpenNewFile(tmp.Sub("out/part"), io::EntrySync::kNow));
   ASSERT_OK(part->Write("data", 4));
@@ -302,12 +310,15 @@ TEST(DurableIo, FilesMadeAheadAreBounded) {
   TempDir tmp;
   auto local = io::LocalFileSystem();
   local->PrepareEntries();
-  for (int i = 0; i < 40; ++i) {
-    const std::string dir = tmp.Sub("d" + std::to_string(i));
-    fs::create_directories(dir);
-    ASSERT_OK(local->WriteAtomic(dir + "/0", "e", /*overwrite=*/false, io::EntrySync::kNone));
-  }
   local->PrepareEntries();
+  for (int round = 0; round < 2; ++round) {  // two batches, each writing in 40 directories
+    for (int i = 0; i < 40; ++i) {
+      const std::string dir = tmp.Sub("d" + std::to_string(i));
+      fs::create_directories(dir);
+      ASSERT_OK(local->WriteAtomic(dir + "/" + std::to_string(round), "e", /*overwrite=*/false, io::EntrySync::kNone));
+    }
+    local->PrepareEntries();
+  }
   EXPECT_EQ(OpenFilesUnder(tmp.path()), 32);  // one per directory, at most 32 in a process
   local->PrepareEntries();                    // no entry since: nothing more
   EXPECT_EQ(OpenFilesUnder(tmp.path()), 32);
