@@ -97,6 +97,17 @@ std::string TempName(const std::string& path) {
   return JoinPath(ParentDir(path), "." + BaseName(path) + "." + buf + ".tmp");
 }
 
+// Names the synced file `tmp` as `path` and removes the name `tmp`: renamed over `path` with
+// `overwrite`, else linked (link() fails with EEXIST when `path` exists: an atomic
+// create-if-absent). On failure `tmp` is removed too.
+Status PlaceTemp(const std::string& tmp, const std::string& path, bool overwrite) {
+  const int rc = overwrite ? ::rename(tmp.c_str(), path.c_str()) : ::link(tmp.c_str(), path.c_str());
+  const int err = errno;
+  if (rc != 0 || !overwrite) ::unlink(tmp.c_str());
+  if (rc != 0) return ErrnoStatus(overwrite ? "cannot rename into place" : "cannot create", path, err);
+  return Status::OK();
+}
+
 // Writes and syncs a new file at `path`; it must not exist.
 Status WriteNewFile(const std::string& path, const std::string& data) {
   int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
@@ -338,21 +349,7 @@ class LocalFs final : public FileSystem {
       ::unlink(tmp.c_str());
       return st;
     }
-    if (overwrite) {
-      if (::rename(tmp.c_str(), path.c_str()) != 0) {
-        int err = errno;
-        ::unlink(tmp.c_str());
-        return ErrnoStatus("cannot rename into place", path, err);
-      }
-    } else {
-      // link() fails with EEXIST when the target exists: an atomic create-if-absent.
-      if (::link(tmp.c_str(), path.c_str()) != 0) {
-        int err = errno;
-        ::unlink(tmp.c_str());
-        return ErrnoStatus("cannot create", path, err);
-      }
-      ::unlink(tmp.c_str());
-    }
+    ARROW_RETURN_NOT_OK(PlaceTemp(tmp, path, overwrite));
     return FinishEntry(ParentDir(path), sync);
   }
 
@@ -416,10 +413,8 @@ class LocalFs final : public FileSystem {
       } else {
         Status st = fs_->SyncDataAndDeferred(fd, temp_, ParentDir(path_));
         ::close(fd);
-        // link() fails with EEXIST when `path_` exists: the check and the naming are one step.
-        if (st.ok() && ::link(temp_.c_str(), path_.c_str()) != 0) st = ErrnoStatus("cannot create", path_, errno);
-        ::unlink(temp_.c_str());
-        ARROW_RETURN_NOT_OK(st);
+        if (!st.ok()) ::unlink(temp_.c_str());
+        ARROW_RETURN_NOT_OK(st.ok() ? PlaceTemp(temp_, path_, /*overwrite=*/false) : st);
       }
       return fs_->FinishEntry(ParentDir(path_), sync_);
     }
@@ -467,11 +462,7 @@ class LocalFs final : public FileSystem {
     int err = errno;
     ::close(fd);
     if (rc == 0) {
-      if (overwrite && ::rename(link_as.c_str(), path.c_str()) != 0) {
-        err = errno;
-        ::unlink(link_as.c_str());
-        return ErrnoStatus("cannot rename into place", path, err);
-      }
+      if (overwrite) ARROW_RETURN_NOT_OK(PlaceTemp(link_as, path, /*overwrite=*/true));
       spares_.Used(dir);
       return true;
     }
