@@ -31,6 +31,25 @@ constexpr int64_t kMinBytesToReserve = 256 << 10;
 // checked, not stored), or only the others (a line the predicate kept, parsed again).
 enum class Store { kAll, kPredicate, kRest };
 
+// Per-value appends that check the capacity here and append without a Status when it holds:
+// the builders' own Append reserves, checks for overflow and returns a Status for every value.
+// A full builder takes the ordinary path (which grows it, or reports a column past 2 GiB).
+Status AppendValue(arrow::StringBuilder* b, std::string_view s) {
+  if (ARROW_PREDICT_FALSE(b->length() == b->capacity() ||
+                          b->value_data_capacity() - b->value_data_length() < static_cast<int64_t>(s.size()))) {
+    return b->Append(s);
+  }
+  b->UnsafeAppend(s);
+  return Status::OK();
+}
+
+template <typename Builder, typename T>
+Status AppendValue(Builder* b, T v) {
+  if (ARROW_PREDICT_FALSE(b->length() == b->capacity())) return b->Append(v);
+  b->UnsafeAppend(v);
+  return Status::OK();
+}
+
 // kNested: any type JsonValueBuilderDecodes that is not flat (only in a schema with a MAP).
 enum class ValueKind { kString, kInteger, kDouble, kBoolean, kTimestamp, kNested };
 
@@ -390,21 +409,21 @@ class LineRangeDecoder {
         if (type != simdjson::dom::element_type::STRING) break;
         if (!store) return Status::OK();
         std::string_view s = value.get_string().value_unsafe();
-        return c->strings.Append(s.data(), static_cast<int32_t>(s.size()));
+        return AppendValue(&c->strings, s);
       }
       case ValueKind::kInteger: {
         int64_t v = 0;
         if (!JsonIntegerIn(value, c->min, c->max, &v)) break;
-        return store ? c->integers.Append(v) : Status::OK();
+        return store ? AppendValue(&c->integers, v) : Status::OK();
       }
       case ValueKind::kDouble: {
         double v = 0;
         if (!JsonNumber(value, &v)) break;
-        return store ? c->doubles.Append(v) : Status::OK();
+        return store ? AppendValue(&c->doubles, v) : Status::OK();
       }
       case ValueKind::kBoolean: {
         if (type != simdjson::dom::element_type::BOOL) break;
-        return store ? c->booleans.Append(value.get_bool().value_unsafe()) : Status::OK();
+        return store ? AppendValue(&c->booleans, value.get_bool().value_unsafe()) : Status::OK();
       }
       case ValueKind::kNested:
         break;  // appended by AppendJsonValue
@@ -415,7 +434,7 @@ class LineRangeDecoder {
         if (!JsonTimestamp(value, static_cast<const arrow::TimestampType&>(*c->type), truncate_fractions, &v)) {
           break;
         }
-        return store ? c->integers.Append(v) : Status::OK();
+        return store ? AppendValue(&c->integers, v) : Status::OK();
       }
     }
     *fits = false;
