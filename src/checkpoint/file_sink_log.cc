@@ -149,16 +149,23 @@ std::string FileSinkLog::JoinLines(const std::vector<SinkFileStatus>& files) {
   return body;
 }
 
-std::string FileSinkLog::JoinLines(const std::vector<SinkFileStatus>& all, std::string body,
-                                   const std::vector<SinkFileStatus>& added) {
-  for (const auto& f : added) {
-    if (f.action == "delete") return JoinLines(all);  // lines leave the body: write it again
+void FileSinkLog::AppendLines(const std::vector<SinkFileStatus>& files, size_t header, std::string* text) {
+  for (const auto& f : files) {
+    if (text->size() > header) *text += '\n';
+    *text += f.ToJson();
   }
-  for (const auto& f : added) {
-    if (!body.empty()) body += '\n';
-    body += f.ToJson();
+}
+
+void FileSinkLog::ExtendCache(int64_t batch_id, const std::vector<SinkFileStatus>& files) {
+  if (cached_through_ != batch_id - 1) return;
+  ApplyEntry(files, &cached_files_);
+  const bool deletes = std::any_of(files.begin(), files.end(), [](const SinkFileStatus& f) { return f.action == "delete"; });
+  if (deletes) {  // lines leave the text: write it again
+    cached_text_ = log_.Header() + JoinLines(cached_files_);
+  } else {
+    AppendLines(files, log_.Header().size(), &cached_text_);
   }
-  return body;
+  cached_through_ = batch_id;
 }
 
 void FileSinkLog::ApplyEntry(const std::vector<SinkFileStatus>& entry, std::vector<SinkFileStatus>* files) {
@@ -203,7 +210,8 @@ Result<std::vector<SinkFileStatus>> FileSinkLog::AllFiles() const {
     }
     if (!vanished) {
       cached_files_ = files;
-      cached_body_ = JoinLines(files);
+      cached_text_ = log_.Header();
+      AppendLines(files, cached_text_.size(), &cached_text_);
       cached_through_ = ids.empty() ? -1 : ids.back().id;
       return files;
     }
@@ -218,58 +226,54 @@ Result<std::vector<SinkFileStatus>> FileSinkLog::AllFiles() const {
 }
 
 Status FileSinkLog::Add(int64_t batch_id, const std::vector<SinkFileStatus>& files, io::EntrySync sync) {
-  const bool compact = IsCompactionBatch(batch_id);
-  const std::string own = JoinLines(files);
-  std::string body = own;
-  // The compaction's file set when it is not the cached one plus `files` (a delete, or files
-  // retention leaves out): its lines are joined again instead of extending the cached text.
-  std::optional<std::vector<SinkFileStatus>> rebuilt;
-  if (compact) {
-    // The file set through the previous entry: kept in memory by this writer, read once otherwise.
-    if (cached_through_ != batch_id - 1) ARROW_RETURN_NOT_OK(AllFiles().status());
-    if (cached_through_ != batch_id - 1) {
-      return Status::Invalid("File sink log '", log_.dir(), "' ends at entry ", cached_through_.value_or(-1),
-                             ", not ", batch_id - 1, ", while writing entry ", EntryName(batch_id));
+  if (!IsCompactionBatch(batch_id)) {
+    Status st = log_.Add(batch_id, JoinLines(files), /*compact=*/false, sync);
+    if (!st.ok()) {
+      cached_through_.reset();  // whether the entry exists is unknown: read the log again if needed
+      return st;
     }
-    const int64_t oldest = retention_ms_ ? NowMs() - *retention_ms_ : std::numeric_limits<int64_t>::min();
-    const auto expired = [oldest](const SinkFileStatus& f) { return f.action == "add" && f.modification_time < oldest; };
-    const auto deletes = [](const SinkFileStatus& f) { return f.action == "delete"; };
-    const bool expiring = retention_ms_ && (std::any_of(files.begin(), files.end(), expired) ||
-                                            std::any_of(cached_files_.begin(), cached_files_.end(), expired));
-    if (expiring || std::any_of(files.begin(), files.end(), deletes)) {
-      rebuilt = cached_files_;
-      ApplyEntry(files, &*rebuilt);
-      rebuilt->erase(std::remove_if(rebuilt->begin(), rebuilt->end(), expired), rebuilt->end());
-      body = JoinLines(*rebuilt);
-    } else {
-      body = cached_body_;
-      if (!own.empty()) {
-        if (!body.empty()) body += '\n';
-        body += own;
-      }
-    }
+    ExtendCache(batch_id, files);
+    return Status::OK();
   }
-  Status st = log_.Add(batch_id, body, compact, sync);
+  // The file set through the previous entry: kept in memory by this writer, read once otherwise.
+  if (cached_through_ != batch_id - 1) ARROW_RETURN_NOT_OK(AllFiles().status());
+  if (cached_through_ != batch_id - 1) {
+    return Status::Invalid("File sink log '", log_.dir(), "' ends at entry ", cached_through_.value_or(-1),
+                           ", not ", batch_id - 1, ", while writing entry ", EntryName(batch_id));
+  }
+  const int64_t oldest = retention_ms_ ? NowMs() - *retention_ms_ : std::numeric_limits<int64_t>::min();
+  const auto expired = [oldest](const SinkFileStatus& f) { return f.action == "add" && f.modification_time < oldest; };
+  const auto deletes = [](const SinkFileStatus& f) { return f.action == "delete"; };
+  const bool expiring = retention_ms_ && (std::any_of(files.begin(), files.end(), expired) ||
+                                          std::any_of(cached_files_.begin(), cached_files_.end(), expired));
+  Status st;
+  if (expiring || std::any_of(files.begin(), files.end(), deletes)) {
+    // Lines leave the file set (a delete, or files retention leaves out): joined again.
+    std::vector<SinkFileStatus> rebuilt = cached_files_;
+    ApplyEntry(files, &rebuilt);
+    rebuilt.erase(std::remove_if(rebuilt.begin(), rebuilt.end(), expired), rebuilt.end());
+    std::string text = log_.Header() + JoinLines(rebuilt);
+    st = log_.AddText(batch_id, text, /*compact=*/true, sync);
+    if (st.ok()) {
+      cached_files_ = std::move(rebuilt);
+      cached_text_ = std::move(text);
+    }
+  } else {
+    // The cached text extended in place and written as it is (at 10^5 files it is ~20 MB).
+    AppendLines(files, log_.Header().size(), &cached_text_);
+    st = log_.AddText(batch_id, cached_text_, /*compact=*/true, sync);
+    if (st.ok()) ApplyEntry(files, &cached_files_);
+  }
   if (!st.ok()) {
     cached_through_.reset();  // whether the entry exists is unknown: read the log again if needed
+    cached_files_.clear();
+    cached_text_.clear();
     return st;
   }
-  if (cached_through_ == batch_id - 1) {
-    if (rebuilt) {
-      cached_files_ = std::move(*rebuilt);
-    } else {
-      ApplyEntry(files, &cached_files_);
-    }
-    if (compact) {
-      cached_body_ = std::move(body);
-    } else {
-      cached_body_ = JoinLines(cached_files_, std::move(cached_body_), files);
-    }
-    cached_through_ = batch_id;
-  }
+  cached_through_ = batch_id;
   // Entries before a compaction are redundant; dropping them keeps readers that simply union
   // every entry correct. Best effort: AllFiles() ignores them anyway.
-  if (compact) (void)log_.PurgeBefore(batch_id);
+  (void)log_.PurgeBefore(batch_id);
   return Status::OK();
 }
 

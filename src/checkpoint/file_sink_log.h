@@ -97,10 +97,10 @@ class FileSinkLog {
 
  private:
   static std::string JoinLines(const std::vector<SinkFileStatus>& files);
-  /// `body` (the lines of the files before `added`) extended with `added`; all of `all` again
-  /// when `added` deletes a file.
-  static std::string JoinLines(const std::vector<SinkFileStatus>& all, std::string body,
-                               const std::vector<SinkFileStatus>& added);
+  /// Appends the lines of `files` to an entry's `text` (which holds `header` and the lines before).
+  static void AppendLines(const std::vector<SinkFileStatus>& files, size_t header, std::string* text);
+  /// Extends the cache (through the previous entry) with entry `files`; forgets it if not current.
+  void ExtendCache(int64_t batch_id, const std::vector<SinkFileStatus>& files);
   /// Applies one entry's lines (add, delete) to `files`.
   static void ApplyEntry(const std::vector<SinkFileStatus>& entry, std::vector<SinkFileStatus>* files);
   /// nullopt when the entry disappeared since it was listed (purged by a compaction).
@@ -112,7 +112,9 @@ class FileSinkLog {
   // the writer; mutable because AllFiles() fills it. Unset until loaded, and after a failed Add.
   mutable std::optional<int64_t> cached_through_;
   mutable std::vector<SinkFileStatus> cached_files_;
-  mutable std::string cached_body_;  // cached_files_ as entry lines (what a compaction writes)
+  // The compaction entry's text for cached_files_ (version line, then a line per file): a
+  // compaction appends its own lines to it and writes it without a copy.
+  mutable std::string cached_text_;
   std::optional<int64_t> retention_ms_;
 };
 

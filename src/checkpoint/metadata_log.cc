@@ -33,10 +33,16 @@ Status MetadataLog::EnsureDir() {
   return Status::OK();
 }
 
+std::string MetadataLog::Header() const { return "v" + std::to_string(max_version_) + "\n"; }
+
 Status MetadataLog::Add(int64_t id, const std::string& body, bool compact, io::EntrySync sync) {
+  return AddText(id, Header() + body, compact, sync);
+}
+
+Status MetadataLog::AddText(int64_t id, const std::string& text, bool compact, io::EntrySync sync) {
   ARROW_RETURN_NOT_OK(EnsureDir());
   std::string path = PathOf(id, compact);
-  Status st = fs_->WriteAtomic(path, "v" + std::to_string(max_version_) + "\n" + body, /*overwrite=*/false, sync);
+  Status st = fs_->WriteAtomic(path, text, /*overwrite=*/false, sync);
   if (st.IsAlreadyExists()) {
     return Status::AlreadyExists("Concurrent update to the log '", dir_, "': entry ", id,
                                  " already exists. Is another query running on this checkpoint?");
@@ -46,7 +52,7 @@ Status MetadataLog::Add(int64_t id, const std::string& body, bool compact, io::E
 
 Status MetadataLog::Put(int64_t id, const std::string& body) {
   ARROW_RETURN_NOT_OK(EnsureDir());
-  return fs_->WriteAtomic(PathOf(id), "v" + std::to_string(max_version_) + "\n" + body, /*overwrite=*/true);
+  return fs_->WriteAtomic(PathOf(id), Header() + body, /*overwrite=*/true);
 }
 
 Result<std::optional<std::string>> MetadataLog::Get(int64_t id) const {

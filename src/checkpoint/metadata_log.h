@@ -34,6 +34,11 @@ class MetadataLog {
   /// Writes entry `id` with `body` (the version line is added). Create-only: if the entry
   /// exists, fails with AlreadyExists naming the log and the id (another writer, or a bug).
   Status Add(int64_t id, const std::string& body, bool compact = false, io::EntrySync sync = io::EntrySync::kNow);
+  /// The version line every entry starts with ("v1\n").
+  std::string Header() const;
+  /// As Add, with the entry's whole text: `text` starts with Header(). A writer that keeps a
+  /// long entry's text in memory (a compaction's, extended by every entry) writes it as it is.
+  Status AddText(int64_t id, const std::string& text, bool compact, io::EntrySync sync);
   /// Replaces entry `id` (used only where a redo must overwrite, e.g. state files).
   Status Put(int64_t id, const std::string& body);
 

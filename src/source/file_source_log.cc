@@ -39,8 +39,8 @@ Status FileSourceLog::ParseBody(int64_t id, const std::string& body, bool compac
 Status FileSourceLog::Load() {
   entries_.clear();
   compacted_through_ = -1;
-  all_body_.clear();
-  all_body_through_ = -1;
+  all_text_.clear();
+  all_text_through_ = -1;
   ARROW_ASSIGN_OR_RAISE(auto ids, log_.List());
   if (ids.empty()) return Status::OK();
   int64_t first = ids.front().id;
@@ -86,10 +86,12 @@ std::string FileSourceLog::Serialize(const std::vector<FileEntry>& files) const 
 }
 
 namespace {
-void AppendLines(std::string* body, const std::string& lines) {
+// Appends `lines` to an entry's `text`: empty, or a `header` and the lines before.
+void AppendLines(std::string* text, const std::string& header, const std::string& lines) {
+  if (text->empty()) *text = header;
   if (lines.empty()) return;
-  if (!body->empty()) *body += '\n';
-  *body += lines;
+  if (text->size() > header.size()) *text += '\n';
+  *text += lines;
 }
 }  // namespace
 
@@ -97,27 +99,35 @@ Status FileSourceLog::Add(int64_t id, std::vector<FileEntry> files) {
   for (auto& f : files) f.batch_id = id;
   bool compact = compact_interval_ > 0 && (id + 1) % compact_interval_ == 0;
   const std::string own = Serialize(files);
-  std::string body = own;
-  if (compact) {
-    // Every entry so far, serialized once (after a Load, at the first compaction) and extended
-    // with each entry added since: a compaction costs the new entries, not the whole history.
-    if (all_body_through_ != id - 1) {
-      std::vector<FileEntry> all;
-      for (const auto& [k, v] : entries_) all.insert(all.end(), v.begin(), v.end());
-      all_body_ = Serialize(all);
-      all_body_through_ = id - 1;
-    }
-    body = all_body_;
-    AppendLines(&body, own);
-  }
+  const std::string header = log_.Header();
   // Deferred: the offsets entry that refers to this one is written next, and the filesystem makes
   // this entry durable before that one exists (io::EntrySync).
-  ARROW_RETURN_NOT_OK(log_.Add(id, body, compact, io::EntrySync::kDeferred));
-  entries_[id] = std::move(files);
-  if (all_body_through_ == id - 1) {
-    AppendLines(&all_body_, own);
-    all_body_through_ = id;
+  constexpr auto kSync = io::EntrySync::kDeferred;
+  if (compact) {
+    // Every entry so far, serialized once (after a Load, at the first compaction) and extended
+    // with each entry added since: a compaction costs the new entries, not the whole history,
+    // and its text is written as it is.
+    if (all_text_through_ != id - 1) {
+      std::vector<FileEntry> all;
+      for (const auto& [k, v] : entries_) all.insert(all.end(), v.begin(), v.end());
+      all_text_ = header + Serialize(all);
+    }
+    AppendLines(&all_text_, header, own);
+    all_text_through_ = id;
+    Status st = log_.AddText(id, all_text_, /*compact=*/true, kSync);
+    if (!st.ok()) {
+      all_text_.clear();  // holds this entry's lines, which may not be in the log: rebuilt when needed
+      all_text_through_ = -1;
+      return st;
+    }
+  } else {
+    ARROW_RETURN_NOT_OK(log_.Add(id, own, /*compact=*/false, kSync));
+    if (all_text_through_ == id - 1) {
+      AppendLines(&all_text_, header, own);
+      all_text_through_ = id;
+    }
   }
+  entries_[id] = std::move(files);
   if (compact) {
     compacted_through_ = id;
     // Everything below `id` is in id.compact; keep the last min_batches_to_retain entries readable

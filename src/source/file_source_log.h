@@ -49,10 +49,11 @@ class FileSourceLog {
   int compact_interval_;
   std::map<int64_t, std::vector<FileEntry>> entries_;
   int64_t compacted_through_ = -1;  // newest compaction id
-  // entries_ through all_body_through_ serialized (a compaction's body); after a Load that found
-  // entries it is rebuilt at the first compaction (all_body_through_ is then behind).
-  std::string all_body_;
-  int64_t all_body_through_ = -1;
+  // entries_ through all_text_through_ as a compaction entry's text (version line, a line per
+  // file): a compaction appends its own lines and writes it without a copy. After a Load that
+  // found entries it is rebuilt at the first compaction (all_text_through_ is then behind).
+  std::string all_text_;
+  int64_t all_text_through_ = -1;
 };
 
 }  // namespace sluice::source
