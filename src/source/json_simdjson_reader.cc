@@ -359,13 +359,23 @@ class LineRangeDecoder {
     return false;
   }
 
-  // Column names are short: compared in line rather than by a call to memcmp per field.
+  // Column names are short: compared by two overlapping loads (the first and the last 4 or 8
+  // bytes) rather than byte by byte or by a call to memcmp per field.
   static bool SameName(const std::string& name, std::string_view key) {
-    if (name.size() != key.size()) return false;
-    for (size_t i = 0; i < key.size(); ++i) {
-      if (name[i] != key[i]) return false;
-    }
-    return true;
+    const size_t n = key.size();
+    if (name.size() != n) return false;
+    const char* a = name.data();
+    const char* b = key.data();
+    if (n >= 8 && n <= 16) return Load<uint64_t>(a) == Load<uint64_t>(b) && Load<uint64_t>(a + n - 8) == Load<uint64_t>(b + n - 8);
+    if (n >= 4 && n < 8) return Load<uint32_t>(a) == Load<uint32_t>(b) && Load<uint32_t>(a + n - 4) == Load<uint32_t>(b + n - 4);
+    return std::memcmp(a, b, n) == 0;
+  }
+
+  template <typename T>
+  static T Load(const char* p) {
+    T v;
+    std::memcpy(&v, p, sizeof(T));
+    return v;
   }
 
   // Lines of one file nearly always give their keys in one order: the column after the last

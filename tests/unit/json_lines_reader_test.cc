@@ -405,6 +405,44 @@ TEST(SimdjsonJsonDecoder, DeclinesWhatArrowJudgesAndBothReadersAgree) {
   }
 }
 
+// Keys are matched to columns by their length and first and last bytes, then memcmp beyond 16
+// bytes: names of every length that differ in one byte anywhere each get their own values, and
+// near-miss keys are ignored.
+TEST(SimdjsonJsonDecoder, ColumnNamesOfEveryLengthAreToldApart) {
+  const Strings names = {"a", "b", "ab", "abc", "abd", "abcd", "abce", "xbcd", "abcde", "abcdf", "abcdefg", "abcdefgh",
+                         "abcdefgi", "abcdXfgh", "abcdefghi", "xbcdefghi", "abcdefghijklmnop", "abcdefghijklmnoq",
+                         "bbcdefghijklmnop", "abcdefghijklmnopq", "abcdefghXjklmnopq", "abcdefghijklmnopqrstuvwxyz"};
+  const Strings near_misses = {"c", "ac", "abcf", "abcdefgj", "abcdefghj", "abcdefghijklmnoX", "Abcdefghijklmnopq", ""};
+  arrow::FieldVector fields;
+  for (const auto& n : names) fields.push_back(arrow::field(n, arrow::int64()));
+  auto schema = arrow::schema(fields);
+  std::mt19937 random(7);
+  std::string content;
+  constexpr int kLines = 50;
+  for (int line = 0; line < kLines; ++line) {
+    std::vector<std::string> parts;
+    for (size_t c = 0; c < names.size(); ++c) {
+      parts.push_back("\"" + names[c] + "\":" + std::to_string(line * 100 + static_cast<int>(c)));
+    }
+    for (const auto& n : near_misses) parts.push_back("\"" + n + "\":-1");
+    std::shuffle(parts.begin(), parts.end(), random);  // keys in a different order on every line
+    content += "{";
+    for (size_t i = 0; i < parts.size(); ++i) content += (i ? "," : "") + parts[i];
+    content += "}\n";
+  }
+  ASSERT_OK_AND_ASSIGN(auto table, DecodeJsonLinesSimdjson(arrow::Buffer::FromString(content), schema, false));
+  ASSERT_NE(table, nullptr);
+  ASSERT_EQ(table->num_rows(), kLines);
+  for (int c = 0; c < table->num_columns(); ++c) {
+    ASSERT_OK_AND_ASSIGN(auto column, arrow::Concatenate(table->column(c)->chunks()));
+    const auto& values = static_cast<const arrow::Int64Array&>(*column);
+    for (int64_t r = 0; r < kLines; ++r) {
+      ASSERT_TRUE(values.IsValid(r)) << names[static_cast<size_t>(c)] << " row " << r;
+      EXPECT_EQ(values.Value(r), r * 100 + c) << names[static_cast<size_t>(c)] << " row " << r;
+    }
+  }
+}
+
 // Seeded random lines from good and bad fragments: the readers agree line for line.
 TEST(SimdjsonJsonDecoder, RandomMixedFilesReadTheSameWithBothReaders) {
   const Strings values = {"1", "-7", "2.5", "1e3", "\"x\"", "\"2024-01-02 03:04:05\"", "true", "null",
