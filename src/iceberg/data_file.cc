@@ -42,16 +42,6 @@ std::string MinimalBigEndian(const arrow::Decimal128& d) {
   return be.substr(start);
 }
 
-std::string BaseName(const std::string& path) {
-  auto pos = path.find_last_of('/');
-  return pos == std::string::npos ? path : path.substr(pos + 1);
-}
-
-std::string ParentDir(const std::string& path) {
-  auto pos = path.find_last_of('/');
-  return pos == std::string::npos ? "." : path.substr(0, pos);
-}
-
 // Value/null/NaN counts and bounds of one column, from the Arrow data (exact, type-aware).
 Status AddColumnMetrics(int id, const std::shared_ptr<arrow::ChunkedArray>& chunked, DataFile* file) {
   const arrow::ChunkedArray& column = *chunked;
@@ -158,14 +148,14 @@ Result<DataFile> WriteDataFile(io::FileSystem* fs, const TableFile& at, const ar
     auto st = AddColumnMetrics(f.id, column, &file);
     if (!st.ok()) return st.WithMessage("Metrics of column '", f.name, "' for ", path, ": ", st.message());
   }
-  const std::string temp = ParentDir(path) + "/." + BaseName(path) + ".tmp";
-  ARROW_ASSIGN_OR_RAISE(auto out, fs->OpenOutputStream(temp));
+  // The file gets its name only once it is whole and its data synced (io::FileSystem::
+  // OpenNewFile): a failure or a crash leaves nothing at `path` and no temporary name either.
+  // The directory sync is deferred: the manifests written next wait for it.
+  auto out = fs->OpenNewFile(path, io::EntrySync::kDeferred);
   std::shared_ptr<parquet::FileMetaData> md;
-  Status st = WriteParquet(rows, out, &md);
-  if (!st.ok()) (void)out->Abort();  // neither flushed nor synced: it is deleted
-  if (st.ok()) st = fs->Rename(temp, path);
+  Status st = out.ok() ? WriteParquet(rows, *out, &md) : out.status();
   if (!st.ok()) {
-    (void)fs->Delete(temp);
+    if (out.ok()) (void)(*out)->Abort();
     return st.WithMessage("Cannot write Iceberg data file ", path, ": ", st.message());
   }
   AddParquetLayout(*md, &file);

@@ -70,6 +70,22 @@ def test_restart_after_a_crash_commits_every_row_once(tmp_path, sluice_bin_dir, 
 
 
 @pytest.mark.parametrize("catalog_type", ["sql", "hadoop"])
+def test_a_crash_while_a_data_file_is_written_leaves_no_file_behind(tmp_path, sluice_bin_dir, catalog_type):
+    """A data file is named only once it is whole and synced: a crash in the middle of writing one
+    leaves no file in the data directory (named or hidden), and the restart commits every row once."""
+    lake = Lake(tmp_path, catalog_type)
+    write_inputs(tmp_path / "in", 0, 6)  # 3 batches of 2 files, one data file each
+    rc = lake.run(sluice_bin_dir, tmp_path / "in", tmp_path / "ckpt", "--max-files-per-trigger", "2",
+                  "--fault", "write=.parquet,hits=2", expect=(FAULT_EXIT,))
+    assert rc == FAULT_EXIT
+    lake.run(sluice_bin_dir, tmp_path / "in", tmp_path / "ckpt", "--max-files-per-trigger", "2")
+    assert_exactly_once(lake, rows=30, batches=3)
+    referenced = {task.file.file_path.removeprefix("file://") for task in load(lake).scan().plan_files()}
+    on_disk = {str(p) for p in (lake.table_dir() / "data").rglob("*") if p.is_file()}
+    assert on_disk == referenced
+
+
+@pytest.mark.parametrize("catalog_type", ["sql", "hadoop"])
 def test_sigkill_at_a_random_moment_then_restart(tmp_path, sluice_bin_dir, catalog_type):
     lake = Lake(tmp_path, catalog_type)
     write_inputs(tmp_path / "in", 0, 30)

@@ -290,6 +290,30 @@ TEST(IcebergSink, AFailedBatchLeavesNoDataFilesAndTheRetryCommits) {
   EXPECT_EQ(RowCount(dir), 5);
 }
 
+// A data file is named only once it is whole and synced: a write that fails (here its first
+// write) leaves no file in the data directory, not even a hidden one, and the retry commits.
+TEST(IcebergSink, AFailedDataFileWriteLeavesNoFileAtAllAndTheRetryCommits) {
+  TempDir dir;
+  auto faulty = std::make_shared<io::FaultInjectingFileSystem>(io::LocalFileSystem(),
+                                                               *io::FaultSpec::Parse("write=.parquet,action=fail"));
+  auto sink = Make(Spec(dir), "q-1", faulty);
+  Status st = sink->AddBatch(0, Rows(0, 5));
+  ASSERT_TRUE(st.IsIOError()) << st.ToString();
+  EXPECT_THAT(st.message(), ::testing::HasSubstr("Cannot write Iceberg data file"));
+  EXPECT_TRUE(faulty->triggered());
+  std::vector<std::string> names;
+  if (std::filesystem::exists(dir.Sub("wh/db.db/events/data"))) {
+    for (const auto& e : std::filesystem::directory_iterator(dir.Sub("wh/db.db/events/data"))) {
+      names.push_back(e.path().filename().string());
+    }
+  }
+  EXPECT_TRUE(names.empty()) << names.front();
+  EXPECT_EQ(Load(dir).metadata.snapshots.size(), 0u);
+  ASSERT_OK(sink->AddBatch(0, Rows(0, 5)));  // the fault fires once
+  EXPECT_EQ(RowCount(dir), 5);
+  EXPECT_EQ(DataFileCount(dir), 1u);
+}
+
 TEST(IcebergSink, TargetFileSizeSplitsABatchIntoSeveralFiles) {
   TempDir dir;
   auto spec = Spec(dir);
