@@ -3,7 +3,6 @@
 #include <arrow/api.h>
 #include <arrow/compute/api.h>
 #include <arrow/util/parallel.h>
-#include <arrow/util/value_parsing.h>
 #include <simdjson.h>
 
 #include <algorithm>
@@ -13,6 +12,7 @@
 #include <vector>
 
 #include "plan/expr.h"
+#include "source/json_line_documents.h"
 #include "source/json_value_builder.h"
 #include "util/compute_init.h"
 
@@ -156,9 +156,14 @@ class LineRangeDecoder {
       while (b < e && (file[b] == ' ' || file[b] == '\t')) ++b;
       start = stop + 1;
       if (b == e) continue;  // a blank line is no record
-      ARROW_ASSIGN_OR_RAISE(bool ok, DecodeLine(file + b, static_cast<size_t>(e - b),
-                                                static_cast<size_t>(file_size - b),
-                                                filtering_ ? Store::kPredicate : Store::kAll));
+      const Store store = filtering_ ? Store::kPredicate : Store::kAll;
+      simdjson::dom::element doc;
+      bool ok = false;
+      if (documents_.Next(file, file_size, end, b, e, &doc)) {
+        ARROW_ASSIGN_OR_RAISE(ok, DecodeDocument(doc, store));
+      } else {
+        ARROW_ASSIGN_OR_RAISE(ok, DecodeLine(file + b, static_cast<size_t>(e - b), static_cast<size_t>(file_size - b), store));
+      }
       if (!ok) return false;
       if (!filtering_) continue;
       block_.emplace_back(b, e);
@@ -319,6 +324,11 @@ class LineRangeDecoder {
     if (const auto error = parser_.parse(text, size, /*realloc_if_needed=*/false).get(doc); error != simdjson::SUCCESS) {
       return Decline("the record is not valid JSON (", simdjson::error_message(error), ")");
     }
+    return DecodeDocument(doc, store);
+  }
+
+  // A line's parsed document: its fields appended to the columns `store` names.
+  Result<bool> DecodeDocument(const simdjson::dom::element& doc, Store store) {
     simdjson::dom::object object;
     if (doc.get_object().get(object) != simdjson::SUCCESS) {
       return Decline("the record is ", JsonKindName(doc.type()), ", not an object");
@@ -461,7 +471,8 @@ class LineRangeDecoder {
   std::vector<std::pair<int64_t, int64_t>> block_;  // [begin, end) of the lines awaiting the predicate
   std::string why_;
   std::vector<ColumnBuilder> columns_;
-  simdjson::dom::parser parser_;
+  simdjson::dom::parser parser_;  // a line parsed alone
+  LineDocuments documents_;        // lines parsed many at once
   std::string padded_;
   size_t next_ = 0;            // the column Find tries first
   int64_t rows_ = 0;           // rows output

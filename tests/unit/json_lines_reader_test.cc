@@ -464,6 +464,44 @@ TEST(SimdjsonJsonDecoder, RandomMixedFilesReadTheSameWithBothReaders) {
   }
 }
 
+// Lines are parsed many at once by a document stream (stage 1 over 1 MiB batches), and a line
+// gets the stream's document only when it is exactly that line's object. Each case sits between
+// 300 KB of good lines, so it is met inside a stream (and later lines by a stream started again;
+// a stream crossing its 1 MiB batches is LargeFileSplitIntoLineRangesKeepsOrder's): the simdjson
+// reader gives what Arrow's gives in every mode, and decodes the files whose lines are all good
+// itself.
+TEST(SimdjsonJsonDecoder, LinesParsedManyAtOnceAreJudgedAsLinesParsedAlone) {
+  std::string good;
+  for (int64_t i = 0; good.size() < (300u << 10); ++i) {
+    good += "{\"i\":" + std::to_string(i) + ",\"s\":\"r" + std::to_string(i) + "\",\"t\":\"2024-01-02T03:04:05\"}\n";
+  }
+  const std::string big(1'100'000, 'x');  // a line longer than a stream's batch
+  const std::vector<std::pair<std::string, bool>> cases = {  // line(s), decoded by simdjson itself
+      {"{\"i\":1,\"s\":\"spaces and a CR after\"}   \t\r\n", true},
+      {"\n   \n\t\n{\"i\":2}\n\n", true},  // blank lines
+      {"{\"s\":\"" + big + "\"}\n", true},
+      {"{\"i\":3} {\"i\":4}\n", false},  // two records on one line
+      {"{\"i\":3}x\n", false},             // trailing bytes
+      {"{\"s\":\"unclosed}\n", false},      // a string left open: the next lines' quotes flip in a stream
+      {"{\"s\":\"\xC3\x28\"}\n", false},     // not UTF-8
+      {"{\"s\":\"a\tb\"}\n", false},        // a raw control character
+      {"5\n", false},                      // a scalar
+      {"[{\"i\":5}]\n", false},              // an array
+      {"{\n\"i\":6\n}\n", false},            // one object over three lines
+      {"\r\r\n", false},                     // a line of carriage returns
+      {"}\n", false},
+  };
+  for (const auto& [line, decoded] : cases) {
+    const std::string content = good + line + good;
+    ExpectReadersAgree(content, line.substr(0, 40));
+    const auto fast = DecodeFast(content);
+    EXPECT_EQ(fast != nullptr, decoded) << line.substr(0, 40);
+    if (fast) {
+      ASSERT_OK(fast->ValidateFull());
+    }
+  }
+}
+
 // A file larger than one part is split at line breaks and parsed in parallel; rows keep order.
 TEST(SimdjsonJsonDecoder, LargeFileSplitIntoLineRangesKeepsOrder) {
   std::string content;
