@@ -8,7 +8,7 @@ namespace {
 // Lines are parsed by a document stream in batches of this many bytes; stretches shorter than
 // kMinStreamBytes, and the kLinesAlone bytes after a line the stream did not give exactly, are
 // parsed line by line.
-constexpr size_t kStreamBatch = 1 << 20;
+constexpr size_t kStreamBatch = 256 << 10;
 constexpr int64_t kMinStreamBytes = 16 << 10;
 constexpr int64_t kLinesAlone = 64 << 10;
 

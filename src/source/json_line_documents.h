@@ -9,7 +9,7 @@
 namespace sluice::source {
 
 /// The documents of consecutive lines, from one simdjson document stream over many lines (stage
-/// 1 runs once per batch of 1 MiB, not once per line). A line gets the stream's document only
+/// 1 runs once per batch of 256 KiB, not once per line). A line gets the stream's document only
 /// when that document is exactly the line: it starts at the line's first byte, is an object, and
 /// only whitespace follows it on the line. Then every byte the stream read before it was a whole
 /// line's object or blank, so the document is what parsing the line alone gives. Anything else
