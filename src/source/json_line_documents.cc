@@ -14,7 +14,11 @@ constexpr int64_t kLinesAlone = 64 << 10;
 
 }  // namespace
 
-LineDocuments::LineDocuments() { parser_.threaded = false; }  // no stage-1 thread per stream
+LineDocuments::LineDocuments() {
+#ifdef SIMDJSON_THREADS_ENABLED
+  parser_.threaded = false;  // no stage-1 thread per stream
+#endif
+}
 
 bool LineDocuments::Next(const char* file, int64_t file_size, int64_t range_end, int64_t b, int64_t e,
                          simdjson::dom::element* out) {

@@ -490,6 +490,7 @@ TEST(SimdjsonJsonDecoder, LinesParsedManyAtOnceAreJudgedAsLinesParsedAlone) {
       {"\r\r\n", false},                     // a line of carriage returns
       {"}\n", false},
   };
+  ExpectReadersAgree("\xEF\xBB\xBF" + good, "a byte-order mark before a stream's first line");
   for (const auto& [line, decoded] : cases) {
     const std::string content = good + line + good;
     ExpectReadersAgree(content, line.substr(0, 40));
