@@ -149,11 +149,14 @@ std::string FileSinkLog::JoinLines(const std::vector<SinkFileStatus>& files) {
   return body;
 }
 
-void FileSinkLog::AppendLines(const std::vector<SinkFileStatus>& files, size_t header, std::string* text) {
-  for (const auto& f : files) {
-    if (text->size() > header) *text += '\n';
-    *text += f.ToJson();
-  }
+void FileSinkLog::AppendLines(const std::vector<SinkFileStatus>& files, std::string* text) const {
+  for (const auto& f : files) log_.AppendToText(text, f.ToJson());
+}
+
+std::string FileSinkLog::EntryText(const std::vector<SinkFileStatus>& files) const {
+  std::string text = log_.Header();
+  AppendLines(files, &text);
+  return text;
 }
 
 void FileSinkLog::ExtendCache(int64_t batch_id, const std::vector<SinkFileStatus>& files) {
@@ -161,9 +164,9 @@ void FileSinkLog::ExtendCache(int64_t batch_id, const std::vector<SinkFileStatus
   ApplyEntry(files, &cached_files_);
   const bool deletes = std::any_of(files.begin(), files.end(), [](const SinkFileStatus& f) { return f.action == "delete"; });
   if (deletes) {  // lines leave the text: write it again
-    cached_text_ = log_.Header() + JoinLines(cached_files_);
+    cached_text_ = EntryText(cached_files_);
   } else {
-    AppendLines(files, log_.Header().size(), &cached_text_);
+    AppendLines(files, &cached_text_);
   }
   cached_through_ = batch_id;
 }
@@ -210,8 +213,7 @@ Result<std::vector<SinkFileStatus>> FileSinkLog::AllFiles() const {
     }
     if (!vanished) {
       cached_files_ = files;
-      cached_text_ = log_.Header();
-      AppendLines(files, cached_text_.size(), &cached_text_);
+      cached_text_ = EntryText(files);
       cached_through_ = ids.empty() ? -1 : ids.back().id;
       return files;
     }
@@ -252,7 +254,7 @@ Status FileSinkLog::Add(int64_t batch_id, const std::vector<SinkFileStatus>& fil
     std::vector<SinkFileStatus> rebuilt = cached_files_;
     ApplyEntry(files, &rebuilt);
     rebuilt.erase(std::remove_if(rebuilt.begin(), rebuilt.end(), expired), rebuilt.end());
-    std::string text = log_.Header() + JoinLines(rebuilt);
+    std::string text = EntryText(rebuilt);
     st = log_.AddText(batch_id, text, /*compact=*/true, sync);
     if (st.ok()) {
       cached_files_ = std::move(rebuilt);
@@ -260,7 +262,7 @@ Status FileSinkLog::Add(int64_t batch_id, const std::vector<SinkFileStatus>& fil
     }
   } else {
     // The cached text extended in place and written as it is (at 10^5 files it is ~20 MB).
-    AppendLines(files, log_.Header().size(), &cached_text_);
+    AppendLines(files, &cached_text_);
     st = log_.AddText(batch_id, cached_text_, /*compact=*/true, sync);
     if (st.ok()) ApplyEntry(files, &cached_files_);
   }

@@ -97,8 +97,10 @@ class FileSinkLog {
 
  private:
   static std::string JoinLines(const std::vector<SinkFileStatus>& files);
-  /// Appends the lines of `files` to an entry's `text` (which holds `header` and the lines before).
-  static void AppendLines(const std::vector<SinkFileStatus>& files, size_t header, std::string* text);
+  /// Appends the lines of `files` to an entry's whole `text` (MetadataLog::AppendToText).
+  void AppendLines(const std::vector<SinkFileStatus>& files, std::string* text) const;
+  /// A compaction entry's whole text listing `files`.
+  std::string EntryText(const std::vector<SinkFileStatus>& files) const;
   /// Extends the cache (through the previous entry) with entry `files`; forgets it if not current.
   void ExtendCache(int64_t batch_id, const std::vector<SinkFileStatus>& files);
   /// Applies one entry's lines (add, delete) to `files`.

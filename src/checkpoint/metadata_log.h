@@ -12,6 +12,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "io/file_system.h"
@@ -26,7 +27,7 @@ struct LogEntryId {
 class MetadataLog {
  public:
   MetadataLog(std::shared_ptr<io::FileSystem> fs, std::string dir, int max_version = 1)
-      : fs_(std::move(fs)), dir_(std::move(dir)), max_version_(max_version) {}
+      : fs_(std::move(fs)), dir_(std::move(dir)), max_version_(max_version), header_("v" + std::to_string(max_version) + "\n") {}
 
   const std::string& dir() const { return dir_; }
   io::FileSystem* fs() const { return fs_.get(); }
@@ -35,10 +36,13 @@ class MetadataLog {
   /// exists, fails with AlreadyExists naming the log and the id (another writer, or a bug).
   Status Add(int64_t id, const std::string& body, bool compact = false, io::EntrySync sync = io::EntrySync::kNow);
   /// The version line every entry starts with ("v1\n").
-  std::string Header() const;
+  const std::string& Header() const { return header_; }
   /// As Add, with the entry's whole text: `text` starts with Header(). A writer that keeps a
   /// long entry's text in memory (a compaction's, extended by every entry) writes it as it is.
   Status AddText(int64_t id, const std::string& text, bool compact, io::EntrySync sync);
+  /// Appends `lines` (one line or several, no final '\n') to an entry's whole `text`; an empty
+  /// `text` gets the version line first.
+  void AppendToText(std::string* text, std::string_view lines) const;
   /// Replaces entry `id` (used only where a redo must overwrite, e.g. state files).
   Status Put(int64_t id, const std::string& body);
 
@@ -58,6 +62,7 @@ class MetadataLog {
   std::shared_ptr<io::FileSystem> fs_;
   std::string dir_;
   int max_version_;
+  std::string header_;
   bool dir_ready_ = false;
 };
 

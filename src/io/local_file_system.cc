@@ -413,8 +413,11 @@ class LocalFs final : public FileSystem {
       } else {
         Status st = fs_->SyncDataAndDeferred(fd, temp_, ParentDir(path_));
         ::close(fd);
-        if (!st.ok()) ::unlink(temp_.c_str());
-        ARROW_RETURN_NOT_OK(st.ok() ? PlaceTemp(temp_, path_, /*overwrite=*/false) : st);
+        if (!st.ok()) {
+          ::unlink(temp_.c_str());
+          return st;
+        }
+        ARROW_RETURN_NOT_OK(PlaceTemp(temp_, path_, /*overwrite=*/false));
       }
       return fs_->FinishEntry(ParentDir(path_), sync_);
     }

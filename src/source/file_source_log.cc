@@ -85,21 +85,10 @@ std::string FileSourceLog::Serialize(const std::vector<FileEntry>& files) const 
   return body;
 }
 
-namespace {
-// Appends `lines` to an entry's `text`: empty, or a `header` and the lines before.
-void AppendLines(std::string* text, const std::string& header, const std::string& lines) {
-  if (text->empty()) *text = header;
-  if (lines.empty()) return;
-  if (text->size() > header.size()) *text += '\n';
-  *text += lines;
-}
-}  // namespace
-
 Status FileSourceLog::Add(int64_t id, std::vector<FileEntry> files) {
   for (auto& f : files) f.batch_id = id;
   bool compact = compact_interval_ > 0 && (id + 1) % compact_interval_ == 0;
   const std::string own = Serialize(files);
-  const std::string header = log_.Header();
   // Deferred: the offsets entry that refers to this one is written next, and the filesystem makes
   // this entry durable before that one exists (io::EntrySync).
   constexpr auto kSync = io::EntrySync::kDeferred;
@@ -110,9 +99,9 @@ Status FileSourceLog::Add(int64_t id, std::vector<FileEntry> files) {
     if (all_text_through_ != id - 1) {
       std::vector<FileEntry> all;
       for (const auto& [k, v] : entries_) all.insert(all.end(), v.begin(), v.end());
-      all_text_ = header + Serialize(all);
+      all_text_ = log_.Header() + Serialize(all);
     }
-    AppendLines(&all_text_, header, own);
+    log_.AppendToText(&all_text_, own);
     all_text_through_ = id;
     Status st = log_.AddText(id, all_text_, /*compact=*/true, kSync);
     if (!st.ok()) {
@@ -123,7 +112,7 @@ Status FileSourceLog::Add(int64_t id, std::vector<FileEntry> files) {
   } else {
     ARROW_RETURN_NOT_OK(log_.Add(id, own, /*compact=*/false, kSync));
     if (all_text_through_ == id - 1) {
-      AppendLines(&all_text_, header, own);
+      log_.AppendToText(&all_text_, own);
       all_text_through_ = id;
     }
   }
