@@ -422,14 +422,17 @@ void AccumulatorSet::Encode(const std::vector<Acc>& accs, std::string* out) cons
 
 Status AccumulatorSet::Decode(std::string_view b, size_t* pos, std::vector<Acc>* accs) const {
   accs->resize(aggs_->size());
-  for (Acc& a : *accs) a.Clear();
   for (size_t i = 0; i < aggs_->size(); ++i) {
     Acc& a = (*accs)[i];
-    const std::string& fn = (*aggs_)[i].fn;
-    if (fn == "count") {
+    if (fns_[i] == Fn::kCount) {  // the common case, per emitted key: a count's Acc is its count alone
       ARROW_ASSIGN_OR_RAISE(uint64_t c, GetFixed64(b, pos));
+      a.Clear();
       a.count = static_cast<int64_t>(c);
-    } else if (fn == "avg") {
+      continue;
+    }
+    a.Clear();
+    const std::string& fn = (*aggs_)[i].fn;
+    if (fn == "avg") {
       ARROW_ASSIGN_OR_RAISE(uint64_t c, GetFixed64(b, pos));
       a.count = static_cast<int64_t>(c);
       if (IsDecimal(*(*aggs_)[i].arg_type)) {

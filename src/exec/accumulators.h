@@ -4,6 +4,7 @@
 
 #include <arrow/type_fwd.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <set>
@@ -55,6 +56,10 @@ class AccumulatorSet {
   /// that has none (the planner refuses unknown names, so this is a plan built by hand).
   Status status() const;
   size_t size() const { return aggs_->size(); }
+  /// True when every call is a count: a value is then one 8-byte count per call (Encode).
+  bool CountsOnly() const {
+    return unknown_.empty() && std::all_of(fns_.begin(), fns_.end(), [](Fn f) { return f == Fn::kCount; });
+  }
   /// Folds row `row` of the argument arrays into `accs`: one array per aggregate call, then one
   /// per call with an ordering argument (max_by/min_by), in call order. Fails only
   /// under ANSI mode, when a BIGINT sum overflows ([ARITHMETIC_OVERFLOW], naming the call);

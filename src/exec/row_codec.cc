@@ -10,20 +10,18 @@ namespace {
 constexpr uint64_t kSign = 1ULL << 63;
 
 void PutBigEndian(uint64_t v, std::string* out) {
+  const uint64_t be = __builtin_bswap64(v);
   char buf[8];
-  for (int i = 7; i >= 0; --i) {
-    buf[i] = static_cast<char>(v & 0xff);
-    v >>= 8;
-  }
-  out->append(buf, 8);
+  std::memcpy(buf, &be, sizeof buf);
+  out->append(buf, sizeof buf);
 }
 
 Result<uint64_t> GetBigEndian(std::string_view b, size_t* pos) {
-  if (*pos + 8 > b.size()) return Status::IOError("state value truncated (reading 8 bytes at ", *pos, ")");
-  uint64_t v = 0;
-  for (int i = 0; i < 8; ++i) v = (v << 8) | static_cast<unsigned char>(b[*pos + i]);
+  if (b.size() < 8 || *pos > b.size() - 8) return Status::IOError("state value truncated (reading 8 bytes at ", *pos, ")");
+  uint64_t be;
+  std::memcpy(&be, b.data() + *pos, sizeof be);
   *pos += 8;
-  return v;
+  return __builtin_bswap64(be);
 }
 
 uint64_t OrderedDouble(double d) {
@@ -147,11 +145,9 @@ void EncodeValue(const arrow::Array& a, int64_t row, std::string* out) {
   }
 }
 
-Result<int64_t> DecodeInt64(std::string_view b, size_t* pos) {
-  if (*pos >= b.size() || b[*pos] != 1) return Status::IOError("state value: expected a non-null integer at ", *pos);
-  ++*pos;
-  ARROW_ASSIGN_OR_RAISE(uint64_t v, GetBigEndian(b, pos));
-  return static_cast<int64_t>(v ^ kSign);
+Status DecodeInt64Error(std::string_view b, size_t pos) {
+  if (pos >= b.size() || b[pos] != 1) return Status::IOError("state value: expected a non-null integer at ", pos);
+  return Status::IOError("state value truncated (reading 8 bytes at ", pos + 1, ")");
 }
 
 namespace {

@@ -14,6 +14,7 @@
 #include <arrow/type_fwd.h>
 
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -36,8 +37,19 @@ inline constexpr size_t kEncodedInt64Size = 9;
 void EncodeInt64To(int64_t v, char* out);
 /// Reads one encoded value of `type` at `*pos` (advancing it) and appends it to `builder`.
 Status DecodeValue(std::string_view bytes, size_t* pos, const arrow::DataType& type, arrow::ArrayBuilder* builder);
-/// Reads an encoded non-null int64 at `*pos`.
-Result<int64_t> DecodeInt64(std::string_view bytes, size_t* pos);
+/// The error DecodeInt64 returns for `bytes` at `pos` (not an encoded non-null int64).
+Status DecodeInt64Error(std::string_view bytes, size_t pos);
+/// Reads an encoded non-null int64 at `*pos`. Inline: output and eviction read two or three
+/// per key.
+inline Result<int64_t> DecodeInt64(std::string_view bytes, size_t* pos) {
+  if (bytes.size() < kEncodedInt64Size || *pos > bytes.size() - kEncodedInt64Size || bytes[*pos] != 1) {
+    return DecodeInt64Error(bytes, *pos);
+  }
+  uint64_t be;
+  std::memcpy(&be, bytes.data() + *pos + 1, sizeof be);
+  *pos += kEncodedInt64Size;
+  return static_cast<int64_t>(__builtin_bswap64(be) ^ (uint64_t{1} << 63));
+}
 /// Skips one encoded value of `type`.
 Status SkipValue(std::string_view bytes, size_t* pos, const arrow::DataType& type);
 /// True when the encoded value at `pos` is null.

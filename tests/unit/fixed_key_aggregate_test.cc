@@ -149,6 +149,17 @@ TEST_F(FixedKeyAggregateTest, ColumnWiseAggregatesMatchTheGenericPathWithNullKey
   ExpectSameAsGeneric(df, plan::OutputMode::kUpdate);
 }
 
+TEST_F(FixedKeyAggregateTest, CountsOfNullableIntegerKeysOfEveryWidthMatchTheGenericPath) {
+  // Counts alone over integer-like keys are output column by column (a vector per column, made
+  // an array once): BIGINT, INT and DATE keys with NULLs, the window's bounds, two counts.
+  auto df = events_.groupBy({window(col("ts"), "10 seconds"), col("k"), col("i"), col("d")})
+                .agg({count(col("*")).alias("n"), count(col("v")).alias("nv")});
+  for (auto mode : {plan::OutputMode::kAppend, plan::OutputMode::kUpdate, plan::OutputMode::kComplete}) {
+    ExpectSameAsGeneric(df, mode);
+  }
+  ExpectSameAsGeneric(input_.toDF().groupBy({col("i"), col("d")}).count(), plan::OutputMode::kComplete);
+}
+
 TEST_F(FixedKeyAggregateTest, RowWiseAggregatesOnFixedKeysMatchTheGenericPath) {
   auto df = events_.groupBy({window(col("ts"), "10 seconds"), col("k")})
                 .agg({first(col("x")).alias("fx"), collect_list(col("v")).alias("vs"), countDistinct(col("i")).alias("di"),
