@@ -188,29 +188,44 @@ void FixedKeyGroups::Expand(int64_t begin, int64_t end, int64_t late_us, Chunk* 
   c->rows.clear();
   if (w_) {
     std::vector<int64_t>& starts = c->cols[0];
-    starts.clear();
     const arrow::Int64Array& t = *in.time_us;
     const int64_t* ts = t.raw_values();
-    const bool tumbling = w_->slide_us == w_->size_us;
-    for (int64_t row = begin; row < end; ++row) {
-      if (t.IsNull(row)) continue;  // no event time: in no window (as Spark)
-      const int64_t last_start = ts[row] - FloorMod(ts[row], w_->slide_us);
-      if (tumbling) {
-        if (last_start + w_->size_us <= late_us) {
+    // No event time: in no window (as Spark).
+    const uint8_t* valid = t.null_count() > 0 ? t.null_bitmap_data() : nullptr;
+    const int64_t valid_offset = t.offset();
+    const int64_t slide = w_->slide_us, size = w_->size_us;
+    if (slide == size) {  // tumbling: one window a row, written in place
+      c->rows.resize(static_cast<size_t>(end - begin));
+      starts.resize(static_cast<size_t>(end - begin));
+      int64_t* rows = c->rows.data();
+      int64_t* out = starts.data();
+      size_t n = 0;
+      for (int64_t row = begin; row < end; ++row) {
+        if (valid && !arrow::bit_util::GetBit(valid, valid_offset + row)) continue;
+        const int64_t start = ts[row] - FloorMod(ts[row], slide);
+        if (start + size <= late_us) {
           ++dropped_;
           continue;
         }
-        c->rows.push_back(base + row);
-        starts.push_back(last_start);
-        continue;
+        rows[n] = base + row;
+        out[n] = start;
+        ++n;
       }
-      for (int64_t start = last_start; start > ts[row] - w_->size_us; start -= w_->slide_us) {
-        if (start + w_->size_us <= late_us) {
-          ++dropped_;
-          continue;
+      c->rows.resize(n);
+      starts.resize(n);
+    } else {
+      starts.clear();
+      for (int64_t row = begin; row < end; ++row) {
+        if (valid && !arrow::bit_util::GetBit(valid, valid_offset + row)) continue;
+        const int64_t last_start = ts[row] - FloorMod(ts[row], slide);
+        for (int64_t start = last_start; start > ts[row] - size; start -= slide) {
+          if (start + size <= late_us) {
+            ++dropped_;
+            continue;
+          }
+          c->rows.push_back(base + row);
+          starts.push_back(start);
         }
-        c->rows.push_back(base + row);
-        starts.push_back(start);
       }
     }
   } else if (l_.time_first && late_us != kNoWatermark) {
@@ -252,14 +267,37 @@ inline size_t IdOf(uint64_t slot) { return static_cast<size_t>(slot & 0xFFFFFFFF
 }  // namespace
 
 void FixedKeyGroups::Group(Chunk* c) {
+  // The key widths of windowed and plain aggregations up to three columns are compiled apart
+  // (their column loops unrolled); wider keys take the loop over c->cols.
+  switch (has_nulls_ ? 0 : c->cols.size()) {
+    case 1: return GroupChunk<1>(c);
+    case 2: return GroupChunk<2>(c);
+    case 3: return GroupChunk<3>(c);
+    default: return GroupChunk<0>(c);
+  }
+}
+
+template <size_t kWidth>
+void FixedKeyGroups::GroupChunk(Chunk* c) {
   const size_t m = c->rows.size();
+  const size_t width = kWidth ? kWidth : c->cols.size();
+  // The key columns' data; kWidth > 0: no nulls.
+  const int64_t* col_data[kWidth ? kWidth : 1];
+  if constexpr (kWidth > 0) {
+    for (size_t k = 0; k < kWidth; ++k) col_data[k] = c->cols[k].data();
+  }
+  auto column = [&](size_t k) -> const int64_t* {
+    if constexpr (kWidth > 0) return col_data[k];
+    return c->cols[k].data();
+  };
   // Hash the key columns, one column at a time.
   c->hash.assign(m, 0x2545F4914F6CDD1DULL);
   uint64_t* hash = c->hash.data();
-  for (const auto& col : c->cols) {
+  for (size_t k = 0; k < width; ++k) {
+    const int64_t* col = column(k);
     for (size_t i = 0; i < m; ++i) hash[i] = HashStep(hash[i], static_cast<uint64_t>(col[i]));
   }
-  if (has_nulls_) {
+  if (kWidth == 0 && has_nulls_) {
     for (size_t i = 0; i < m; ++i) hash[i] = HashStep(hash[i], c->nulls[i]);
   }
   for (size_t i = 0; i < m; ++i) hash[i] = HashFinish(hash[i]);
@@ -270,9 +308,12 @@ void FixedKeyGroups::Group(Chunk* c) {
   c->slots.assign(cap, 0);
   c->first.clear();
   c->gid.resize(m);
+  uint64_t* slots = c->slots.data();
+  uint32_t* gid = c->gid.data();
   auto same_rows = [&](size_t a, size_t b) {
-    if (has_nulls_ && c->nulls[a] != c->nulls[b]) return false;
-    for (const auto& col : c->cols) {
+    if (kWidth == 0 && has_nulls_ && c->nulls[a] != c->nulls[b]) return false;
+    for (size_t k = 0; k < width; ++k) {
+      const int64_t* col = column(k);
       if (col[a] != col[b]) return false;
     }
     return true;
@@ -281,15 +322,15 @@ void FixedKeyGroups::Group(Chunk* c) {
     const uint64_t h = hash[i];
     size_t s = h & (cap - 1);
     for (;;) {
-      const uint64_t slot = c->slots[s];
+      const uint64_t slot = slots[s];
       if (slot == 0) {
-        c->slots[s] = SlotOf(h, c->first.size());
-        c->gid[i] = static_cast<uint32_t>(c->first.size());
+        slots[s] = SlotOf(h, c->first.size());
+        gid[i] = static_cast<uint32_t>(c->first.size());
         c->first.push_back(static_cast<uint32_t>(i));
         break;
       }
       if (TagMatches(slot, h) && same_rows(c->first[IdOf(slot)], i)) {
-        c->gid[i] = static_cast<uint32_t>(IdOf(slot));
+        gid[i] = static_cast<uint32_t>(IdOf(slot));
         break;
       }
       s = (s + 1) & (cap - 1);
@@ -297,7 +338,8 @@ void FixedKeyGroups::Group(Chunk* c) {
   }
   c->global.resize(c->first.size());
   for (size_t g = 0; g < c->first.size(); ++g) c->global[g] = GlobalGroup(*c, c->first[g]);
-  for (size_t i = 0; i < m; ++i) c->gid[i] = c->global[c->gid[i]];
+  const uint32_t* global = c->global.data();
+  for (size_t i = 0; i < m; ++i) gid[i] = global[gid[i]];
 }
 
 uint32_t FixedKeyGroups::GlobalGroup(const Chunk& c, uint32_t i) {

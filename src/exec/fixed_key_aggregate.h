@@ -104,6 +104,10 @@ class FixedKeyGroups {
   // Groups the chunk's rows among themselves, then each chunk group among the batch's groups
   // (one probe of the batch's table per chunk group, not per row): c->gid becomes batch ids.
   void Group(Chunk* c);
+  // Group's work; kWidth: the number of key columns when fixed at compile time (then none is
+  // null), 0 for any number.
+  template <size_t kWidth>
+  void GroupChunk(Chunk* c);
   uint32_t GlobalGroup(const Chunk& c, uint32_t row);
   void GrowGlobal();
   Status FoldRows(const Chunk& c);
