@@ -325,11 +325,17 @@ void CompactMap::MaybeCompactArena() {
 std::vector<CompactMap::SortItem> CompactMap::SortedRefs(bool changed_only, uint64_t max_word, uint64_t min_word) const {
   std::vector<SortItem> order;
   auto add = [&order, max_word, min_word](const Entry& e, uint64_t ref) {
-    const std::string_view key(e.key, e.key_len);
+    // The key's first 32 bytes, zero-padded, read as four big-endian words.
+    char head[8 * kSortWords] = {};
+    std::memcpy(head, e.key, std::min<size_t>(e.key_len, sizeof head));
     SortItem item{{}, ref};
-    item.words[0] = Prefix(key);
+    for (size_t w = 0; w < kSortWords; ++w) {
+      uint64_t word;
+      std::memcpy(&word, head + 8 * w, sizeof word);
+      if constexpr (std::endian::native == std::endian::little) word = __builtin_bswap64(word);
+      item.words[w] = word;
+    }
     if (item.words[0] > max_word || item.words[0] < min_word) return;
-    for (size_t w = 1; w < kSortWords; ++w) item.words[w] = key.size() > 8 * w ? Prefix(key.substr(8 * w)) : 0;
     order.push_back(item);
   };
   if (changed_only) {
