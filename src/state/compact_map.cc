@@ -68,7 +68,8 @@ CompactMap::CompactMap(const CompactMap& other)
       tombstones_(other.tombstones_),
       changed_live_(other.changed_live_),
       live_bytes_(other.live_bytes_),
-      dead_bytes_(other.dead_bytes_) {
+      dead_bytes_(other.dead_bytes_),
+      least_word_(other.least_word_) {
   blocks_.reserve(other.blocks_.size());
   for (const Block& b : other.blocks_) {
     Block copy;
@@ -168,6 +169,7 @@ uint64_t CompactMap::Append(std::string_view key, std::string_view value, uint8_
   if (!value.empty()) std::memcpy(p + key.size(), value.data(), value.size());
   b.used += static_cast<uint32_t>(size);
   live_bytes_ += size;
+  least_word_ = std::min(least_word_, Prefix(key));
   if (flags & kChanged) changed_.push_back(ref);
   return ref;
 }
@@ -322,20 +324,26 @@ void CompactMap::MaybeCompactArena() {
   }
 }
 
-std::vector<CompactMap::SortItem> CompactMap::SortedRefs(bool changed_only, uint64_t max_word, uint64_t min_word) const {
+std::vector<CompactMap::SortItem> CompactMap::SortedRefs(bool changed_only, uint64_t max_word, uint64_t min_word,
+                                                         uint64_t* least_outside) const {
   std::vector<SortItem> order;
-  auto add = [&order, max_word, min_word](const Entry& e, uint64_t ref) {
-    // The key's first 32 bytes, zero-padded, read as four big-endian words.
-    char head[8 * kSortWords] = {};
-    std::memcpy(head, e.key, std::min<size_t>(e.key_len, sizeof head));
+  uint64_t least = ~uint64_t{0};
+  auto add = [&order, &least, max_word, min_word](const Entry& e, uint64_t ref) {
     SortItem item{{}, ref};
-    for (size_t w = 0; w < kSortWords; ++w) {
+    item.words[0] = Prefix({e.key, e.key_len});
+    if (item.words[0] > max_word || item.words[0] < min_word) {  // most entries, on a join side
+      least = std::min(least, item.words[0]);
+      return;
+    }
+    // The key's next 24 bytes, zero-padded, read as three big-endian words.
+    char rest[8 * (kSortWords - 1)] = {};
+    if (e.key_len > 8) std::memcpy(rest, e.key + 8, std::min<size_t>(e.key_len - 8, sizeof rest));
+    for (size_t w = 1; w < kSortWords; ++w) {
       uint64_t word;
-      std::memcpy(&word, head + 8 * w, sizeof word);
+      std::memcpy(&word, rest + 8 * (w - 1), sizeof word);
       if constexpr (std::endian::native == std::endian::little) word = __builtin_bswap64(word);
       item.words[w] = word;
     }
-    if (item.words[0] > max_word || item.words[0] < min_word) return;
     order.push_back(item);
   };
   if (changed_only) {
@@ -356,6 +364,7 @@ std::vector<CompactMap::SortItem> CompactMap::SortedRefs(bool changed_only, uint
       }
     }
   }
+  if (least_outside && !changed_only) *least_outside = std::min(*least_outside, least);
   SortByKey(&order);
   return order;
 }

@@ -97,6 +97,7 @@ class CompactMap {
   void ForEachSortedWithPrefix(std::string_view prefix, Fn&& fn) const {
     const uint64_t first = Prefix(prefix);  // the prefix's first 8 bytes, zero-padded
     const uint64_t last = first | (prefix.size() >= 8 ? 0 : ~uint64_t{0} >> (8 * prefix.size()));
+    if (last < least_word_) return;  // no key can have the prefix: the table is not read
     InOrder(SortedRefs(/*changed_only=*/false, last, first), [&](const SortItem& it) {
       const Entry e = Decode(it.ref);
       const std::string_view key(e.key, e.key_len);
@@ -116,18 +117,27 @@ class CompactMap {
     std::vector<uint64_t> erased;
     uint64_t max_word = ~uint64_t{0};  // no first word of a key within `up_to` is greater
     if (up_to) max_word = Prefix(*up_to) | (up_to->size() >= 8 ? 0 : ~uint64_t{0} >> (8 * up_to->size()));
-    InOrder(SortedRefs(/*changed_only=*/false, max_word, Prefix(from)), [&](const SortItem& it) {
+    // Eviction with a bound no key has reached (most batches of a slow watermark) reads nothing.
+    if (max_word < least_word_) return;
+    // The least first word of the keys that stay: of those outside the walk's range (from the
+    // pass over the table), and of those it keeps or does not reach (items come in order, so
+    // the one it stops at is the least of the rest).
+    uint64_t least = ~uint64_t{0};
+    InOrder(SortedRefs(/*changed_only=*/false, max_word, Prefix(from), &least), [&](const SortItem& it) {
       const Entry e = Decode(it.ref);
-      if (up_to && std::string_view(e.key, std::min<size_t>(e.key_len, up_to->size())) > *up_to) return false;
-      if (std::string_view(e.key, e.key_len) < from) return true;  // shares `from`'s first 8 bytes only
-      const Walk w = fn(std::string_view(e.key, e.key_len), std::string_view(e.value, e.value_len));
-      if (w == Walk::kStop) return false;
+      const Walk w = up_to && std::string_view(e.key, std::min<size_t>(e.key_len, up_to->size())) > *up_to ? Walk::kStop
+                     : std::string_view(e.key, e.key_len) < from  // shares `from`'s first 8 bytes only
+                         ? Walk::kKeep
+                         : fn(std::string_view(e.key, e.key_len), std::string_view(e.value, e.value_len));
       if (w == Walk::kErase) {
         Kill(it.ref);
         erased.push_back(it.ref);
+        return true;
       }
-      return true;
+      least = std::min(least, it.words[0]);
+      return w != Walk::kStop;
     });
+    least_word_ = least;
     DropErased(erased);
     MaybeCompactArena();
   }
@@ -187,8 +197,11 @@ class CompactMap {
     uint64_t ref;
   };
   // The live (changed) entries in key order.
-  // Only entries whose first 8 key bytes, as a big-endian integer, are within [min_word, max_word].
-  std::vector<SortItem> SortedRefs(bool changed_only, uint64_t max_word = ~uint64_t{0}, uint64_t min_word = 0) const;
+  // Only entries whose first 8 key bytes, as a big-endian integer, are within [min_word, max_word];
+  // *least_outside (a pass over every live entry: !changed_only) lowered to the least first word
+  // of the others.
+  std::vector<SortItem> SortedRefs(bool changed_only, uint64_t max_word = ~uint64_t{0}, uint64_t min_word = 0,
+                                   uint64_t* least_outside = nullptr) const;
   /// Calls fn(item) for each item in order, until it returns false, prefetching ahead.
   template <typename Fn>
   void InOrder(const std::vector<SortItem>& items, Fn&& fn) const {
@@ -210,6 +223,9 @@ class CompactMap {
   int64_t changed_live_ = 0;
   uint64_t live_bytes_ = 0;  // bytes of live entries
   uint64_t dead_bytes_ = 0;  // bytes of dead entries and unused block tails
+  // No live key's first 8 bytes (Prefix) are less: lowered by every entry written, raised by an
+  // erasing walk (which reads every key's first bytes anyway).
+  uint64_t least_word_ = ~uint64_t{0};
 };
 
 }  // namespace sluice::state

@@ -112,6 +112,35 @@ TEST(CompactMap, AnswersAsAStdMapOverRandomOperationsWithChangesCopiesAndCompact
         }
       }
     }
+    if (round % 3 != 0) {
+      // A ranged erasing walk (eviction's): keys from `from` whose first bytes are at most
+      // `up_to`; it erases those whose value has a length divisible by 3, and must visit
+      // exactly the model's keys in the range, in order, whatever walks came before.
+      const std::string up_to = RandomKey(rng, 5000).substr(0, 1 + rng() % 9);
+      const std::string from = rng() % 2 ? std::string() : RandomKey(rng, 5000).substr(0, rng() % 4);
+      auto in_range = [&](const std::string& k) { return k >= from && k.substr(0, up_to.size()) <= up_to; };
+      std::vector<std::string> visited, want;
+      map.ForEachSortedErasing(
+          [&](std::string_view k, std::string_view v) {
+            visited.emplace_back(k);
+            return v.size() % 3 == 0 ? CompactMap::Walk::kErase : CompactMap::Walk::kKeep;
+          },
+          up_to, from);
+      for (auto it = model.begin(); it != model.end();) {
+        if (!in_range(it->first)) {
+          ++it;
+          continue;
+        }
+        want.push_back(it->first);
+        if (it->second.size() % 3 == 0) {
+          changed.erase(it->first);
+          it = model.erase(it);
+        } else {
+          ++it;
+        }
+      }
+      ASSERT_EQ(visited, want) << "up_to '" << up_to << "' from '" << from << "'";
+    }
     if (round % 8 == 5) map.Reserve(map.size() + static_cast<int64_t>(rng() % 20000));
     ASSERT_EQ(map.size(), static_cast<int64_t>(model.size()));
     ASSERT_EQ(Contents(map), model);
@@ -131,6 +160,43 @@ TEST(CompactMap, AnswersAsAStdMapOverRandomOperationsWithChangesCopiesAndCompact
       EXPECT_TRUE(Changed(map).empty());
     }
   }
+}
+
+TEST(CompactMap, AWalkBelowEveryKeyVisitsNoneAndFindsAKeyPutBelowThemLater) {
+  // Eviction whose bound no key has reached skips the table; the bound it skips by follows
+  // every key written since (a new key, a value of a new length, an entry moved by compaction)
+  // and the keys a walk erased.
+  CompactMap map;
+  auto be = [](uint64_t v) {
+    std::string k(8, '\0');
+    for (int i = 7; i >= 0; --i, v >>= 8) k[static_cast<size_t>(i)] = static_cast<char>(v & 0xFF);
+    return k;
+  };
+  for (uint64_t t = 1000; t < 3000; ++t) map.Put(be(t) + "g", "v", true);
+  auto walk = [&](uint64_t up_to, CompactMap::Walk action) {
+    std::vector<std::string> seen;
+    map.ForEachSortedErasing(
+        [&](std::string_view k, std::string_view) {
+          seen.emplace_back(k);
+          return action;
+        },
+        be(up_to));
+    return seen;
+  };
+  EXPECT_TRUE(walk(999, CompactMap::Walk::kErase).empty());
+  EXPECT_EQ(walk(1499, CompactMap::Walk::kErase).size(), 500u);  // 1000..1499 erased
+  EXPECT_TRUE(walk(1499, CompactMap::Walk::kErase).empty());
+  map.Put(be(5) + "late", "v", true);  // below every key the walks left
+  EXPECT_EQ(walk(1499, CompactMap::Walk::kKeep), std::vector<std::string>{be(5) + "late"});
+  EXPECT_EQ(walk(1600, CompactMap::Walk::kKeep).size(), 102u);  // kept: still visited
+  EXPECT_EQ(walk(1499, CompactMap::Walk::kErase).size(), 1u);
+  // Values of a new length move their entries; churn compacts the arena.
+  for (int round = 0; round < 20; ++round) {
+    for (uint64_t t = 1500; t < 3000; ++t) map.Put(be(t) + "g", std::string(static_cast<size_t>(round % 7), 'x'), true);
+  }
+  EXPECT_EQ(walk(1509, CompactMap::Walk::kErase).size(), 10u);
+  EXPECT_EQ(map.size(), 1490);
+  EXPECT_TRUE(map.Find(be(1510) + "g").has_value());
 }
 
 TEST(CompactMap, LargeEntriesAndEarlyStopOfIteration) {
