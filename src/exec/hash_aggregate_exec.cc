@@ -56,6 +56,7 @@ class IntegerColumns {
   }
 
   Status Emit(std::string_view key, std::string_view value) {
+    ++rows_;
     size_t pos = 0;
     if (l_.windowed) {
       ARROW_ASSIGN_OR_RAISE(int64_t wend, DecodeInt64(key, &pos));
@@ -101,8 +102,7 @@ class IntegerColumns {
     for (size_t j = 0; j < counts_.size(); ++j) {
       ARROW_RETURN_NOT_OK(make(static_cast<int>(l_.first_agg_out + j), counts_[j], all_valid));
     }
-    const int64_t rows = static_cast<int64_t>(counts_.empty() ? starts_.size() : counts_[0].size());
-    return arrow::Table::Make(l_.schema, columns, rows);
+    return arrow::Table::Make(l_.schema, columns, rows_);
   }
 
  private:
@@ -148,6 +148,7 @@ class IntegerColumns {
   std::vector<std::vector<int64_t>> groups_;     // per grouping column
   std::vector<std::vector<uint8_t>> group_valid_;  // per grouping column: empty until its first null
   std::vector<std::vector<int64_t>> counts_;     // per aggregate call
+  int64_t rows_ = 0;  // emitted (a grouping without aggregates has no count column to tell)
 };
 
 // One partition's output rows, decoded into output columns as they are emitted: no copy of an
