@@ -77,7 +77,10 @@ class IntegerColumns {
       groups_[k].push_back(v);
       if (!group_valid_[k].empty()) group_valid_[k].push_back(1);
     }
-    if (pos != key.size()) return Status::IOError("state key of ", key.size(), " bytes has bytes after its grouping values");
+    if (pos != key.size()) {
+      return Status::IOError("state key of ", key.size(), " bytes has ", key.size() - pos,
+                             " bytes after its grouping values: the state does not match this aggregation");
+    }
     size_t vpos = 0;
     for (auto& c : counts_) {
       ARROW_ASSIGN_OR_RAISE(uint64_t n, GetFixed64(value, &vpos));
