@@ -140,5 +140,27 @@ TEST(RowCodec, TruncatedValuesAreErrorsNotCrashes) {
   EXPECT_FALSE(DecodeInt64(std::string("\x01\x02", 2), &pos).ok());
 }
 
+TEST(RowCodec, AnInt64ReadAtAnyPositionOrAnErrorNamingIt) {
+  std::string key;
+  EncodeInt64(-7, &key);
+  EncodeInt64(INT64_MAX, &key);
+  key.push_back(0);  // a null
+  size_t pos = 0;
+  EXPECT_EQ(DecodeInt64(key, &pos).ValueOrDie(), -7);
+  EXPECT_EQ(DecodeInt64(key, &pos).ValueOrDie(), INT64_MAX);
+  EXPECT_EQ(pos, 2 * kEncodedInt64Size);
+  auto null = DecodeInt64(key, &pos);
+  EXPECT_NE(null.status().message().find("expected a non-null integer at 18"), std::string::npos) << null.status();
+  EXPECT_EQ(pos, 2 * kEncodedInt64Size);  // not advanced
+  pos = 9;
+  auto truncated = DecodeInt64(key.substr(0, 14), &pos);
+  EXPECT_NE(truncated.status().message().find("truncated (reading 8 bytes at 10)"), std::string::npos)
+      << truncated.status();
+  pos = 30;  // past the end
+  EXPECT_FALSE(DecodeInt64(key, &pos).ok());
+  pos = 0;
+  EXPECT_FALSE(DecodeInt64(std::string(), &pos).ok());
+}
+
 }  // namespace
 }  // namespace sluice::exec
