@@ -86,8 +86,14 @@ def merge_into(old: dict, new: dict) -> dict:
             old["workloads"][wid] = w
         else:
             old["workloads"][wid]["engines"].update(w["engines"])
+    # The parse bound is the P1 goals' denominator: it is replaced only by a run that measured P1
+    # too, so that those goals stay ratios within one run.
     if "arrow_json_parse" in new:
-        old["arrow_json_parse"] = new["arrow_json_parse"]
+        if any(wid.startswith("P1_") for wid in new["workloads"]) or "arrow_json_parse" not in old:
+            old["arrow_json_parse"] = new["arrow_json_parse"]
+        else:
+            print("bench/run --merge: the Arrow JSON parse bound of this run is not merged (it ran without P1, "
+                  "whose goals are set against the bound measured with them)", file=sys.stderr)
     old.setdefault("merged_runs", []).append(
         {"command": new["command"], "started": new["started"], "versions": new["versions"],
          "workloads": sorted(new["workloads"]), "engines": new["parameters"]["engines"],
