@@ -140,15 +140,6 @@ std::optional<int64_t> FirstMissingEntry(const std::vector<LogEntryId>& ids, siz
 
 }  // namespace
 
-std::string FileSinkLog::JoinLines(const std::vector<SinkFileStatus>& files) {
-  std::string body;
-  for (size_t i = 0; i < files.size(); ++i) {
-    if (i) body += '\n';
-    body += files[i].ToJson();
-  }
-  return body;
-}
-
 void FileSinkLog::AppendLines(const std::vector<SinkFileStatus>& files, std::string* text) const {
   for (const auto& f : files) log_.AppendToText(text, f.ToJson());
 }
@@ -229,7 +220,7 @@ Result<std::vector<SinkFileStatus>> FileSinkLog::AllFiles() const {
 
 Status FileSinkLog::Add(int64_t batch_id, const std::vector<SinkFileStatus>& files, io::EntrySync sync) {
   if (!IsCompactionBatch(batch_id)) {
-    Status st = log_.Add(batch_id, JoinLines(files), /*compact=*/false, sync);
+    Status st = log_.AddText(batch_id, EntryText(files), /*compact=*/false, sync);
     if (!st.ok()) {
       cached_through_.reset();  // whether the entry exists is unknown: read the log again if needed
       return st;

@@ -96,10 +96,9 @@ class FileSinkLog {
   Status SetOwner(const SinkOwner& owner, bool overwrite = false);
 
  private:
-  static std::string JoinLines(const std::vector<SinkFileStatus>& files);
   /// Appends the lines of `files` to an entry's whole `text` (MetadataLog::AppendToText).
   void AppendLines(const std::vector<SinkFileStatus>& files, std::string* text) const;
-  /// A compaction entry's whole text listing `files`.
+  /// An entry's whole text listing `files` (a batch's own, or a compaction's).
   std::string EntryText(const std::vector<SinkFileStatus>& files) const;
   /// Extends the cache (through the previous entry) with entry `files`; forgets it if not current.
   void ExtendCache(int64_t batch_id, const std::vector<SinkFileStatus>& files);

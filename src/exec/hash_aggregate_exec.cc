@@ -48,7 +48,7 @@ class IntegerColumns {
       : l_(l), groups_(l.group_out.size()), group_valid_(l.group_out.size()), counts_(accs.size()) {}
 
   void Reserve(int64_t rows) {
-    const auto n = static_cast<size_t>(rows) + starts_.size();
+    const auto n = static_cast<size_t>(rows_ + rows);  // on top of the rows emitted so far
     starts_.reserve(n);
     ends_.reserve(n);
     for (auto& g : groups_) g.reserve(n);
