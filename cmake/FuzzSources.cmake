@@ -12,7 +12,8 @@ set(SLUICE_FUZZ_SOURCES
   source/json_value_builder.cc source/parquet_pruning.cc
   sql/sql_flink_options.cc sql/sql_parse.cc sql/sql_script.cc sql/sql_spark_spelling.cc sql/sql_text.cc
   sql/sql_types.cc
-  util/calendar.cc util/compute_init.cc util/log.cc util/numbers.cc util/parquet_dictionary.cc util/strings.cc
+  util/calendar.cc util/compute_init.cc util/log.cc util/numbers.cc util/parquet_dictionary.cc util/parquet_write.cc
+  util/strings.cc
   util/timestamp_text.cc
   util/utf8_text.cc
   util/value_text.cc)

@@ -14,6 +14,7 @@
 
 #include "util/compute_init.h"
 #include "util/parquet_dictionary.h"
+#include "util/parquet_write.h"
 
 namespace sluice::iceberg {
 namespace {
@@ -102,12 +103,7 @@ Status WriteParquet(const arrow::Table& rows, const std::shared_ptr<arrow::io::O
   ARROW_RETURN_NOT_OK(util::DisableDictionaryWhereItDoesNotPay(rows, &props_builder));
   auto props = props_builder.build();
   auto arrow_props = parquet::ArrowWriterProperties::Builder().coerce_timestamps(arrow::TimeUnit::MICRO)->build();
-  ARROW_ASSIGN_OR_RAISE(auto writer,
-                        parquet::arrow::FileWriter::Open(*rows.schema(), arrow::default_memory_pool(), out, props,
-                                                         arrow_props));
-  ARROW_RETURN_NOT_OK(writer->WriteTable(rows, 1 << 20));
-  ARROW_RETURN_NOT_OK(writer->Close());
-  *metadata = writer->metadata();
+  ARROW_ASSIGN_OR_RAISE(*metadata, util::WriteParquetFile(rows, props, arrow_props, 1 << 20, out));
   return out->Close();
 }
 

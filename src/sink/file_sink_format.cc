@@ -14,6 +14,7 @@
 #include "sink/file_sink_json.h"
 #include "util/duration.h"
 #include "util/parquet_dictionary.h"
+#include "util/parquet_write.h"
 #include "util/value_text.h"
 #include "util/strings.h"
 
@@ -126,21 +127,22 @@ Status WriteParquet(const FileSinkOptions& o, const arrow::Table& rows, const st
                          ->allow_truncated_timestamps()
                          ->set_use_threads(parallel)
                          ->build();
-  ARROW_ASSIGN_OR_RAISE(auto writer, parquet::arrow::FileWriter::Open(*rows.schema(), arrow::default_memory_pool(),
-                                                                      out, props, arrow_props));
-  // An empty table goes through WriteTable, which gives the file one empty row group.
-  if (rows.num_rows() == 0) {
-    ARROW_RETURN_NOT_OK(writer->WriteTable(rows, parquet::DEFAULT_MAX_ROW_GROUP_LENGTH));
+  if (parallel) {
+    ARROW_ASSIGN_OR_RAISE(auto writer, parquet::arrow::FileWriter::Open(*rows.schema(), arrow::default_memory_pool(),
+                                                                        out, props, arrow_props));
+    arrow::TableBatchReader batches(rows);
+    std::shared_ptr<arrow::RecordBatch> batch;
+    while (true) {
+      ARROW_RETURN_NOT_OK(batches.ReadNext(&batch));
+      if (batch == nullptr) break;
+      ARROW_RETURN_NOT_OK(writer->WriteRecordBatch(*batch));
+    }
     return writer->Close();
   }
-  arrow::TableBatchReader batches(rows);
-  std::shared_ptr<arrow::RecordBatch> batch;
-  while (true) {
-    ARROW_RETURN_NOT_OK(batches.ReadNext(&batch));
-    if (batch == nullptr) break;
-    ARROW_RETURN_NOT_OK(writer->WriteRecordBatch(*batch));
-  }
-  return writer->Close();
+  // On one thread, column after column, each column's pages straight to the file: a buffered
+  // row group would hold every column's encoded pages in memory until the row group is whole,
+  // then copy them out.
+  return util::WriteParquetFile(rows, props, arrow_props, parquet::DEFAULT_MAX_ROW_GROUP_LENGTH, out).status();
 }
 
 }  // namespace

@@ -4,7 +4,10 @@
 #include <arrow/json/from_string.h>
 #include <gtest/gtest.h>
 #include <arrow/util/thread_pool.h>
+#include <arrow/io/memory.h>
 #include <parquet/arrow/reader.h>
+#include <parquet/arrow/writer.h>
+#include <parquet/metadata.h>
 
 #include <cmath>
 #include <cstdlib>
@@ -17,6 +20,7 @@
 #include "sink/file_sink_json.h"
 #include "util/json_text.h"
 #include "util/parquet_dictionary.h"
+#include "util/parquet_write.h"
 #include "util/value_text.h"
 #include "support/status.h"
 #include "support/temp_dir.h"
@@ -167,16 +171,23 @@ TEST(FileSinkFormatTest, ParquetKeepsTypesWithMicrosecondTimestamps) {
 
 // A table of many chunks (one per decoded file) is written as one row group, its columns encoded
 // on the CPU pool; the same write issued from the pool's own threads, all of them at once, must
-// not wait on tasks queued behind itself.
+// not wait on tasks queued behind itself. There each file is written on its own thread, column
+// after column, and its bytes are the same.
 TEST(FileSinkFormatTest, ParquetOfManyChunksIsOneRowGroupAlsoWhenWrittenFromPoolThreads) {
   TempDir tmp;
-  std::vector<std::shared_ptr<arrow::Table>> parts;
-  for (int i = 0; i < 40; ++i) parts.push_back(Sample());
+  std::vector<std::shared_ptr<arrow::Table>> samples(170, Sample());
+  auto chunk = *(*arrow::ConcatenateTables(samples))->CombineChunks();
+  std::vector<std::shared_ptr<arrow::Table>> parts(40, chunk);
   auto rows = *arrow::ConcatenateTables(parts);
   ASSERT_EQ(rows->column(0)->num_chunks(), 40);
+  ASSERT_EQ(rows->num_rows(), 20'400);  // enough to be encoded on the pool from outside it
+  std::string main_bytes;
   auto check = [&](const std::string& dir) {
     auto files = DataFiles(dir);
     ASSERT_EQ(files.size(), 1u);
+    auto bytes = *io::LocalFileSystem()->ReadFile(files[0]);
+    if (main_bytes.empty()) main_bytes = bytes;
+    EXPECT_TRUE(bytes == main_bytes) << dir << ": " << bytes.size() << " bytes, " << main_bytes.size() << " from outside the pool";
     auto reader = *parquet::arrow::OpenFile(*io::LocalFileSystem()->OpenInputFile(files[0]), arrow::default_memory_pool());
     EXPECT_EQ(reader->num_row_groups(), 1);
     auto table = *reader->ReadTable();
@@ -255,6 +266,86 @@ TEST(FileSinkFormatTest, ParquetDictionaryOnlyForColumnsThatRepeat) {
   auto reader = *parquet::arrow::OpenFile(*io::LocalFileSystem()->OpenInputFile(files[0]), arrow::default_memory_pool());
   auto back = *reader->ReadTable();
   EXPECT_TRUE(back->Equals(*rows)) << back->schema()->ToString();
+}
+
+// An output stream that keeps what is written, counts the writes and can refuse them.
+class RecordingStream : public arrow::io::OutputStream {
+ public:
+  explicit RecordingStream(bool refuse_writes = false) : refuse_writes_(refuse_writes) {}
+  Status Write(const void* data, int64_t nbytes) override {
+    if (refuse_writes_) return Status::IOError("disk full");
+    ++writes;
+    bytes.append(static_cast<const char*>(data), static_cast<size_t>(nbytes));
+    return Status::OK();
+  }
+  Status Close() override {
+    closed_ = true;
+    return Status::OK();
+  }
+  bool closed() const override { return closed_; }
+  Result<int64_t> Tell() const override { return static_cast<int64_t>(bytes.size()); }
+
+  std::string bytes;
+  int writes = 0;
+
+ private:
+  bool refuse_writes_;
+  bool closed_ = false;
+};
+
+std::shared_ptr<parquet::WriterProperties> SnappyProperties() {
+  return parquet::WriterProperties::Builder().compression(arrow::Compression::SNAPPY)->build();
+}
+
+// Column after column through one buffer: a file under the buffer's size reaches its stream in
+// one write (the writer alone writes each page header and each page separately), in row groups
+// of the size asked, and the stream is left open for its owner to close.
+TEST(ParquetWrite, AFileReachesItsStreamThroughOneBufferInRowGroupsOfTheSizeAsked) {
+  std::vector<std::shared_ptr<arrow::Table>> parts;
+  for (int i = 0; i < 40; ++i) parts.push_back(Sample());
+  auto rows = *arrow::ConcatenateTables(parts);
+  auto out = std::make_shared<RecordingStream>();
+  auto footer = util::WriteParquetFile(*rows, SnappyProperties(), parquet::default_arrow_writer_properties(),
+                                       /*max_row_group_rows=*/50, out);
+  ASSERT_OK(footer);
+  EXPECT_FALSE(out->closed());
+  EXPECT_EQ(out->writes, 1);
+  EXPECT_EQ((*footer)->num_rows(), 120);
+  EXPECT_EQ((*footer)->num_row_groups(), 3);
+  auto reader = *parquet::arrow::OpenFile(std::make_shared<arrow::io::BufferReader>(arrow::Buffer::FromString(out->bytes)),
+                                          arrow::default_memory_pool());
+  EXPECT_EQ(reader->num_row_groups(), 3);
+  auto back = *reader->ReadTable();
+  ASSERT_OK(back->ValidateFull());
+  EXPECT_EQ(back->num_rows(), 120);
+  EXPECT_TRUE(back->Equals(*rows, arrow::EqualOptions::Defaults().nans_equal(true)));
+
+  // An empty table is a file of one empty row group.
+  auto empty_out = std::make_shared<RecordingStream>();
+  auto empty = util::WriteParquetFile(*rows->Slice(0, 0), SnappyProperties(), parquet::default_arrow_writer_properties(),
+                                      50, empty_out);
+  ASSERT_OK(empty);
+  EXPECT_EQ((*empty)->num_rows(), 0);
+  EXPECT_EQ((*empty)->num_row_groups(), 1);
+}
+
+// A failed write, in the writer or in the stream under the buffer, leaves the stream open: a file
+// made by OpenNewFile is named by its Close, so closing it here would name a torn file.
+TEST(ParquetWrite, AFailedWriteLeavesTheStreamOpenForItsOwnerToGiveUp) {
+  auto refusing = std::make_shared<RecordingStream>(/*refuse_writes=*/true);
+  auto st = util::WriteParquetFile(*Sample(), SnappyProperties(), parquet::default_arrow_writer_properties(), 50,
+                                   refusing);
+  EXPECT_THAT(st.status().message(), HasSubstr("disk full"));
+  EXPECT_FALSE(refusing->closed());
+
+  // A type Parquet cannot hold fails in the writer, before anything reaches the stream.
+  auto unions = arrow::Table::Make(
+      arrow::schema({arrow::field("u", arrow::dense_union({arrow::field("i", arrow::int32())}))}),
+      {*arrow::MakeArrayOfNull(arrow::dense_union({arrow::field("i", arrow::int32())}), 3)});
+  auto out = std::make_shared<RecordingStream>();
+  auto failed = util::WriteParquetFile(*unions, SnappyProperties(), parquet::default_arrow_writer_properties(), 50, out);
+  EXPECT_FALSE(failed.ok());
+  EXPECT_FALSE(out->closed());
 }
 
 TEST(FileSinkFormatTest, GzipTextFilesGetSparkExtension) {
