@@ -159,7 +159,8 @@ class IntegerColumns {
 // were 64 MB).
 class PartitionRows {
  public:
-  PartitionRows(const AggregateLayout& l, const AccumulatorSet& accs) : l_(l), accs_(accs) {
+  PartitionRows(const AggregateLayout& l, const AccumulatorSet& accs, int op, int partition)
+      : l_(l), accs_(accs), op_(op), partition_(partition) {
     // With the vectorised path (SLUICE_AGGREGATION=generic turns both off, to compare).
     if (FixedKeyAggregationEnabled() && IntegerColumns::Fits(l, accs)) integers_.emplace(l, accs);
   }
@@ -173,11 +174,25 @@ class PartitionRows {
     ARROW_RETURN_NOT_OK(Start());
     return out_->Reserve(rows);
   }
+  /// Appends the row of one state entry. A key or value that does not decode is reported with
+  /// the operator and partition whose state holds it.
   Status Emit(std::string_view key, std::string_view value) {
-    if (integers_) {
-      ++rows_;
-      return integers_->Emit(key, value);
+    if (integers_) ++rows_;
+    Status st = integers_ ? integers_->Emit(key, value) : EmitRow(key, value);
+    if (ARROW_PREDICT_FALSE(st.IsIOError())) {
+      return Status::IOError("State of operator ", op_, " partition ", partition_, " is unreadable: ", st.message());
     }
+    return st;
+  }
+  /// The rows emitted, or null when there were none.
+  Result<std::shared_ptr<arrow::Table>> Finish() {
+    if (rows_ == 0) return nullptr;
+    if (integers_) return integers_->Finish();
+    return out_->Finish(l_.schema);
+  }
+
+ private:
+  Status EmitRow(std::string_view key, std::string_view value) {
     ARROW_RETURN_NOT_OK(Start());
     size_t pos = 0;
     if (l_.windowed) {
@@ -193,14 +208,6 @@ class PartitionRows {
     ++rows_;
     return Status::OK();
   }
-  /// The rows emitted, or null when there were none.
-  Result<std::shared_ptr<arrow::Table>> Finish() {
-    if (rows_ == 0) return nullptr;
-    if (integers_) return integers_->Finish();
-    return out_->Finish(l_.schema);
-  }
-
- private:
   Status Start() {
     if (!out_) {
       ARROW_ASSIGN_OR_RAISE(auto made, AggregateOutput::Make(*l_.schema));
@@ -211,6 +218,7 @@ class PartitionRows {
 
   const AggregateLayout& l_;
   const AccumulatorSet& accs_;
+  const int op_, partition_;
   std::optional<IntegerColumns> integers_;  // the fast path, when the rows fit it
   std::optional<AggregateOutput> out_;
   Accs partials_;
@@ -435,7 +443,7 @@ Result<std::shared_ptr<arrow::Table>> HashAggregateExec::Aggregate(const std::ve
   const int P = ctx->stores->num_partitions();
   std::vector<PartitionRows> emitted;
   emitted.reserve(static_cast<size_t>(P));
-  for (int p = 0; p < P; ++p) emitted.emplace_back(l, accs);
+  for (int p = 0; p < P; ++p) emitted.emplace_back(l, accs, operator_id(), p);
   ARROW_ASSIGN_OR_RAISE(auto groups, FixedKeyGroups::Build(l, l.windowed ? &*window() : nullptr, aggs(), accs, parts,
                                                            settings.late_us, P));
   if (groups) {

@@ -3,6 +3,7 @@
 // state (so checkpoints written by either are read by the other) — with NULL keys, many groups,
 // groups that span batches, late rows dropped by the watermark, sliding windows, aggregates
 // folded column by column and ones folded row by row, in append, update and complete modes.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <map>
@@ -170,6 +171,33 @@ TEST_F(FixedKeyAggregateTest, CountsOfNullableIntegerKeysOfEveryWidthMatchTheGen
   const RunResult generic = RunBatches(distinct, plan::OutputMode::kComplete, false, 2, 3000, 500, 1);
   ASSERT_EQ(one.outputs.size(), generic.outputs.size());
   for (size_t b = 0; b < one.outputs.size(); ++b) ExpectSameTable(*one.outputs[b], *generic.outputs[b], b);
+}
+
+// A state entry that does not decode while rows are output (complete mode outputs every entry)
+// is reported with the operator and the partition whose state holds it, on both output paths:
+// counts over integer keys column by column, and the others through builders.
+TEST_F(FixedKeyAggregateTest, AStateEntryThatDoesNotDecodeIsReportedWithItsOperatorAndPartition) {
+  const DataFrame counts = input_.toDF().groupBy({col("k")}).count();
+  const DataFrame sums = input_.toDF().groupBy({col("k")}).agg({sum(col("v")).alias("sv")});
+  for (const auto* df : {&counts, &sums}) {
+    for (const bool fast : {true, false}) {
+      SetFixedKeyAggregationEnabled(fast);
+      auto physical = PlanPhysical(*api::PlanOf(*df)).ValueOrDie();
+      auto stores = MakeMemoryStateStores(2);
+      ExecContext ctx;
+      ctx.streaming = true;
+      ctx.output_mode = plan::OutputMode::kComplete;
+      ctx.stores = stores.get();
+      ASSERT_OK(ExecutePhysicalPlan(*physical, {Batch(0, 300, 50, 7)}, &ctx).status());
+      // A key of 3 bytes where an encoded BIGINT (or null) takes 9.
+      ASSERT_OK(stores->Get(0, 1).ValueOrDie()->Put(std::string("\x01\x02\x03", 3), std::string(16, '\0')));
+      auto out = ExecutePhysicalPlan(*physical, {Batch(1, 300, 50, 7)}, &ctx);
+      ASSERT_FALSE(out.ok()) << (fast ? "fast" : "generic");
+      EXPECT_TRUE(out.status().IsIOError()) << out.status().ToString();
+      EXPECT_THAT(out.status().message(), ::testing::HasSubstr("State of operator 0 partition 1 is unreadable: "))
+          << out.status().ToString();
+    }
+  }
 }
 
 TEST_F(FixedKeyAggregateTest, RowWiseAggregatesOnFixedKeysMatchTheGenericPath) {
