@@ -177,9 +177,12 @@ class PartitionRows {
   /// Appends the row of one state entry. A key or value that does not decode is reported with
   /// the operator and partition whose state holds it.
   Status Emit(std::string_view key, std::string_view value) {
-    if (integers_) ++rows_;
     Status st = integers_ ? integers_->Emit(key, value) : EmitRow(key, value);
-    if (ARROW_PREDICT_FALSE(st.IsIOError())) {
+    if (ARROW_PREDICT_TRUE(st.ok())) {
+      ++rows_;
+      return st;
+    }
+    if (st.IsIOError()) {
       return Status::IOError("State of operator ", op_, " partition ", partition_, " is unreadable: ", st.message());
     }
     return st;
@@ -204,9 +207,7 @@ class PartitionRows {
     ARROW_RETURN_NOT_OK(out_->AppendGroups(l_, key, &pos));
     size_t vpos = 0;
     ARROW_RETURN_NOT_OK(accs_.Decode(value, &vpos, &partials_));  // resets partials_ in place
-    ARROW_RETURN_NOT_OK(accs_.Finish(partials_, out_->builders, l_.first_agg_out));
-    ++rows_;
-    return Status::OK();
+    return accs_.Finish(partials_, out_->builders, l_.first_agg_out);
   }
   Status Start() {
     if (!out_) {

@@ -17,7 +17,7 @@ void PutBigEndian(uint64_t v, std::string* out) {
 }
 
 Result<uint64_t> GetBigEndian(std::string_view b, size_t* pos) {
-  if (b.size() < 8 || *pos > b.size() - 8) return Status::IOError("state value truncated (reading 8 bytes at ", *pos, ")");
+  if (b.size() < 8 || *pos > b.size() - 8) return Status::IOError("state entry truncated (reading 8 bytes at ", *pos, ")");
   uint64_t be;
   std::memcpy(&be, b.data() + *pos, sizeof be);
   *pos += 8;
@@ -146,8 +146,8 @@ void EncodeValue(const arrow::Array& a, int64_t row, std::string* out) {
 }
 
 Status DecodeInt64Error(std::string_view b, size_t pos) {
-  if (pos >= b.size() || b[pos] != 1) return Status::IOError("state value: expected a non-null integer at ", pos);
-  return Status::IOError("state value truncated (reading 8 bytes at ", pos + 1, ")");
+  if (pos >= b.size() || b[pos] != 1) return Status::IOError("state entry: expected a non-null integer at ", pos);
+  return Status::IOError("state entry truncated (reading 8 bytes at ", pos + 1, ")");
 }
 
 namespace {
@@ -155,13 +155,13 @@ namespace {
 Result<std::string> DecodeString(std::string_view b, size_t* pos) {
   std::string s;
   while (true) {
-    if (*pos >= b.size()) return Status::IOError("state value: unterminated string");
+    if (*pos >= b.size()) return Status::IOError("state entry: unterminated string");
     char c = b[(*pos)++];
     if (c != 0) {
       s.push_back(c);
       continue;
     }
-    if (*pos >= b.size()) return Status::IOError("state value: unterminated string");
+    if (*pos >= b.size()) return Status::IOError("state entry: unterminated string");
     char n = b[(*pos)++];
     if (n == 0) return s;
     s.push_back(0);
@@ -171,7 +171,7 @@ Result<std::string> DecodeString(std::string_view b, size_t* pos) {
 }  // namespace
 
 Status DecodeValue(std::string_view b, size_t* pos, const arrow::DataType& type, arrow::ArrayBuilder* builder) {
-  if (*pos >= b.size()) return Status::IOError("state value truncated at ", *pos);
+  if (*pos >= b.size()) return Status::IOError("state entry truncated at ", *pos);
   if (b[*pos] == 0) {
     ++*pos;
     return builder->AppendNull();
@@ -197,7 +197,7 @@ Status DecodeValue(std::string_view b, size_t* pos, const arrow::DataType& type,
   ++*pos;
   switch (id) {
     case arrow::Type::BOOL: {
-      if (*pos >= b.size()) return Status::IOError("state value truncated at ", *pos);
+      if (*pos >= b.size()) return Status::IOError("state entry truncated at ", *pos);
       return AppendAs<arrow::BooleanBuilder>(builder, b[(*pos)++] != 0);
     }
     case arrow::Type::FLOAT: {
@@ -231,12 +231,12 @@ Status DecodeValue(std::string_view b, size_t* pos, const arrow::DataType& type,
       return static_cast<arrow::LargeBinaryBuilder*>(builder)->Append(s);
     }
     default:
-      return Status::NotImplemented("state values of type ", type.ToString(), " are not supported");
+      return Status::NotImplemented("state entrys of type ", type.ToString(), " are not supported");
   }
 }
 
 Status SkipValue(std::string_view b, size_t* pos, const arrow::DataType& type) {
-  if (*pos >= b.size()) return Status::IOError("state value truncated at ", *pos);
+  if (*pos >= b.size()) return Status::IOError("state entry truncated at ", *pos);
   if (b[*pos] == 0) {
     ++*pos;
     return Status::OK();
@@ -252,7 +252,7 @@ Status SkipValue(std::string_view b, size_t* pos, const arrow::DataType& type) {
     ++*pos;
     ARROW_RETURN_NOT_OK(DecodeString(b, pos).status());
   }
-  if (*pos > b.size()) return Status::IOError("state value truncated");
+  if (*pos > b.size()) return Status::IOError("state entry truncated");
   return Status::OK();
 }
 
@@ -268,11 +268,11 @@ void PutBytes(std::string_view v, std::string* out) {
 }
 
 Result<std::string_view> GetBytes(std::string_view b, size_t* pos) {
-  if (*pos + 4 > b.size()) return Status::IOError("state value truncated (length at ", *pos, ")");
+  if (*pos + 4 > b.size()) return Status::IOError("state entry truncated (length at ", *pos, ")");
   uint32_t n = 0;
   for (int i = 0; i < 4; ++i) n = (n << 8) | static_cast<unsigned char>(b[*pos + i]);
   *pos += 4;
-  if (*pos + n > b.size()) return Status::IOError("state value truncated (", n, " bytes at ", *pos, ")");
+  if (*pos + n > b.size()) return Status::IOError("state entry truncated (", n, " bytes at ", *pos, ")");
   std::string_view v = b.substr(*pos, n);
   *pos += n;
   return v;

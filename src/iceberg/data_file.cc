@@ -4,7 +4,7 @@
 #include <arrow/api.h>
 #include <arrow/compute/api.h>
 #include <parquet/arrow/reader.h>
-#include <parquet/arrow/writer.h>
+#include <parquet/properties.h>
 #include <parquet/file_reader.h>
 #include <parquet/metadata.h>
 
