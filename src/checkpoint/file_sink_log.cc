@@ -265,8 +265,8 @@ Status FileSinkLog::Add(int64_t batch_id, const std::vector<SinkFileStatus>& fil
   }
   cached_through_ = batch_id;
   // Entries before a compaction are redundant; dropping them keeps readers that simply union
-  // every entry correct. Best effort: AllFiles() ignores them anyway.
-  (void)log_.PurgeBefore(batch_id);
+  // every entry correct. Best effort, off the batch's path: AllFiles() ignores them anyway.
+  log_.PurgeBeforeInBackground(batch_id);
   return Status::OK();
 }
 

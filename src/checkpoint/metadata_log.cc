@@ -3,6 +3,10 @@
 #include <algorithm>
 #include <charconv>
 
+#include <arrow/io/interfaces.h>
+#include <arrow/util/thread_pool.h>
+
+#include "util/log.h"
 #include "util/strings.h"
 
 namespace sluice::checkpoint {
@@ -110,6 +114,25 @@ Result<std::optional<int64_t>> MetadataLog::LatestId() const {
   ARROW_ASSIGN_OR_RAISE(auto ids, List());
   if (ids.empty()) return std::optional<int64_t>{};
   return std::optional<int64_t>(ids.back().id);
+}
+
+void MetadataLog::PurgeBeforeInBackground(int64_t threshold) {
+  WaitForPurge();
+  // The task owns what it uses: this log may be destroyed (after waiting) or copied meanwhile.
+  auto purge = [log = MetadataLog(fs_, dir_, max_version_), threshold]() mutable {
+    Status st = log.PurgeBefore(threshold);
+    if (!st.ok()) util::LogWarning("could not delete the old entries of the log ", log.dir(), ": ", st.ToString());
+  };
+  auto submitted = arrow::io::default_io_context().executor()->Submit(purge);
+  if (submitted.ok()) {
+    purge_ = std::move(*submitted);
+  } else {
+    purge();  // the pool refused (it is shutting down): purge here
+  }
+}
+
+void MetadataLog::WaitForPurge() {
+  if (purge_.is_valid()) purge_.Wait();
 }
 
 Status MetadataLog::PurgeBefore(int64_t threshold) {

@@ -15,6 +15,8 @@
 #include <string_view>
 #include <vector>
 
+#include <arrow/util/future.h>
+
 #include "io/file_system.h"
 
 namespace sluice::checkpoint {
@@ -28,6 +30,9 @@ class MetadataLog {
  public:
   MetadataLog(std::shared_ptr<io::FileSystem> fs, std::string dir, int max_version = 1)
       : fs_(std::move(fs)), dir_(std::move(dir)), max_version_(max_version), header_("v" + std::to_string(max_version) + "\n") {}
+  MetadataLog(const MetadataLog&) = default;
+  MetadataLog& operator=(const MetadataLog&) = default;
+  ~MetadataLog() { WaitForPurge(); }
 
   const std::string& dir() const { return dir_; }
   io::FileSystem* fs() const { return fs_.get(); }
@@ -53,6 +58,14 @@ class MetadataLog {
   Result<std::optional<int64_t>> LatestId() const;
   /// Deletes every entry with id < `threshold`.
   Status PurgeBefore(int64_t threshold);
+  /// As PurgeBefore, on Arrow's I/O thread pool, for a writer whose old entries are redundant
+  /// (a compaction holds them): deleting an old compaction entry of a long-running log (tens of
+  /// MB, ~7 ms of ext4's time at 20 MB) then leaves the batch's path. Best effort: a failure is
+  /// logged as a warning. One purge at a time (a new one waits for the one before), and the
+  /// log waits for its last one when it is destroyed.
+  void PurgeBeforeInBackground(int64_t threshold);
+  /// Waits for the purge PurgeBeforeInBackground started, if one is running.
+  void WaitForPurge();
 
   std::string PathOf(int64_t id, bool compact = false) const;
 
@@ -64,6 +77,7 @@ class MetadataLog {
   int max_version_;
   std::string header_;
   bool dir_ready_ = false;
+  arrow::Future<> purge_;  // the background purge, once one was started
 };
 
 /// Splits an entry body into lines (on '\n').

@@ -2,7 +2,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include "util/log.h"
 #include "util/strings.h"
 
 namespace sluice::source {
@@ -120,9 +119,8 @@ Status FileSourceLog::Add(int64_t id, std::vector<FileEntry> files) {
   if (compact) {
     compacted_through_ = id;
     // Everything below `id` is in id.compact; keep the last min_batches_to_retain entries readable
-    // as plain files anyway (a person inspecting recent batches). Best effort.
-    Status st = log_.PurgeBefore(id - min_batches_to_retain_);
-    if (!st.ok()) util::LogWarning("could not delete old source log entries in ", log_.dir(), ": ", st.ToString());
+    // as plain files anyway (a person inspecting recent batches). Best effort, off the batch's path.
+    log_.PurgeBeforeInBackground(id - min_batches_to_retain_);
   }
   return Status::OK();
 }

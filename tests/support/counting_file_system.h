@@ -2,6 +2,8 @@
 // and the paths of Stat/ReadFile calls), forwarding everything to a base filesystem.
 #pragma once
 
+#include <chrono>
+#include <condition_variable>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -36,7 +38,15 @@ class CountingFileSystem final : public io::FileSystem {
     return base_->Stat(path);
   }
   Status MakeDirs(const std::string& dir) override { return base_->MakeDirs(dir); }
-  Status Delete(const std::string& path) override { return base_->Delete(path); }
+  Status Delete(const std::string& path) override {
+    Count("Delete", path);
+    {
+      // Held: waits to be released, or 5 s (a test whose code deletes on its own thread then fails, not hangs).
+      std::unique_lock<std::mutex> lock(mu_);
+      released_.wait_for(lock, std::chrono::seconds(5), [&] { return !hold_deletes_; });
+    }
+    return base_->Delete(path);
+  }
   Status DeleteTree(const std::string& path) override { return base_->DeleteTree(path); }
   Status Rename(const std::string& from, const std::string& to, io::EntrySync sync) override {
     Count(sync == io::EntrySync::kNow ? "Rename" : "RenameDeferred", to);
@@ -78,6 +88,14 @@ class CountingFileSystem final : public io::FileSystem {
     for (const auto& p : it->second) n += p.find(substring) != std::string::npos;
     return n;
   }
+  /// While held, each Delete waits before it deletes (a test sees what runs meanwhile).
+  void HoldDeletes(bool hold) {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      hold_deletes_ = hold;
+    }
+    released_.notify_all();
+  }
   void Reset() {
     std::lock_guard<std::mutex> lock(mu_);
     calls_.clear();
@@ -91,6 +109,8 @@ class CountingFileSystem final : public io::FileSystem {
 
   std::shared_ptr<io::FileSystem> base_;
   mutable std::mutex mu_;
+  std::condition_variable released_;
+  bool hold_deletes_ = false;
   std::map<std::string, std::vector<std::string>> calls_;
 };
 

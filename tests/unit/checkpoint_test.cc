@@ -1,12 +1,15 @@
 // The checkpoint's on-disk pieces: log entries, offsets/commit formats, metadata refusal.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 #include "checkpoint/checkpoint.h"
 #include "checkpoint/metadata_log.h"
 #include "io/fault_injection.h"
+#include "support/counting_file_system.h"
 #include "support/status.h"
 #include "support/temp_dir.h"
 
@@ -51,6 +54,40 @@ TEST(MetadataLog, ListsOnlyNumericEntriesAndIgnoresTempFiles) {
   EXPECT_EQ(*log.LatestId().ValueOrDie(), 10);
   ASSERT_OK(log.PurgeBefore(10));
   EXPECT_EQ(log.List().ValueOrDie().size(), 1u);
+}
+
+std::vector<int64_t> Ids(const MetadataLog& log) {
+  std::vector<int64_t> ids;
+  for (const auto& e : log.List().ValueOrDie()) ids.push_back(e.id);
+  return ids;
+}
+
+TEST(MetadataLog, APurgeInTheBackgroundReturnsAtOnceAndIsWaitedForBeforeTheLogGoes) {
+  TempDir d;
+  auto counting = std::make_shared<testing::CountingFileSystem>();
+  {
+    MetadataLog log(counting, d.path() + "/log");
+    for (int i = 0; i < 5; ++i) ASSERT_OK(log.Add(i, "x"));
+    counting->HoldDeletes(true);
+    log.PurgeBeforeInBackground(3);  // returns while its deletes wait
+    EXPECT_EQ(Ids(log), (std::vector<int64_t>{0, 1, 2, 3, 4}));
+    ASSERT_OK(log.Add(5, "x"));  // the writer goes on meanwhile
+    counting->HoldDeletes(false);
+    log.WaitForPurge();
+    EXPECT_EQ(Ids(log), (std::vector<int64_t>{3, 4, 5}));
+    EXPECT_EQ(counting->Calls("Delete"), 3);
+
+    counting->HoldDeletes(true);
+    log.PurgeBeforeInBackground(5);
+    std::thread release([&] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      counting->HoldDeletes(false);
+    });
+    release.detach();
+  }  // the log's end waits for its purge
+  EXPECT_FALSE(fs::exists(d.path() + "/log/3"));
+  EXPECT_FALSE(fs::exists(d.path() + "/log/4"));
+  EXPECT_TRUE(fs::exists(d.path() + "/log/5"));
 }
 
 TEST(MetadataLog, RefusesANewerVersionAndACorruptEntry) {

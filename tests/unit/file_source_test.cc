@@ -194,6 +194,7 @@ TEST_F(FileSourceStream, CompactionKeepsTheSeenSetAfterPurge) {
     Add("f" + std::to_string(i) + ".json", kT + i);
     ASSERT_EQ(Next(*s, i == 0 ? std::nullopt : std::optional<int64_t>(i - 1)), i);
   }
+  s.reset();  // old entries are purged in the background; a source's end waits for it
   auto fs = io::LocalFileSystem();
   EXPECT_TRUE(*fs->Stat(Meta() + "/9.compact"));
   EXPECT_FALSE(*fs->Stat(Meta() + "/9"));
