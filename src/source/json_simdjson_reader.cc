@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <limits>
 #include <string_view>
 #include <vector>
 
@@ -31,23 +30,31 @@ constexpr int64_t kMinBytesToReserve = 256 << 10;
 // checked, not stored), or only the others (a line the predicate kept, parsed again).
 enum class Store { kAll, kPredicate, kRest };
 
-// Per-value appends that check the capacity here and append without a Status when it holds:
-// the builders' own Append reserves, checks for overflow and returns a Status for every value.
-// A full builder takes the ordinary path (which grows it, or reports a column past 2 GiB).
-Status AppendValue(arrow::StringBuilder* b, std::string_view s) {
+// Per-value appends that check the capacity here and append without a Status when it holds
+// (the builders' own Append reserves, checks for overflow and returns a Status for every value,
+// and a Status per value costs a call to its destructor). False: the builder is full, and the
+// caller takes the ordinary path (which grows it, or reports a column past 2 GiB).
+bool TryAppend(arrow::StringBuilder* b, std::string_view s) {
   if (ARROW_PREDICT_FALSE(b->length() == b->capacity() ||
                           b->value_data_capacity() - b->value_data_length() < static_cast<int64_t>(s.size()))) {
-    return b->Append(s);
+    return false;
   }
   b->UnsafeAppend(s);
-  return Status::OK();
+  return true;
 }
 
 template <typename Builder, typename T>
-Status AppendValue(Builder* b, T v) {
-  if (ARROW_PREDICT_FALSE(b->length() == b->capacity())) return b->Append(v);
+bool TryAppend(Builder* b, T v) {
+  if (ARROW_PREDICT_FALSE(b->length() == b->capacity())) return false;
   b->UnsafeAppend(v);
-  return Status::OK();
+  return true;
+}
+
+// The ordinary path's outcome: true when it went well, else false with `*error` set.
+[[gnu::noinline]] bool Appended(Status st, Status* error) {
+  if (st.ok()) return true;
+  *error = std::move(st);
+  return false;
 }
 
 // kNested: any type JsonValueBuilderDecodes that is not flat (only in a schema with a MAP).
@@ -89,19 +96,6 @@ struct ColumnBuilder {
   std::unique_ptr<arrow::ArrayBuilder> nested;
 };
 
-std::pair<int64_t, int64_t> IntegerRange(arrow::Type::type id) {
-  switch (id) {
-    case arrow::Type::INT8:
-      return {std::numeric_limits<int8_t>::min(), std::numeric_limits<int8_t>::max()};
-    case arrow::Type::INT16:
-      return {std::numeric_limits<int16_t>::min(), std::numeric_limits<int16_t>::max()};
-    case arrow::Type::INT32:
-      return {std::numeric_limits<int32_t>::min(), std::numeric_limits<int32_t>::max()};
-    default:
-      return {std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max()};
-  }
-}
-
 // Decodes consecutive lines of one file into columns; one instance per thread.
 class LineRangeDecoder {
  public:
@@ -124,7 +118,7 @@ class LineRangeDecoder {
       c.type = schema.field(i)->type();
       auto kind = KindOf(*c.type);
       c.kind = kind.ok() ? *kind : ValueKind::kNested;
-      std::tie(c.min, c.max) = IntegerRange(c.type->id());
+      std::tie(c.min, c.max) = JsonIntegerRange(c.type->id());
     }
   }
 
@@ -348,7 +342,7 @@ class LineRangeDecoder {
         continue;
       }
       bool fits = false;
-      ARROW_RETURN_NOT_OK(Append(c, field.value, truncate_fractions_, stored, &fits));
+      if (ARROW_PREDICT_FALSE(!Append(c, field.value, truncate_fractions_, stored, &fits, &error_))) return error_;
       if (!fits) {
         return Decline("field '", field.key, "': ", JsonKindName(field.value.type()), " ",
                        simdjson::minify(field.value), " does not fit ", plan::TypeName(*c->type));
@@ -418,32 +412,34 @@ class LineRangeDecoder {
   }
 
   // *fits false: `value` is not one Arrow's reader takes for the column's type. `store` false:
-  // only checks it. (A Status and an out-parameter, not a Result: this runs once per value.)
-  static Status Append(ColumnBuilder* c, const simdjson::dom::element& value, bool truncate_fractions,
-                       bool store, bool* fits) {
+  // only checks it. False: the append failed, with `*error` set. (No Status or Result is made
+  // on the way of a value that is appended: this runs once per value.)
+  static bool Append(ColumnBuilder* c, const simdjson::dom::element& value, bool truncate_fractions, bool store,
+                     bool* fits, Status* error) {
     const auto type = value.type();
     *fits = true;
-    if (type == simdjson::dom::element_type::NULL_VALUE) return store ? AppendNull(c) : Status::OK();
+    if (type == simdjson::dom::element_type::NULL_VALUE) return !store || Appended(AppendNull(c), error);
     switch (c->kind) {
       case ValueKind::kString: {
         if (type != simdjson::dom::element_type::STRING) break;
-        if (!store) return Status::OK();
+        if (!store) return true;
         std::string_view s = value.get_string().value_unsafe();
-        return AppendValue(&c->strings, s);
+        return TryAppend(&c->strings, s) || Appended(c->strings.Append(s), error);
       }
       case ValueKind::kInteger: {
         int64_t v = 0;
         if (!JsonIntegerIn(value, c->min, c->max, &v)) break;
-        return store ? AppendValue(&c->integers, v) : Status::OK();
+        return !store || TryAppend(&c->integers, v) || Appended(c->integers.Append(v), error);
       }
       case ValueKind::kDouble: {
         double v = 0;
         if (!JsonNumber(value, &v)) break;
-        return store ? AppendValue(&c->doubles, v) : Status::OK();
+        return !store || TryAppend(&c->doubles, v) || Appended(c->doubles.Append(v), error);
       }
       case ValueKind::kBoolean: {
         if (type != simdjson::dom::element_type::BOOL) break;
-        return store ? AppendValue(&c->booleans, value.get_bool().value_unsafe()) : Status::OK();
+        const bool v = value.get_bool().value_unsafe();
+        return !store || TryAppend(&c->booleans, v) || Appended(c->booleans.Append(v), error);
       }
       case ValueKind::kNested:
         break;  // appended by AppendJsonValue
@@ -454,11 +450,11 @@ class LineRangeDecoder {
         if (!JsonTimestamp(value, static_cast<const arrow::TimestampType&>(*c->type), truncate_fractions, &v)) {
           break;
         }
-        return store ? AppendValue(&c->integers, v) : Status::OK();
+        return !store || TryAppend(&c->integers, v) || Appended(c->integers.Append(v), error);
       }
     }
     *fits = false;
-    return Status::OK();
+    return true;
   }
 
   bool truncate_fractions_;
@@ -470,6 +466,7 @@ class LineRangeDecoder {
   std::vector<std::vector<std::shared_ptr<arrow::Array>>> chunks_;  // per predicate column: kept values by block
   std::vector<std::pair<int64_t, int64_t>> block_;  // [begin, end) of the lines awaiting the predicate
   std::string why_;
+  Status error_;  // why Append failed
   std::vector<ColumnBuilder> columns_;
   simdjson::dom::parser parser_;  // a line parsed alone
   LineDocuments documents_;        // lines parsed many at once

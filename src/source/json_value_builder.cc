@@ -106,6 +106,19 @@ bool JsonIntegerIn(const dom::element& value, int64_t min, int64_t max, int64_t*
   return true;
 }
 
+std::pair<int64_t, int64_t> JsonIntegerRange(arrow::Type::type id) {
+  switch (id) {
+    case arrow::Type::INT8:
+      return {std::numeric_limits<int8_t>::min(), std::numeric_limits<int8_t>::max()};
+    case arrow::Type::INT16:
+      return {std::numeric_limits<int16_t>::min(), std::numeric_limits<int16_t>::max()};
+    case arrow::Type::INT32:
+      return {std::numeric_limits<int32_t>::min(), std::numeric_limits<int32_t>::max()};
+    default:
+      return {std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max()};
+  }
+}
+
 bool JsonNumber(const dom::element& value, double* out) {
   switch (value.type()) {
     case dom::element_type::INT64:

@@ -18,6 +18,7 @@
 #include <simdjson.h>
 
 #include <cstdint>
+#include <utility>
 
 #include "sluice/status.h"
 
@@ -29,6 +30,9 @@ const char* JsonKindName(simdjson::dom::element_type kind);
 /// Whether `value` is an integer literal in [min, max] (then stored in `*out`). simdjson reads
 /// "1.0", "1e2" and "-0" as doubles, which Arrow's integer parser also rejects.
 bool JsonIntegerIn(const simdjson::dom::element& value, int64_t min, int64_t max, int64_t* out);
+
+/// The range of an integer type (INT8 to INT64) as JsonIntegerIn takes it; INT64's for others.
+std::pair<int64_t, int64_t> JsonIntegerRange(arrow::Type::type id);
 
 /// Whether `value` is a JSON number (stored in `*out` as the nearest double).
 bool JsonNumber(const simdjson::dom::element& value, double* out);
