@@ -21,7 +21,7 @@ TEST(CliRate, KillNineThenRestartGivesExactlyTheRowsOfTheRecordedOffsets) {
                               "INSERT INTO out SELECT value, \"timestamp\" AS ts FROM ticks;\n");
   std::string run = ToolPath("sluice") + " run " + sql + " --checkpoint " + dir.Sub("ckpt");
   // Runs back to back until SIGKILL lands somewhere in a batch.
-  int rc = RunCommand("timeout -s KILL 1 " + run + " --trigger processing-time=5ms >/dev/null 2>" + dir.Sub("err1"));
+  int rc = RunCommand("timeout --foreground -s KILL 1 " + run + " --trigger processing-time=5ms >/dev/null 2>" + dir.Sub("err1"));
   ASSERT_EQ(rc, 137) << ReadText(dir.Sub("err1"));
   // The restart re-runs an uncommitted batch (if the kill left one) with its recorded offsets.
   ASSERT_EQ(RunCommand(run + " --trigger once >/dev/null 2>" + dir.Sub("err2")), 0) << ReadText(dir.Sub("err2"));

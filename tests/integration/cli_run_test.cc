@@ -72,7 +72,7 @@ TEST_F(CliRunTest, KillNineMidRunThenRestartIsExactlyOnce) {
   std::string pipeline = WritePipeline(", max_files_per_trigger = 1");
   for (int f = 0; f < 60; ++f) WriteInputFile(dir_.Sub("in"), "k" + std::to_string(100 + f) + ".json", JsonRows(f * 5, 5));
   // One file per batch and a batch every 40 ms: 60 batches take over 2 s; the kill lands mid-run.
-  int rc = RunCommand("timeout -s KILL 1 " + ToolPath("sluice") + " run " + pipeline + " --checkpoint " +
+  int rc = RunCommand("timeout --foreground -s KILL 1 " + ToolPath("sluice") + " run " + pipeline + " --checkpoint " +
                       dir_.Sub("ckpt") + " --trigger processing-time=40ms >/dev/null 2>&1");
   EXPECT_EQ(rc, 137) << "expected the run to be killed";
   auto partial = OutputIds();

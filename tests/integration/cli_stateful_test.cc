@@ -99,7 +99,7 @@ TEST_F(CliStatefulTest, WindowedCountSurvivesRestartsAndKillNine) {
 
   for (int f = 20; f < kTotalFiles; ++f) WriteInputFile(run + "/in", "c" + std::to_string(100 + f) + ".json", EventsFile(f));
   // A batch every 100 ms over 40 files takes 4 s: the kill lands mid-run.
-  int rc = RunCommand("timeout -s KILL 1.5 " + ToolPath("sluice") + " run " + pipeline + ckpt +
+  int rc = RunCommand("timeout --foreground -s KILL 1.5 " + ToolPath("sluice") + " run " + pipeline + ckpt +
                       " --trigger processing-time=100ms >/dev/null 2>&1");
   EXPECT_EQ(rc, 137) << "expected the run to be killed";
   EXPECT_LT(Windows(run + "/out").size(), expected.size());

@@ -67,7 +67,7 @@ TEST(CrashTest, KilledMidRunRestartsWithoutLossOrDuplicate) {
   TempDir dir;
   WriteFiles(dir, 0, 40);
   // SIGKILL at a moment we do not choose; then restart until done.
-  std::string cmd = "timeout -s KILL 0.3 " + StreamCommand(dir, "");
+  std::string cmd = "timeout --foreground -s KILL 0.3 " + StreamCommand(dir, "");
   RunCommand(cmd);
   ASSERT_EQ(RunCommand(StreamCommand(dir, "")), 0) << "see " << dir.Sub("log");
   auto rows = ReadSinkDir(dir.Sub("out"));

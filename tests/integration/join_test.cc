@@ -315,7 +315,7 @@ TEST(StaticJoinCrash, SigkillAtRandomMomentsWhileTheDimensionChanges) {
   int finished = 0;
   const int kills = KillsFromEnv("SLUICE_JOIN_KILLS", 8);
   for (int i = 0; i < kills && !finished; ++i) {
-    finished = RunCommand("timeout -s KILL 0." + std::to_string(1 + i) + " " + command) == 0;
+    finished = RunCommand("timeout --foreground -s KILL 0." + std::to_string(1 + i) + " " + command) == 0;
     if (i == 0) WriteInputFile(dir.Sub("dim"), "d1.json", kDimAdded);
   }
   const std::string last = command;

@@ -51,7 +51,7 @@ TEST(SqlUnionAll, TwoFileSourcesKilledRepeatedlyAreWrittenExactlyOnce) {
   const std::string run = ToolPath("sluice") + " run " + pipeline + " --checkpoint " + dir.Sub("ckpt");
   int killed = 0;
   for (int i = 0; i < KillCount(); ++i) {
-    const int rc = RunCommand("timeout -s KILL 0." + std::to_string(3 + i) + " " + run +
+    const int rc = RunCommand("timeout --foreground -s KILL 0." + std::to_string(3 + i) + " " + run +
                               " --trigger processing-time=20ms >>" + dir.Sub("log") + " 2>&1");
     killed += rc == 137;
   }

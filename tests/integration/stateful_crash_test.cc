@@ -167,9 +167,12 @@ TEST(StatefulCrash, SigkillAtRandomMomentsThenRestartEqualsTheNeverStoppedRun) {
   TempDir dir;
   WriteEventFiles(dir);
   // SIGKILL at moments we do not choose, each run getting a bit further; then run to the end.
+  // (--foreground: timeout kills only the run and reaps it, so the next run starts after the
+  // killed one is gone; without it, timeout's SIGKILL to its process group ends timeout too and
+  // the shell returns while a run slow to die, e.g. inside a sync, still holds the checkpoint.)
   int finished = 0;
   for (int i = 0; i < 8 && !finished; ++i) {
-    const int rc = RunCommand("timeout -s KILL 0." + std::to_string(1 + i) + " " + Command(dir, job, ""));
+    const int rc = RunCommand("timeout --foreground -s KILL 0." + std::to_string(1 + i) + " " + Command(dir, job, ""));
     finished = rc == 0;
   }
   ASSERT_EQ(RunCommand(Command(dir, job, "")), 0) << LogOf(dir);
