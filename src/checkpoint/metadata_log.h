@@ -31,7 +31,8 @@ class MetadataLog {
   MetadataLog(std::shared_ptr<io::FileSystem> fs, std::string dir, int max_version = 1)
       : fs_(std::move(fs)), dir_(std::move(dir)), max_version_(max_version), header_("v" + std::to_string(max_version) + "\n") {}
   MetadataLog(const MetadataLog&) = default;
-  MetadataLog& operator=(const MetadataLog&) = default;
+  // Not assignable: an assignment would drop the background purge this log must wait for.
+  MetadataLog& operator=(const MetadataLog&) = delete;
   ~MetadataLog() { WaitForPurge(); }
 
   const std::string& dir() const { return dir_; }

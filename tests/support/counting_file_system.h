@@ -1,5 +1,6 @@
 // A FileSystem wrapper for tests that counts the calls made through the seam (per operation,
-// and the paths of Stat/ReadFile calls), forwarding everything to a base filesystem.
+// and the paths of Stat/ReadFile calls), forwarding everything to a base filesystem; it can
+// also hold its deletes until a test releases them (HoldDeletes).
 #pragma once
 
 #include <chrono>
