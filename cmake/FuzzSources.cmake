@@ -3,7 +3,7 @@
 # own (cmake/Unity.cmake), so ctest fuzz/sources (scripts/check_fuzz_sources.py) can tell from its
 # objects whether a target reaches a source this list lacks.
 set(SLUICE_FUZZ_SOURCES
-  checkpoint/checkpoint.cc checkpoint/file_sink_log.cc checkpoint/metadata_log.cc
+  checkpoint/checkpoint.cc checkpoint/compaction_writer.cc checkpoint/file_sink_log.cc checkpoint/metadata_log.cc
   iceberg/avro.cc iceberg/data_file.cc iceberg/manifest.cc iceberg/partition_spec.cc iceberg/partition_transform.cc
   iceberg/location.cc iceberg/schema.cc
   io/local_file_system.cc io/paths.cc io/uuid.cc

@@ -65,7 +65,8 @@ Result<SinkFileStatus> SinkFileStatus::FromJson(const std::string& line, const s
 
 FileSinkLog::FileSinkLog(std::shared_ptr<io::FileSystem> fs, const std::string& output_dir)
     : owner_path_(io::JoinPath(output_dir, kSinkOwnerFile)),
-      log_(std::move(fs), io::JoinPath(output_dir, kSparkMetadataDir), /*max_version=*/1) {}
+      log_(std::move(fs), io::JoinPath(output_dir, kSparkMetadataDir), /*max_version=*/1),
+      compaction_(std::make_unique<CompactionWriter>(log_.fs_shared(), log_.dir(), /*max_version=*/1)) {}
 
 Result<std::optional<SinkOwner>> FileSinkLog::Owner() const {
   ARROW_ASSIGN_OR_RAISE(auto info, log_.fs()->Stat(owner_path_));
@@ -140,24 +141,27 @@ std::optional<int64_t> FirstMissingEntry(const std::vector<LogEntryId>& ids, siz
 
 }  // namespace
 
-void FileSinkLog::AppendLines(const std::vector<SinkFileStatus>& files, std::string* text) const {
-  for (const auto& f : files) log_.AppendToText(text, f.ToJson());
+std::string FileSinkLog::Lines(const std::vector<SinkFileStatus>& files) {
+  std::string lines;
+  for (const auto& f : files) {
+    if (!lines.empty()) lines += '\n';
+    lines += f.ToJson();
+  }
+  return lines;
 }
 
 std::string FileSinkLog::EntryText(const std::vector<SinkFileStatus>& files) const {
-  std::string text = log_.Header();
-  AppendLines(files, &text);
-  return text;
+  return log_.Header() + Lines(files);
 }
 
 void FileSinkLog::ExtendCache(int64_t batch_id, const std::vector<SinkFileStatus>& files) {
   if (cached_through_ != batch_id - 1) return;
   ApplyEntry(files, &cached_files_);
   const bool deletes = std::any_of(files.begin(), files.end(), [](const SinkFileStatus& f) { return f.action == "delete"; });
-  if (deletes) {  // lines leave the text: write it again
-    cached_text_ = EntryText(cached_files_);
+  if (deletes) {  // lines leave the text: made again
+    compaction_->Reset(EntryText(cached_files_), batch_id);
   } else {
-    AppendLines(files, &cached_text_);
+    compaction_->Append(batch_id, Lines(files));
   }
   cached_through_ = batch_id;
 }
@@ -204,8 +208,8 @@ Result<std::vector<SinkFileStatus>> FileSinkLog::AllFiles() const {
     }
     if (!vanished) {
       cached_files_ = files;
-      cached_text_ = EntryText(files);
       cached_through_ = ids.empty() ? -1 : ids.back().id;
+      compaction_->Reset(EntryText(files), *cached_through_);
       return files;
     }
   }
@@ -223,13 +227,14 @@ Status FileSinkLog::Add(int64_t batch_id, const std::vector<SinkFileStatus>& fil
     Status st = log_.AddText(batch_id, EntryText(files), /*compact=*/false, sync);
     if (!st.ok()) {
       cached_through_.reset();  // whether the entry exists is unknown: read the log again if needed
+      compaction_->Clear();
       return st;
     }
     ExtendCache(batch_id, files);
     return Status::OK();
   }
   // The file set through the previous entry: kept in memory by this writer, read once otherwise.
-  if (cached_through_ != batch_id - 1) ARROW_RETURN_NOT_OK(AllFiles().status());
+  if (cached_through_ != batch_id - 1 || compaction_->through() != batch_id - 1) ARROW_RETURN_NOT_OK(AllFiles().status());
   if (cached_through_ != batch_id - 1) {
     return Status::Invalid("File sink log '", log_.dir(), "' ends at entry ", cached_through_.value_or(-1),
                            ", not ", batch_id - 1, ", while writing entry ", EntryName(batch_id));
@@ -245,22 +250,18 @@ Status FileSinkLog::Add(int64_t batch_id, const std::vector<SinkFileStatus>& fil
     std::vector<SinkFileStatus> rebuilt = cached_files_;
     ApplyEntry(files, &rebuilt);
     rebuilt.erase(std::remove_if(rebuilt.begin(), rebuilt.end(), expired), rebuilt.end());
-    std::string text = EntryText(rebuilt);
-    st = log_.AddText(batch_id, text, /*compact=*/true, sync);
-    if (st.ok()) {
-      cached_files_ = std::move(rebuilt);
-      cached_text_ = std::move(text);
-    }
+    compaction_->Reset(EntryText(rebuilt), batch_id - 1);
+    st = compaction_->WriteCompaction(batch_id, "", sync, batch_id + kCompactInterval);
+    if (st.ok()) cached_files_ = std::move(rebuilt);
   } else {
-    // The cached text extended in place and written as it is (at 10^5 files it is ~20 MB).
-    AppendLines(files, &cached_text_);
-    st = log_.AddText(batch_id, cached_text_, /*compact=*/true, sync);
+    // The text so far is already in the entry written ahead (at 10^5 files it is ~20 MB): this
+    // batch appends its own lines, syncs and names it.
+    st = compaction_->WriteCompaction(batch_id, Lines(files), sync, batch_id + kCompactInterval);
     if (st.ok()) ApplyEntry(files, &cached_files_);
   }
   if (!st.ok()) {
     cached_through_.reset();  // whether the entry exists is unknown: read the log again if needed
-    cached_files_.clear();
-    cached_text_.clear();
+    cached_files_.clear();    // (the compaction text is forgotten too)
     return st;
   }
   cached_through_ = batch_id;

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "checkpoint/compaction_writer.h"
 #include "checkpoint/metadata_log.h"
 #include "io/file_system.h"
 
@@ -75,7 +76,8 @@ class FileSinkLog {
   /// lists AllFiles() plus `files`, and older entries are deleted afterwards (best effort).
   /// The writer keeps that file set in memory once loaded (the first compaction, or an
   /// AllFiles() call, reads the log) and extends it with each entry it adds, so a later
-  /// compaction reads no log file. `sync` as for FileSystem::WriteAtomic.
+  /// compaction reads no log file; the next compaction entry is written ahead, in the background
+  /// (CompactionWriter). `sync` as for FileSystem::WriteAtomic.
   Status Add(int64_t batch_id, const std::vector<SinkFileStatus>& files, io::EntrySync sync = io::EntrySync::kNow);
 
   /// Spark's sink option `retention`: a compaction entry leaves out the files whose
@@ -96,8 +98,8 @@ class FileSinkLog {
   Status SetOwner(const SinkOwner& owner, bool overwrite = false);
 
  private:
-  /// Appends the lines of `files` to an entry's whole `text` (MetadataLog::AppendToText).
-  void AppendLines(const std::vector<SinkFileStatus>& files, std::string* text) const;
+  /// The lines of `files`, joined with '\n'.
+  static std::string Lines(const std::vector<SinkFileStatus>& files);
   /// An entry's whole text listing `files` (a batch's own, or a compaction's).
   std::string EntryText(const std::vector<SinkFileStatus>& files) const;
   /// Extends the cache (through the previous entry) with entry `files`; forgets it if not current.
@@ -113,9 +115,9 @@ class FileSinkLog {
   // the writer; mutable because AllFiles() fills it. Unset until loaded, and after a failed Add.
   mutable std::optional<int64_t> cached_through_;
   mutable std::vector<SinkFileStatus> cached_files_;
-  // The compaction entry's text for cached_files_ (version line, then a line per file): a
-  // compaction appends its own lines to it and writes it without a copy.
-  mutable std::string cached_text_;
+  // The compaction entry's text for cached_files_ (version line, then a line per file), through
+  // the same entry as cached_files_, and the next compaction entry written ahead from it.
+  std::unique_ptr<CompactionWriter> compaction_;
   std::optional<int64_t> retention_ms_;
 };
 

@@ -51,12 +51,27 @@ Status MetadataLog::Add(int64_t id, const std::string& body, bool compact, io::E
 Status MetadataLog::AddText(int64_t id, const std::string& text, bool compact, io::EntrySync sync) {
   ARROW_RETURN_NOT_OK(EnsureDir());
   std::string path = PathOf(id, compact);
-  Status st = fs_->WriteAtomic(path, text, /*overwrite=*/false, sync);
+  return CreateOnly(id, fs_->WriteAtomic(path, text, /*overwrite=*/false, sync));
+}
+
+Status MetadataLog::CreateOnly(int64_t id, Status st) const {
   if (st.IsAlreadyExists()) {
     return Status::AlreadyExists("Concurrent update to the log '", dir_, "': entry ", id,
                                  " already exists. Is another query running on this checkpoint?");
   }
   return st;
+}
+
+Result<std::shared_ptr<arrow::io::OutputStream>> MetadataLog::OpenEntry(int64_t id, bool compact, io::EntrySync sync) {
+  ARROW_RETURN_NOT_OK(EnsureDir());
+  return fs_->OpenNewFile(PathOf(id, compact), sync);
+}
+
+Status MetadataLog::NameEntry(int64_t id, arrow::io::OutputStream* entry) {
+  Status st = fs_->FaultPoint("before_log_entry_naming");
+  if (st.ok()) st = entry->Close();
+  if (!st.ok()) (void)entry->Abort();  // not named: a stream destroyed unclosed would name it
+  return CreateOnly(id, std::move(st));
 }
 
 Status MetadataLog::Put(int64_t id, const std::string& body) {

@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include <arrow/io/interfaces.h>
 #include <arrow/util/future.h>
 
 #include "io/file_system.h"
@@ -37,6 +38,7 @@ class MetadataLog {
 
   const std::string& dir() const { return dir_; }
   io::FileSystem* fs() const { return fs_.get(); }
+  const std::shared_ptr<io::FileSystem>& fs_shared() const { return fs_; }
 
   /// Writes entry `id` with `body` (the version line is added). Create-only: if the entry
   /// exists, fails with AlreadyExists naming the log and the id (another writer, or a bug).
@@ -49,6 +51,12 @@ class MetadataLog {
   /// Appends `lines` (one line or several, no final '\n') to an entry's whole `text`; an empty
   /// `text` gets the version line first.
   void AppendToText(std::string* text, std::string_view lines) const;
+  /// Entry `id` written in pieces: a new unnamed file (io::FileSystem::OpenNewFile) that
+  /// NameEntry names, create-only, once its whole text (version line first) is written.
+  Result<std::shared_ptr<arrow::io::OutputStream>> OpenEntry(int64_t id, bool compact, io::EntrySync sync);
+  /// Syncs and names the entry OpenEntry opened (its Close); AlreadyExists as for AddText. After
+  /// a failure the file is given up (Abort), never named. Fault point "before_log_entry_naming".
+  Status NameEntry(int64_t id, arrow::io::OutputStream* entry);
   /// Replaces entry `id` (used only where a redo must overwrite, e.g. state files).
   Status Put(int64_t id, const std::string& body);
 
@@ -72,6 +80,8 @@ class MetadataLog {
 
  private:
   Status EnsureDir();
+  /// `st` of a create-only write of entry `id`, an AlreadyExists made to say what it means.
+  Status CreateOnly(int64_t id, Status st) const;
 
   std::shared_ptr<io::FileSystem> fs_;
   std::string dir_;

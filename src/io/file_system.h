@@ -96,7 +96,9 @@ class FileSystem {
   /// durable (then the directory is synced as `sync` says, as for WriteAtomic): until then, and
   /// after Abort() or a crash, nothing is at `path`. Close() fails with AlreadyExists when
   /// `path` exists by then. Buffered, like OpenOutputStream's; like every Arrow stream it is
-  /// closed (so named) when destroyed unclosed: a writer that gives up calls Abort().
+  /// closed (so named) when destroyed unclosed: a writer that gives up calls Abort(). Flush()
+  /// writes the buffer out and starts the write-back of the data written so far (it makes
+  /// nothing durable), so that Close() has less left to sync.
   virtual Result<std::shared_ptr<arrow::io::OutputStream>> OpenNewFile(const std::string& path, EntrySync sync) = 0;
   virtual Result<std::shared_ptr<arrow::io::RandomAccessFile>> OpenInputFile(const std::string& path) = 0;
 

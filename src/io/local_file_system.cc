@@ -145,6 +145,14 @@ class SyncingOutputStream : public arrow::io::OutputStream {
   }
   bool closed() const override { return fd_ < 0; }
   Result<int64_t> Tell() const override { return pos_; }
+  /// Starts writing what was written so far out to the disk, without waiting for it: the data
+  /// sync of Close() then has that much less to wait for. Makes nothing durable.
+  Status Flush() override {
+    if (fd_ >= 0 && ::sync_file_range(fd_, 0, 0, SYNC_FILE_RANGE_WRITE) != 0) {
+      return ErrnoStatus("cannot start the write-back of", path_, errno);
+    }
+    return Status::OK();
+  }
   Status Write(const void* data, int64_t nbytes) override {
     if (fd_ < 0) return Status::Invalid("write to closed file '", path_, "'");
     ARROW_RETURN_NOT_OK(WriteAll(fd_, path_, static_cast<const char*>(data), static_cast<size_t>(nbytes)));
@@ -390,11 +398,35 @@ class LocalFs final : public FileSystem {
       fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
       if (fd < 0) return ErrnoStatus("cannot create", temp, errno);
     }
-    return arrow::io::BufferedOutputStream::Create(
-        kOutputBufferBytes, arrow::default_memory_pool(), std::make_shared<NewFileOutputStream>(this, path, fd, temp, sync));
+    auto file = std::make_shared<NewFileOutputStream>(this, path, fd, temp, sync);
+    ARROW_ASSIGN_OR_RAISE(auto buffered,
+                          arrow::io::BufferedOutputStream::Create(kOutputBufferBytes, arrow::default_memory_pool(), file));
+    return std::make_shared<FlushesToDisk>(std::move(buffered), std::move(file));
   }
 
  private:
+  // OpenNewFile's stream: Arrow's write buffer over the file, whose Flush() also starts the
+  // file's write-back (a buffered stream's own Flush stops at its buffer).
+  class FlushesToDisk final : public arrow::io::OutputStream {
+   public:
+    FlushesToDisk(std::shared_ptr<arrow::io::BufferedOutputStream> buffered, std::shared_ptr<arrow::io::OutputStream> file)
+        : buffered_(std::move(buffered)), file_(std::move(file)) {}
+    Status Write(const void* data, int64_t nbytes) override { return buffered_->Write(data, nbytes); }
+    Status Write(const std::shared_ptr<arrow::Buffer>& data) override { return buffered_->Write(data); }
+    Status Flush() override {
+      ARROW_RETURN_NOT_OK(buffered_->Flush());
+      return file_->Flush();
+    }
+    Status Close() override { return buffered_->Close(); }
+    Status Abort() override { return buffered_->Abort(); }
+    bool closed() const override { return buffered_->closed(); }
+    Result<int64_t> Tell() const override { return buffered_->Tell(); }
+
+   private:
+    std::shared_ptr<arrow::io::BufferedOutputStream> buffered_;  // closes the file when destroyed unclosed
+    std::shared_ptr<arrow::io::OutputStream> file_;
+  };
+
   // OpenNewFile's stream: Close() syncs the data, then names the file `path_` (links the unnamed
   // file, or links the temp name and removes it), then syncs the directory as `sync_` says.
   class NewFileOutputStream final : public SyncingOutputStream {

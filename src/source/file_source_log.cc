@@ -10,7 +10,8 @@ FileSourceLog::FileSourceLog(std::shared_ptr<io::FileSystem> fs, std::string dir
                              int compact_interval)
     : log_(std::move(fs), std::move(dir)),
       min_batches_to_retain_(min_batches_to_retain),
-      compact_interval_(compact_interval) {}
+      compact_interval_(compact_interval),
+      compaction_(std::make_unique<checkpoint::CompactionWriter>(log_.fs_shared(), log_.dir())) {}
 
 Status FileSourceLog::ParseBody(int64_t id, const std::string& body, bool compact) {
   for (const auto& line : checkpoint::SplitLines(body)) {
@@ -38,10 +39,12 @@ Status FileSourceLog::ParseBody(int64_t id, const std::string& body, bool compac
 Status FileSourceLog::Load() {
   entries_.clear();
   compacted_through_ = -1;
-  all_text_.clear();
-  all_text_through_ = -1;
+  compaction_->Clear();
   ARROW_ASSIGN_OR_RAISE(auto ids, log_.List());
-  if (ids.empty()) return Status::OK();
+  if (ids.empty()) {
+    compaction_->Reset(log_.Header(), -1);
+    return Status::OK();
+  }
   int64_t first = ids.front().id;
   bool has_compact = false;
   for (const auto& e : ids) {
@@ -93,27 +96,21 @@ Status FileSourceLog::Add(int64_t id, std::vector<FileEntry> files) {
   constexpr auto kSync = io::EntrySync::kDeferred;
   if (compact) {
     // Every entry so far, serialized once (after a Load, at the first compaction) and extended
-    // with each entry added since: a compaction costs the new entries, not the whole history,
-    // and its text is written as it is.
-    if (all_text_through_ != id - 1) {
+    // with each entry added since, and written ahead in the background: a compaction batch
+    // costs its own entry, not the whole history (a failed write forgets the text: made again).
+    if (compaction_->through() != id - 1) {
       std::vector<FileEntry> all;
       for (const auto& [k, v] : entries_) all.insert(all.end(), v.begin(), v.end());
-      all_text_ = log_.Header() + Serialize(all);
+      compaction_->Reset(log_.Header() + Serialize(all), id - 1);
     }
-    log_.AppendToText(&all_text_, own);
-    all_text_through_ = id;
-    Status st = log_.AddText(id, all_text_, /*compact=*/true, kSync);
+    ARROW_RETURN_NOT_OK(compaction_->WriteCompaction(id, own, kSync, id + compact_interval_));
+  } else {
+    Status st = log_.Add(id, own, /*compact=*/false, kSync);
     if (!st.ok()) {
-      all_text_.clear();  // holds this entry's lines, which may not be in the log: rebuilt when needed
-      all_text_through_ = -1;
+      compaction_->Clear();
       return st;
     }
-  } else {
-    ARROW_RETURN_NOT_OK(log_.Add(id, own, /*compact=*/false, kSync));
-    if (all_text_through_ == id - 1) {
-      log_.AppendToText(&all_text_, own);
-      all_text_through_ = id;
-    }
+    compaction_->Append(id, own);
   }
   entries_[id] = std::move(files);
   if (compact) {

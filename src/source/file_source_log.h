@@ -11,10 +11,12 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "checkpoint/compaction_writer.h"
 #include "checkpoint/metadata_log.h"
 
 namespace sluice::source {
@@ -49,11 +51,10 @@ class FileSourceLog {
   int compact_interval_;
   std::map<int64_t, std::vector<FileEntry>> entries_;
   int64_t compacted_through_ = -1;  // newest compaction id
-  // entries_ through all_text_through_ as a compaction entry's text (version line, a line per
-  // file): a compaction appends its own lines and writes it without a copy. After a Load that
-  // found entries it is rebuilt at the first compaction (all_text_through_ is then behind).
-  std::string all_text_;
-  int64_t all_text_through_ = -1;
+  // entries_ as a compaction entry's text (version line, a line per file), and the next
+  // compaction entry written ahead from it. After a Load that found entries it is made at the
+  // first compaction (its through() is then behind).
+  std::unique_ptr<checkpoint::CompactionWriter> compaction_;
 };
 
 }  // namespace sluice::source

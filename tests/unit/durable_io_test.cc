@@ -386,68 +386,86 @@ TEST(DurableIo, SinkLogCompactionAfterRestartEqualsCompactionWithout) {
   EXPECT_EQ(all[29].path, OneFile(29)[0].path);
 }
 
-// A compaction entry is written from the text the writer keeps and extends in place; when its
-// write fails, the retried entry and the compactions after it hold each file exactly once.
+// A compaction entry is written ahead, in the background, from the text the writer keeps and
+// extends: when that write fails the batch writes the entry whole; when the batch's own naming
+// of it fails, the redone batch does. Either way the entry and the compactions after it hold
+// each file exactly once, as a writer without faults writes them.
+struct CompactionFault {
+  const char* spec;
+  bool batch_fails;  // the compaction batch reports the fault (else the write ahead absorbs it)
+};
+constexpr CompactionFault kCompactionFaults[] = {
+    {"write=19.compact,action=fail", false},
+    {"point=before_log_entry_naming,action=fail", true},
+};
+
 TEST(DurableIo, SinkLogCompactionThatFailedIsWrittenWholeWhenRetried) {
-  TempDir tmp;
-  auto local = io::LocalFileSystem();
-  checkpoint::FileSinkLog steady(local, tmp.Sub("steady"));
-  ASSERT_OK(steady.Create());
-  auto faulty = std::make_shared<io::FaultInjectingFileSystem>(local, *io::FaultSpec::Parse("write=19.compact,action=fail"));
-  checkpoint::FileSinkLog writer(faulty, tmp.Sub("faulty"));
-  ASSERT_OK(writer.Create());
-  for (int64_t b = 0; b < 30; ++b) {
-    ASSERT_OK(steady.Add(b, OneFile(b)));
-    Status st = writer.Add(b, OneFile(b));
-    if (b == 19) {
-      ASSERT_TRUE(st.IsIOError()) << st.ToString();
-      ASSERT_OK(writer.Add(b, OneFile(b)));  // the batch redone
-    } else {
-      ASSERT_OK(st);
+  for (const auto& fault : kCompactionFaults) {
+    SCOPED_TRACE(fault.spec);
+    TempDir tmp;
+    auto local = io::LocalFileSystem();
+    checkpoint::FileSinkLog steady(local, tmp.Sub("steady"));
+    ASSERT_OK(steady.Create());
+    auto faulty = std::make_shared<io::FaultInjectingFileSystem>(local, *io::FaultSpec::Parse(fault.spec));
+    checkpoint::FileSinkLog writer(faulty, tmp.Sub("faulty"));
+    ASSERT_OK(writer.Create());
+    for (int64_t b = 0; b < 30; ++b) {
+      ASSERT_OK(steady.Add(b, OneFile(b)));
+      Status st = writer.Add(b, OneFile(b));
+      if (b == 19 && fault.batch_fails) {
+        ASSERT_TRUE(st.IsIOError()) << st.ToString();
+        EXPECT_FALSE(fs::exists(tmp.Sub("faulty/_spark_metadata/19.compact")));
+        ASSERT_OK(writer.Add(b, OneFile(b)));  // the batch redone
+      } else {
+        ASSERT_OK(st);
+      }
+      if (!checkpoint::FileSinkLog::IsCompactionBatch(b)) continue;  // (older entries are deleted)
+      const std::string name = "_spark_metadata/" + checkpoint::FileSinkLog::EntryName(b);
+      EXPECT_EQ(*local->ReadFile(tmp.Sub("steady/" + name)), *local->ReadFile(tmp.Sub("faulty/" + name))) << name;
     }
-    if (!checkpoint::FileSinkLog::IsCompactionBatch(b)) continue;  // (older entries are deleted)
-    const std::string name = "_spark_metadata/" + checkpoint::FileSinkLog::EntryName(b);
-    EXPECT_EQ(*local->ReadFile(tmp.Sub("steady/" + name)), *local->ReadFile(tmp.Sub("faulty/" + name))) << name;
+    EXPECT_TRUE(faulty->triggered());
+    checkpoint::FileSinkLog reader(local, tmp.Sub("faulty"));
+    ASSERT_OK_AND_ASSIGN(auto all, reader.AllFiles());
+    EXPECT_EQ(all.size(), 30u);
   }
-  EXPECT_TRUE(faulty->triggered());
-  checkpoint::FileSinkLog reader(local, tmp.Sub("faulty"));
-  ASSERT_OK_AND_ASSIGN(auto all, reader.AllFiles());
-  EXPECT_EQ(all.size(), 30u);
 }
 
-// The same for the file source's log: its compaction text is kept and extended in place too.
+// The same for the file source's log.
 TEST(DurableIo, SourceLogCompactionThatFailedIsWrittenWholeWhenRetried) {
-  TempDir tmp;
-  auto local = io::LocalFileSystem();
-  auto faulty = std::make_shared<io::FaultInjectingFileSystem>(local, *io::FaultSpec::Parse("write=19.compact,action=fail"));
-  source::FileSourceLog steady(local, tmp.Sub("steady"), /*min_batches_to_retain=*/2);
-  source::FileSourceLog writer(faulty, tmp.Sub("faulty"), /*min_batches_to_retain=*/2);
-  auto files = [](int64_t b) {
-    source::FileEntry e;
-    e.path = "/data/in-" + std::to_string(b) + ".json";
-    e.timestamp = 1'700'000'000'000 + b;
-    return std::vector<source::FileEntry>{e};
-  };
-  for (int64_t b = 0; b < 30; ++b) {
-    if (b == 15) ASSERT_OK(writer.Load());  // a restart: the text is rebuilt from the log
-    ASSERT_OK(steady.Add(b, files(b)));
-    Status st = writer.Add(b, files(b));
-    if (b == 19) {
-      ASSERT_TRUE(st.IsIOError()) << st.ToString();
-      ASSERT_OK(writer.Add(b, files(b)));
-    } else {
-      ASSERT_OK(st);
+  for (const auto& fault : kCompactionFaults) {
+    SCOPED_TRACE(fault.spec);
+    TempDir tmp;
+    auto local = io::LocalFileSystem();
+    auto faulty = std::make_shared<io::FaultInjectingFileSystem>(local, *io::FaultSpec::Parse(fault.spec));
+    source::FileSourceLog steady(local, tmp.Sub("steady"), /*min_batches_to_retain=*/2);
+    source::FileSourceLog writer(faulty, tmp.Sub("faulty"), /*min_batches_to_retain=*/2);
+    auto files = [](int64_t b) {
+      source::FileEntry e;
+      e.path = "/data/in-" + std::to_string(b) + ".json";
+      e.timestamp = 1'700'000'000'000 + b;
+      return std::vector<source::FileEntry>{e};
+    };
+    for (int64_t b = 0; b < 30; ++b) {
+      if (b == 5) ASSERT_OK(writer.Load());  // a restart: the text is made again from the log
+      ASSERT_OK(steady.Add(b, files(b)));
+      Status st = writer.Add(b, files(b));
+      if (b == 19 && fault.batch_fails) {
+        ASSERT_TRUE(st.IsIOError()) << st.ToString();
+        ASSERT_OK(writer.Add(b, files(b)));
+      } else {
+        ASSERT_OK(st);
+      }
+      if ((b + 1) % 10 != 0) continue;
+      const std::string name = std::to_string(b) + ".compact";
+      EXPECT_EQ(*local->ReadFile(tmp.Sub("steady/" + name)), *local->ReadFile(tmp.Sub("faulty/" + name))) << name;
     }
-    if ((b + 1) % 10 != 0) continue;
-    const std::string name = std::to_string(b) + ".compact";
-    EXPECT_EQ(*local->ReadFile(tmp.Sub("steady/" + name)), *local->ReadFile(tmp.Sub("faulty/" + name))) << name;
+    EXPECT_TRUE(faulty->triggered());
+    source::FileSourceLog reader(local, tmp.Sub("faulty"), 2);
+    ASSERT_OK(reader.Load());
+    ASSERT_OK_AND_ASSIGN(auto all, reader.FilesIn(-1, 29));
+    ASSERT_EQ(all.size(), 30u);
+    for (int64_t b = 0; b < 30; ++b) EXPECT_EQ(all[static_cast<size_t>(b)].path, files(b)[0].path);
   }
-  EXPECT_TRUE(faulty->triggered());
-  source::FileSourceLog reader(local, tmp.Sub("faulty"), 2);
-  ASSERT_OK(reader.Load());
-  ASSERT_OK_AND_ASSIGN(auto all, reader.FilesIn(-1, 29));
-  ASSERT_EQ(all.size(), 30u);
-  for (int64_t b = 0; b < 30; ++b) EXPECT_EQ(all[static_cast<size_t>(b)].path, files(b)[0].path);
 }
 
 TEST(DurableIo, SinkLogCompactionKeepsDeletesOfTheCachedSet) {

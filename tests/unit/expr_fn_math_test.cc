@@ -17,7 +17,7 @@ using testing::ExpectEval;
 using testing::Fn;
 using testing::Legacy;
 
-std::shared_ptr<arrow::RecordBatch> Numbers() {
+std::shared_ptr<arrow::RecordBatch> MathNumbers() {
   auto schema = arrow::schema({arrow::field("i", arrow::int32()), arrow::field("l", arrow::int64()),
                                arrow::field("d", arrow::float64()), arrow::field("m", arrow::decimal128(5, 2))});
   return BatchFromJson(schema, R"([
@@ -28,16 +28,16 @@ std::shared_ptr<arrow::RecordBatch> Numbers() {
 }
 
 TEST(ExprFnMath, AbsKeepsTheTypeAndOverflowFollowsAnsi) {
-  auto b = Numbers()->Slice(0, 3);
+  auto b = MathNumbers()->Slice(0, 3);
   ExpectEval(Fn("abs", {col("i")}), b, arrow::int32(), "[7, 7, null]");
   ExpectEval(Fn("abs", {col("d")}), b, arrow::float64(), "[2.5, 2.5, 1.005]");
-  EXPECT_THAT(ErrorOf(Fn("abs", {col("i")}), Numbers()), HasSubstr("[ARITHMETIC_OVERFLOW]"));
-  ExpectEval(Legacy(Fn("abs", {col("i")})), Numbers(), arrow::int32(), "[7, 7, null, -2147483648]");
+  EXPECT_THAT(ErrorOf(Fn("abs", {col("i")}), MathNumbers()), HasSubstr("[ARITHMETIC_OVERFLOW]"));
+  ExpectEval(Legacy(Fn("abs", {col("i")})), MathNumbers(), arrow::int32(), "[7, 7, null, -2147483648]");
 }
 
 // Spark rounds a double through its decimal text: round(1.005, 2) is 1.01, not 1.0.
 TEST(ExprFnMath, RoundIsHalfUpOnTheDecimalTextAndBroundIsHalfEven) {
-  auto b = Numbers();
+  auto b = MathNumbers();
   ExpectEval(Fn("round", {col("d")}), b, arrow::float64(), "[3.0, -3.0, 1.0, 0.0]");
   ExpectEval(Fn("round", {col("d"), lit(2)}), b, arrow::float64(), "[2.5, -2.5, 1.01, 0.0]");
   ExpectEval(Fn("bround", {col("d")}), b, arrow::float64(), "[2.0, -2.0, 1.0, 0.0]");
@@ -49,7 +49,7 @@ TEST(ExprFnMath, RoundIsHalfUpOnTheDecimalTextAndBroundIsHalfEven) {
 }
 
 TEST(ExprFnMath, FloorAndCeilGiveBigintOrAWholeDecimal) {
-  auto b = Numbers();
+  auto b = MathNumbers();
   ExpectEval(Fn("floor", {col("d")}), b, arrow::int64(), "[2, -3, 1, 0]");
   ExpectEval(Fn("ceil", {col("d")}), b, arrow::int64(), "[3, -2, 2, 0]");
   ExpectEval(Fn("ceil", {col("i")}), b, arrow::int64(), "[-7, 7, null, -2147483648]");
@@ -57,7 +57,7 @@ TEST(ExprFnMath, FloorAndCeilGiveBigintOrAWholeDecimal) {
 }
 
 TEST(ExprFnMath, LogarithmsAreNullForNonPositiveArguments) {
-  auto b = Numbers();
+  auto b = MathNumbers();
   ExpectEval(Fn("ln", {col("l")}), b->Slice(1, 3), arrow::float64(), "[null, null, null]");
   ExpectEval(Fn("log10", {lit(1000)}), b->Slice(0, 1), arrow::float64(), "[3.0]");
   ExpectEval(Fn("log", {lit(2), lit(8)}), b->Slice(0, 1), arrow::float64(), "[3.0]");
@@ -70,7 +70,7 @@ TEST(ExprFnMath, LogarithmsAreNullForNonPositiveArguments) {
 }
 
 TEST(ExprFnMath, PmodIsNonNegativeForAPositiveDivisor) {
-  auto b = Numbers();
+  auto b = MathNumbers();
   ExpectEval(Fn("pmod", {col("i"), lit(3)}), b->Slice(0, 3), arrow::int32(), "[2, 1, null]");
   ExpectEval(col("i") % lit(3), b->Slice(0, 3), arrow::int32(), "[-1, 1, null]");
   EXPECT_THAT(ErrorOf(Fn("pmod", {col("i"), lit(0)}), b), HasSubstr("[DIVIDE_BY_ZERO]"));
@@ -78,14 +78,14 @@ TEST(ExprFnMath, PmodIsNonNegativeForAPositiveDivisor) {
 }
 
 TEST(ExprFnMath, GreatestAndLeastSkipNullsAndWiden) {
-  auto b = Numbers();
+  auto b = MathNumbers();
   ExpectEval(Fn("greatest", {col("i"), col("l")}), b, arrow::int64(), "[25, 7, null, 0]");
   ExpectEval(Fn("least", {col("i"), col("d"), lit(1)}), b, arrow::float64(), "[-7.0, -2.5, 1.0, -2147483648.0]");
   EXPECT_THAT(ErrorOf(Fn("greatest", {col("i"), lit("x")}), b), HasSubstr("cannot apply 'greatest'"));
 }
 
 TEST(ExprFnConditional, IfNullifNvl2) {
-  auto b = Numbers();
+  auto b = MathNumbers();
   // if(): a NULL condition takes the else branch.
   ExpectEval(Fn("if", {col("i") > lit(0), lit("pos"), lit("neg")}), b, arrow::utf8(), R"(["neg", "pos", "neg", "neg"])");
   ExpectEval(Fn("if", {col("i") > lit(0), col("i"), col("d")}), b, arrow::float64(), "[2.5, 7.0, 1.005, 0.0]");
