@@ -6,7 +6,7 @@ set(SLUICE_FUZZ_SOURCES
   checkpoint/checkpoint.cc checkpoint/compaction_writer.cc checkpoint/file_sink_log.cc checkpoint/metadata_log.cc
   iceberg/avro.cc iceberg/data_file.cc iceberg/manifest.cc iceberg/partition_spec.cc iceberg/partition_transform.cc
   iceberg/location.cc iceberg/schema.cc
-  io/local_file_system.cc io/paths.cc io/uuid.cc
+  io/direct_writer.cc io/local_file_system.cc io/paths.cc io/spare_files.cc io/uuid.cc
   plan/time_patterns.cc plan/types.cc
   source/file_readers.cc source/file_record_readers.cc source/json_line_documents.cc source/json_simdjson_reader.cc
   source/json_value_builder.cc source/parquet_pruning.cc

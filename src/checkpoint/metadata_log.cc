@@ -64,7 +64,7 @@ Status MetadataLog::CreateOnly(int64_t id, Status st) const {
 
 Result<std::shared_ptr<arrow::io::OutputStream>> MetadataLog::OpenEntry(int64_t id, bool compact, io::EntrySync sync) {
   ARROW_RETURN_NOT_OK(EnsureDir());
-  return fs_->OpenNewFile(PathOf(id, compact), sync);
+  return fs_->OpenNewFileUncached(PathOf(id, compact), sync);
 }
 
 Status MetadataLog::NameEntry(int64_t id, arrow::io::OutputStream* entry) {

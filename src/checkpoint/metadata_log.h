@@ -51,8 +51,9 @@ class MetadataLog {
   /// Appends `lines` (one line or several, no final '\n') to an entry's whole `text`; an empty
   /// `text` gets the version line first.
   void AppendToText(std::string* text, std::string_view lines) const;
-  /// Entry `id` written in pieces: a new unnamed file (io::FileSystem::OpenNewFile) that
-  /// NameEntry names, create-only, once its whole text (version line first) is written.
+  /// Entry `id` written in pieces, off the batch's path: a new unnamed file
+  /// (io::FileSystem::OpenNewFileUncached) that NameEntry names, create-only, once its whole
+  /// text (version line first) is written.
   Result<std::shared_ptr<arrow::io::OutputStream>> OpenEntry(int64_t id, bool compact, io::EntrySync sync);
   /// Syncs and names the entry OpenEntry opened (its Close); AlreadyExists as for AddText. After
   /// a failure the file is given up (Abort), never named. Fault point "before_log_entry_naming".

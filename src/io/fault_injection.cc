@@ -208,4 +208,10 @@ Result<std::shared_ptr<arrow::io::OutputStream>> FaultInjectingFileSystem::OpenN
   return std::make_shared<FaultStream>(this, path, std::move(base), /*names=*/true, sync);
 }
 
+Result<std::shared_ptr<arrow::io::OutputStream>> FaultInjectingFileSystem::OpenNewFileUncached(const std::string& path,
+                                                                                            EntrySync sync) {
+  ARROW_ASSIGN_OR_RAISE(auto base, base_->OpenNewFileUncached(path, sync));
+  return std::make_shared<FaultStream>(this, path, std::move(base), /*names=*/true, sync);
+}
+
 }  // namespace sluice::io

@@ -55,6 +55,7 @@ class FaultInjectingFileSystem final : public FileSystem {
   void PrepareEntries() override { base_->PrepareEntries(); }
   Result<std::shared_ptr<arrow::io::OutputStream>> OpenOutputStream(const std::string& path) override;
   Result<std::shared_ptr<arrow::io::OutputStream>> OpenNewFile(const std::string& path, EntrySync sync) override;
+  Result<std::shared_ptr<arrow::io::OutputStream>> OpenNewFileUncached(const std::string& path, EntrySync sync) override;
   Result<std::shared_ptr<arrow::io::RandomAccessFile>> OpenInputFile(const std::string& path) override {
     return base_->OpenInputFile(path);
   }

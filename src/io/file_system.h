@@ -100,6 +100,15 @@ class FileSystem {
   /// writes the buffer out and starts the write-back of the data written so far (it makes
   /// nothing durable), so that Close() has less left to sync.
   virtual Result<std::shared_ptr<arrow::io::OutputStream>> OpenNewFile(const std::string& path, EntrySync sync) = 0;
+  /// As OpenNewFile, for a large file written off any batch's path (a log's compaction entry
+  /// written ahead): the local filesystem writes its whole blocks around the page cache
+  /// (O_DIRECT; where the filesystem refuses it, as OpenNewFile), which spares the process the
+  /// copy into the cache but makes each write wait for the disk. Flush() then writes the whole
+  /// blocks buffered. A writer that gives up calls Abort(), as for OpenNewFile. Optional:
+  /// OpenNewFile unless an implementation gains by it.
+  virtual Result<std::shared_ptr<arrow::io::OutputStream>> OpenNewFileUncached(const std::string& path, EntrySync sync) {
+    return OpenNewFile(path, sync);
+  }
   virtual Result<std::shared_ptr<arrow::io::RandomAccessFile>> OpenInputFile(const std::string& path) = 0;
 
   /// A named point in a protocol ("after_offsets_write", ...). OK in production; fault

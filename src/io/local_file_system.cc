@@ -12,14 +12,15 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <list>
 #include <mutex>
 #include <random>
 #include <set>
 #include <utility>
 #include <vector>
 
+#include "io/direct_writer.h"
 #include "io/file_system.h"
+#include "io/spare_files.h"
 
 namespace sluice::io {
 namespace {
@@ -164,77 +165,6 @@ class SyncingOutputStream : public arrow::io::OutputStream {
   std::string path_;
   int fd_;
   int64_t pos_ = 0;
-};
-
-// Unnamed files made ahead of the WriteAtomic calls that fill and name them (PrepareEntries):
-// at most one per directory, at most kMaxSpares in all (beyond that the least recently prepared
-// is closed, which frees it: an unnamed file has no name to leave behind).
-class SpareFiles {
- public:
-  static constexpr size_t kMaxSpares = 32;
-
-  ~SpareFiles() {
-    for (const auto& spare : spares_) ::close(spare.second);
-  }
-  /// The spare made in `dir`, now the caller's to fill or close; -1 when there is none, or when
-  /// `dir` is now on another filesystem than its spare (replaced since: a link would fail).
-  int Take(const std::string& dir) {
-    int fd = -1;
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      for (auto it = spares_.begin(); it != spares_.end(); ++it) {
-        if (it->first != dir) continue;
-        fd = it->second;
-        spares_.erase(it);
-        break;
-      }
-    }
-    struct stat of_fd, of_dir;
-    if (fd >= 0 && (::fstat(fd, &of_fd) != 0 || ::stat(dir.c_str(), &of_dir) != 0 || of_fd.st_dev != of_dir.st_dev)) {
-      ::close(fd);
-      return -1;
-    }
-    return fd;
-  }
-  /// An entry was made in `dir` (see Prepare).
-  void Used(const std::string& dir) {
-    std::lock_guard<std::mutex> lock(mu_);
-    used_.insert(dir);
-  }
-  /// One spare in each directory used since the last call and in the interval before it (a
-  /// log's directory, used by every batch; not a partition directory a batch uses once) that
-  /// has none. Best effort: a directory where no unnamed file can be made gets none
-  /// (WriteAtomic then reports why).
-  void Prepare() {
-    std::set<std::string> dirs;
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      for (const auto& dir : used_) {
-        if (used_before_.count(dir)) dirs.insert(dir);
-      }
-      used_before_.swap(used_);
-      used_.clear();
-      for (const auto& spare : spares_) dirs.erase(spare.first);
-    }
-    size_t made = 0;
-    for (const auto& dir : dirs) {
-      if (made++ == kMaxSpares) break;  // more directories than spares: the rest make their own
-      int fd = ::open(dir.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
-      if (fd < 0) continue;
-      std::lock_guard<std::mutex> lock(mu_);
-      spares_.emplace_front(dir, fd);
-      while (spares_.size() > kMaxSpares) {
-        ::close(spares_.back().second);
-        spares_.pop_back();
-      }
-    }
-  }
-
- private:
-  std::mutex mu_;
-  std::set<std::string> used_;         // since the last Prepare
-  std::set<std::string> used_before_;  // in the interval before that
-  std::list<std::pair<std::string, int>> spares_;  // most recently prepared first
 };
 
 class LocalFs final : public FileSystem {
@@ -388,6 +318,14 @@ class LocalFs final : public FileSystem {
   }
 
   Result<std::shared_ptr<arrow::io::OutputStream>> OpenNewFile(const std::string& path, EntrySync sync) override {
+    return OpenNew(path, sync, /*uncached=*/false);
+  }
+  Result<std::shared_ptr<arrow::io::OutputStream>> OpenNewFileUncached(const std::string& path, EntrySync sync) override {
+    return OpenNew(path, sync, /*uncached=*/true);
+  }
+
+ private:
+  Result<std::shared_ptr<arrow::io::OutputStream>> OpenNew(const std::string& path, EntrySync sync, bool uncached) {
     int fd = -1;
     std::string temp;  // where no unnamed file can be made: a hidden temp name, linked at Close
     if (tmpfile_supported_.load()) {
@@ -399,12 +337,12 @@ class LocalFs final : public FileSystem {
       if (fd < 0) return ErrnoStatus("cannot create", temp, errno);
     }
     auto file = std::make_shared<NewFileOutputStream>(this, path, fd, temp, sync);
+    if (uncached && file->WriteDirect()) return file;  // buffered by its DirectWriter
     ARROW_ASSIGN_OR_RAISE(auto buffered,
                           arrow::io::BufferedOutputStream::Create(kOutputBufferBytes, arrow::default_memory_pool(), file));
     return std::make_shared<FlushesToDisk>(std::move(buffered), std::move(file));
   }
 
- private:
   // OpenNewFile's stream: Arrow's write buffer over the file, whose Flush() also starts the
   // file's write-back (a buffered stream's own Flush stops at its buffer).
   class FlushesToDisk final : public arrow::io::OutputStream {
@@ -436,8 +374,26 @@ class LocalFs final : public FileSystem {
     ~NewFileOutputStream() override {
       if (fd_ >= 0 && !temp_.empty()) ::unlink(temp_.c_str());  // never closed: given up
     }
+    /// Writes around the page cache from here on (DirectWriter); false when it cannot.
+    bool WriteDirect() {
+      direct_ = DirectWriter::Make(fd_, path_);
+      return direct_ != nullptr;
+    }
+    Status Write(const void* data, int64_t nbytes) override {
+      if (!direct_ || fd_ < 0) return SyncingOutputStream::Write(data, nbytes);
+      pos_ += nbytes;
+      return direct_->Write(static_cast<const char*>(data), static_cast<size_t>(nbytes));
+    }
+    Status Flush() override { return direct_ && fd_ >= 0 ? direct_->Flush() : SyncingOutputStream::Flush(); }
     Status Close() override {
       if (fd_ < 0) return Status::OK();
+      if (direct_) {
+        Status st = direct_->Finish();
+        if (!st.ok()) {
+          (void)Abort();
+          return st;
+        }
+      }
       const int fd = std::exchange(fd_, -1);
       if (temp_.empty()) {
         ARROW_ASSIGN_OR_RAISE(bool named, fs_->NameUnnamed(fd, path_, /*sync_data=*/true));
@@ -464,6 +420,7 @@ class LocalFs final : public FileSystem {
     LocalFs* fs_;
     std::string temp_;
     EntrySync sync_;
+    std::unique_ptr<DirectWriter> direct_;
   };
 
   // An unnamed file in `dir` for the entry `path` (a spare PrepareEntries made, else a new one):

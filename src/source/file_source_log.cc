@@ -11,7 +11,9 @@ FileSourceLog::FileSourceLog(std::shared_ptr<io::FileSystem> fs, std::string dir
     : log_(std::move(fs), std::move(dir)),
       min_batches_to_retain_(min_batches_to_retain),
       compact_interval_(compact_interval),
-      compaction_(std::make_unique<checkpoint::CompactionWriter>(log_.fs_shared(), log_.dir())) {}
+      compaction_(std::make_unique<checkpoint::CompactionWriter>(log_.fs_shared(), log_.dir())) {
+  compaction_->Reset(log_.Header(), -1);  // an empty log's (Load() reads the log's own)
+}
 
 Status FileSourceLog::ParseBody(int64_t id, const std::string& body, bool compact) {
   for (const auto& line : checkpoint::SplitLines(body)) {
