@@ -43,7 +43,7 @@ Status DirectWriter::Write(const char* data, size_t n) {
 
 Status DirectWriter::Flush() { return WriteBlocks(used_ / kBlock * kBlock); }
 
-Status DirectWriter::WriteBlocks(size_t n) {
+Status DirectWriter::WriteOut(size_t n) {
   size_t done = 0;
   while (done < n) {
     ssize_t w = ::write(fd_, buffer_ + done, n - done);
@@ -55,6 +55,11 @@ Status DirectWriter::WriteBlocks(size_t n) {
     // fails with EINVAL, reported like any other write error.
     done += static_cast<size_t>(w);
   }
+  return Status::OK();
+}
+
+Status DirectWriter::WriteBlocks(size_t n) {
+  ARROW_RETURN_NOT_OK(WriteOut(n));
   std::memmove(buffer_, buffer_ + n, used_ - n);
   used_ -= n;
   return Status::OK();
@@ -64,15 +69,7 @@ Status DirectWriter::Finish() {
   ARROW_RETURN_NOT_OK(Flush());
   const int flags = ::fcntl(fd_, F_GETFL);
   if (flags < 0 || ::fcntl(fd_, F_SETFL, flags & ~O_DIRECT) != 0) return WriteError(path_, errno);
-  size_t done = 0;
-  while (done < used_) {
-    ssize_t w = ::write(fd_, buffer_ + done, used_ - done);
-    if (w < 0) {
-      if (errno == EINTR) continue;
-      return WriteError(path_, errno);
-    }
-    done += static_cast<size_t>(w);
-  }
+  ARROW_RETURN_NOT_OK(WriteOut(used_));
   used_ = 0;
   return Status::OK();
 }

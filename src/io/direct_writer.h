@@ -37,6 +37,8 @@ class DirectWriter {
   DirectWriter(int fd, std::string path, char* buffer) : fd_(fd), path_(std::move(path)), buffer_(buffer) {}
   /// Writes the first `n` bytes of the buffer (a multiple of kBlock) and moves the rest forward.
   Status WriteBlocks(size_t n);
+  /// Writes the first `n` bytes of the buffer to the file.
+  Status WriteOut(size_t n);
 
   int fd_;
   std::string path_;

@@ -73,6 +73,10 @@ class CountingFileSystem final : public io::FileSystem {
     Count("OpenNewFile", path);
     return base_->OpenNewFile(path, sync);
   }
+  Result<std::shared_ptr<arrow::io::OutputStream>> OpenNewFileUncached(const std::string& path, io::EntrySync sync) override {
+    Count("OpenNewFileUncached", path);
+    return base_->OpenNewFileUncached(path, sync);
+  }
   void PrepareEntries() override { base_->PrepareEntries(); }
   Result<std::shared_ptr<arrow::io::RandomAccessFile>> OpenInputFile(const std::string& path) override {
     Count("OpenInputFile", path);

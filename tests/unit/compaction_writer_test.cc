@@ -46,29 +46,33 @@ std::string TextThrough(int64_t id) {
 
 std::string LinesOfEntry(int64_t id) { return id % 3 == 1 ? std::string() : EntryLine(id); }
 
+// A new log's entries 0..8 and its first compaction, 9 (written whole: nothing is ahead yet).
+Status WriteFirstCompaction(CompactionWriter* writer, io::EntrySync sync) {
+  writer->Reset("v1\n", -1);
+  for (int64_t id = 0; id < 9; ++id) writer->Append(id, LinesOfEntry(id));
+  return writer->WriteCompaction(9, LinesOfEntry(9), sync, 19);
+}
+
 TEST(CompactionWriter, TheNextEntryIsWrittenAheadUnnamedAndItsBatchOnlyNamesIt) {
   TempDir tmp;
   auto counting = std::make_shared<CountingFileSystem>();
   const std::string dir = tmp.Sub("log");
   {
     CompactionWriter writer(counting, dir);
-    writer.Reset("v1\n", -1);
-    for (int64_t id = 0; id < 9; ++id) writer.Append(id, LinesOfEntry(id));
-    // The first compaction has nothing written ahead: written whole.
-    ASSERT_OK(writer.WriteCompaction(9, LinesOfEntry(9), io::EntrySync::kNow, 19));
+    ASSERT_OK(WriteFirstCompaction(&writer, io::EntrySync::kNow));
     EXPECT_EQ(counting->Calls("WriteAtomic", "9.compact"), 1);
     EXPECT_EQ(ReadText(dir + "/9.compact"), TextThrough(9));
 
     writer.WaitForBackground();
     EXPECT_TRUE(writer.WrittenAhead(19));
-    EXPECT_EQ(counting->Calls("OpenNewFile", "19.compact"), 1);
+    EXPECT_EQ(counting->Calls("OpenNewFileUncached", "19.compact"), 1);
     EXPECT_EQ(NamesIn(dir), (std::set<std::string>{"9.compact"}));  // nothing named ahead of its batch
 
     for (int64_t id = 10; id < 19; ++id) writer.Append(id, LinesOfEntry(id));
     counting->Reset();
     ASSERT_OK(writer.WriteCompaction(19, LinesOfEntry(19), io::EntrySync::kNow, 29));
     EXPECT_EQ(counting->Calls("WriteAtomic"), 0);  // named, not written again
-    EXPECT_EQ(counting->Calls("OpenNewFile"), 0);
+    EXPECT_EQ(counting->Calls("OpenNewFileUncached"), 0);
     EXPECT_EQ(ReadText(dir + "/19.compact"), TextThrough(19));
     EXPECT_EQ(writer.through(), 19);
 
@@ -87,9 +91,7 @@ TEST(CompactionWriter, ResetOrAnotherSyncGivesUpTheFileWrittenAhead) {
   auto counting = std::make_shared<CountingFileSystem>();
   const std::string dir = tmp.Sub("log");
   CompactionWriter writer(counting, dir);
-  writer.Reset("v1\n", -1);
-  for (int64_t id = 0; id < 9; ++id) writer.Append(id, LinesOfEntry(id));
-  ASSERT_OK(writer.WriteCompaction(9, LinesOfEntry(9), io::EntrySync::kDeferred, 19));
+  ASSERT_OK(WriteFirstCompaction(&writer, io::EntrySync::kDeferred));
 
   // Lines left the set (a sink's delete): the text is made again, the file ahead is dropped.
   writer.Reset("v1\n{\"other\":1}", 18);
