@@ -1,11 +1,12 @@
 // The next compaction entry of a compactible log (a file sink's _spark_metadata, a file source's
 // log: every N-th entry lists everything so far), kept in memory by the log's writer and written
 // ahead of its batch. Once a compaction entry is written, a background task starts the next one
-// as an unnamed file (io::FileSystem::OpenNewFile) holding the text so far and starts its
-// write-back; each entry added meanwhile appends its lines to the text and, in the background,
-// to that file. The compaction batch then only appends its own lines, syncs what is left and
-// names the file: the tens of MB a compaction entry reaches in a long run are no longer written
-// and synced on the batch's path. Nothing is named before that step, so a crash or a failure
+// as an unnamed file holding the text so far, written around the page cache
+// (io::FileSystem::OpenNewFileUncached); each entry added meanwhile appends its lines to the
+// text and, in the background, to that file. The compaction batch then only appends its own
+// lines, syncs what is left and names the file: the tens of MB a compaction entry reaches in a
+// long run are no longer written on the batch's path (the disk still writes them, and the
+// batches' own syncs may wait behind them). Nothing is named before that step, so a crash or a failure
 // meanwhile leaves nothing behind; when the file written ahead is missing or failed, the entry
 // is written whole, as before (MetadataLog::AddText).
 //
