@@ -155,7 +155,7 @@ std::string FileSinkLog::EntryText(const std::vector<SinkFileStatus>& files) con
 }
 
 void FileSinkLog::ExtendCache(int64_t batch_id, const std::vector<SinkFileStatus>& files) {
-  if (cached_through_ != batch_id - 1) return;
+  if (compaction_->through() != batch_id - 1) return;
   ApplyEntry(files, &cached_files_);
   const bool deletes = std::any_of(files.begin(), files.end(), [](const SinkFileStatus& f) { return f.action == "delete"; });
   if (deletes) {  // lines leave the text: made again
@@ -163,7 +163,6 @@ void FileSinkLog::ExtendCache(int64_t batch_id, const std::vector<SinkFileStatus
   } else {
     compaction_->Append(batch_id, Lines(files));
   }
-  cached_through_ = batch_id;
 }
 
 void FileSinkLog::ApplyEntry(const std::vector<SinkFileStatus>& entry, std::vector<SinkFileStatus>* files) {
@@ -208,8 +207,7 @@ Result<std::vector<SinkFileStatus>> FileSinkLog::AllFiles() const {
     }
     if (!vanished) {
       cached_files_ = files;
-      cached_through_ = ids.empty() ? -1 : ids.back().id;
-      compaction_->Reset(EntryText(files), *cached_through_);
+      compaction_->Reset(EntryText(files), ids.empty() ? -1 : ids.back().id);
       return files;
     }
   }
@@ -226,17 +224,16 @@ Status FileSinkLog::Add(int64_t batch_id, const std::vector<SinkFileStatus>& fil
   if (!IsCompactionBatch(batch_id)) {
     Status st = log_.AddText(batch_id, EntryText(files), /*compact=*/false, sync);
     if (!st.ok()) {
-      cached_through_.reset();  // whether the entry exists is unknown: read the log again if needed
-      compaction_->Clear();
+      compaction_->Clear();  // whether the entry exists is unknown: read the log again if needed
       return st;
     }
     ExtendCache(batch_id, files);
     return Status::OK();
   }
   // The file set through the previous entry: kept in memory by this writer, read once otherwise.
-  if (cached_through_ != batch_id - 1 || compaction_->through() != batch_id - 1) ARROW_RETURN_NOT_OK(AllFiles().status());
-  if (cached_through_ != batch_id - 1) {
-    return Status::Invalid("File sink log '", log_.dir(), "' ends at entry ", cached_through_.value_or(-1),
+  if (compaction_->through() != batch_id - 1) ARROW_RETURN_NOT_OK(AllFiles().status());
+  if (compaction_->through() != batch_id - 1) {
+    return Status::Invalid("File sink log '", log_.dir(), "' ends at entry ", compaction_->through().value_or(-1),
                            ", not ", batch_id - 1, ", while writing entry ", EntryName(batch_id));
   }
   const int64_t oldest = retention_ms_ ? NowMs() - *retention_ms_ : std::numeric_limits<int64_t>::min();
@@ -260,11 +257,9 @@ Status FileSinkLog::Add(int64_t batch_id, const std::vector<SinkFileStatus>& fil
     if (st.ok()) ApplyEntry(files, &cached_files_);
   }
   if (!st.ok()) {
-    cached_through_.reset();  // whether the entry exists is unknown: read the log again if needed
-    cached_files_.clear();    // (the compaction text is forgotten too)
+    cached_files_.clear();  // whether the entry exists is unknown (WriteCompaction forgot its text too)
     return st;
   }
-  cached_through_ = batch_id;
   // Entries before a compaction are redundant; dropping them keeps readers that simply union
   // every entry correct. Best effort, off the batch's path: AllFiles() ignores them anyway.
   log_.PurgeBeforeInBackground(batch_id);

@@ -111,12 +111,12 @@ class FileSinkLog {
 
   std::string owner_path_;
   checkpoint::MetadataLog log_;
-  // Every file committed through entry *cached_through_ (AllFiles() as of that entry), kept by
-  // the writer; mutable because AllFiles() fills it. Unset until loaded, and after a failed Add.
-  mutable std::optional<int64_t> cached_through_;
+  // Every file committed through entry compaction_->through() (AllFiles() as of that entry),
+  // kept by the writer; mutable because AllFiles() fills it. Not known (through() unset) until
+  // loaded, and after a failed Add.
   mutable std::vector<SinkFileStatus> cached_files_;
-  // The compaction entry's text for cached_files_ (version line, then a line per file), through
-  // the same entry as cached_files_, and the next compaction entry written ahead from it.
+  // The compaction entry's text for cached_files_ (version line, then a line per file), and the
+  // next compaction entry written ahead from it.
   std::unique_ptr<CompactionWriter> compaction_;
   std::optional<int64_t> retention_ms_;
 };
