@@ -12,6 +12,7 @@
 
 #include "plan/expr.h"
 #include "source/json_line_documents.h"
+#include "source/json_line_shape.h"
 #include "source/json_value_builder.h"
 #include "util/compute_init.h"
 
@@ -25,83 +26,22 @@ constexpr size_t kFilterBlockRows = 4096;
 // smallest rest worth it.
 constexpr int64_t kLinesBeforeReserve = 64;
 constexpr int64_t kMinBytesToReserve = 256 << 10;
+// Lines that miss the learned layout one after another before the next parsed line is learned
+// from, and misses after which layouts are given up for the range (when they outnumber hits).
+constexpr int kMissesBeforeRelearning = 8;
+constexpr int64_t kMissesBeforeGivingUp = 64;
 
 // Which columns a parse of one line appends: all, only the pushed predicate's (the others are
 // checked, not stored), or only the others (a line the predicate kept, parsed again).
 enum class Store { kAll, kPredicate, kRest };
 
-// Per-value appends that check the capacity here and append without a Status when it holds
-// (the builders' own Append reserves, checks for overflow and returns a Status for every value,
-// and a Status per value costs a call to its destructor). False: the builder is full, and the
-// caller takes the ordinary path (which grows it, or reports a column past 2 GiB).
-bool TryAppend(arrow::StringBuilder* b, std::string_view s) {
-  if (ARROW_PREDICT_FALSE(b->length() == b->capacity() ||
-                          b->value_data_capacity() - b->value_data_length() < static_cast<int64_t>(s.size()))) {
-    return false;
-  }
-  b->UnsafeAppend(s);
-  return true;
-}
-
-template <typename Builder, typename T>
-bool TryAppend(Builder* b, T v) {
-  if (ARROW_PREDICT_FALSE(b->length() == b->capacity())) return false;
-  b->UnsafeAppend(v);
-  return true;
-}
-
-// The ordinary path's outcome: true when it went well, else false with `*error` set.
-[[gnu::noinline]] bool Appended(Status st, Status* error) {
-  if (st.ok()) return true;
-  *error = std::move(st);
-  return false;
-}
-
-// kNested: any type JsonValueBuilderDecodes that is not flat (only in a schema with a MAP).
-enum class ValueKind { kString, kInteger, kDouble, kBoolean, kTimestamp, kNested };
-
-Result<ValueKind> KindOf(const arrow::DataType& type) {
-  switch (type.id()) {
-    case arrow::Type::STRING:
-      return ValueKind::kString;
-    case arrow::Type::INT8:
-    case arrow::Type::INT16:
-    case arrow::Type::INT32:
-    case arrow::Type::INT64:
-      return ValueKind::kInteger;
-    case arrow::Type::DOUBLE:
-      return ValueKind::kDouble;
-    case arrow::Type::BOOL:
-      return ValueKind::kBoolean;
-    case arrow::Type::TIMESTAMP:
-      return ValueKind::kTimestamp;
-    default:
-      return Status::NotImplemented("type ", type.ToString(), " is decoded by Arrow's reader");
-  }
-}
-
-// One declared column being built. Integers of every width are collected as int64 (in the
-// declared width's range) and cast at the end; the range check makes the cast exact.
-struct ColumnBuilder {
-  std::string name;
-  std::shared_ptr<arrow::DataType> type;
-  ValueKind kind = ValueKind::kString;
-  int64_t min = 0;
-  int64_t max = 0;
-  int64_t last_row = -1;  // the row that last set this column (a second set in one row = duplicate key)
-  arrow::StringBuilder strings;
-  arrow::Int64Builder integers;  // kInteger and kTimestamp values
-  arrow::DoubleBuilder doubles;
-  arrow::BooleanBuilder booleans;
-  std::unique_ptr<arrow::ArrayBuilder> nested;
-};
-
 // Decodes consecutive lines of one file into columns; one instance per thread.
 class LineRangeDecoder {
  public:
   // `filter`: applied by blocks of lines when given (every column it reads is in `schema`).
-  LineRangeDecoder(const arrow::Schema& schema, bool truncate_fractions, const ScanFilter* filter = nullptr)
-      : truncate_fractions_(truncate_fractions), filter_(filter), filtering_(filter != nullptr) {
+  // `shapes`: lines of the layout of an earlier line are read without the parser (LineShape).
+  LineRangeDecoder(const arrow::Schema& schema, bool truncate_fractions, const ScanFilter* filter, bool shapes)
+      : truncate_fractions_(truncate_fractions), filter_(filter), filtering_(filter != nullptr), shapes_(shapes) {
     columns_.resize(static_cast<size_t>(schema.num_fields()));
     predicate_.resize(columns_.size(), 0);
     chunks_.resize(columns_.size());
@@ -119,6 +59,12 @@ class LineRangeDecoder {
       auto kind = KindOf(*c.type);
       c.kind = kind.ok() ? *kind : ValueKind::kNested;
       std::tie(c.min, c.max) = JsonIntegerRange(c.type->id());
+      if (c.kind == ValueKind::kNested) shapes_ = false;
+    }
+    for (size_t i = 0; i < columns_.size(); ++i) {
+      stored_[static_cast<int>(Store::kAll)].push_back(1);
+      stored_[static_cast<int>(Store::kPredicate)].push_back(predicate_[i]);
+      stored_[static_cast<int>(Store::kRest)].push_back(!predicate_[i]);
     }
   }
 
@@ -142,27 +88,28 @@ class LineRangeDecoder {
         ReserveAhead(start - begin, end - start);
       }
       ++lines;
-      const void* nl = std::memchr(file + start, '\n', static_cast<size_t>(end - start));
-      const int64_t stop = nl ? static_cast<const char*>(nl) - file : end;
-      int64_t e = stop;
-      if (e > start && file[e - 1] == '\r') --e;
-      int64_t b = start;
-      while (b < e && (file[b] == ' ' || file[b] == '\t')) ++b;
-      start = stop + 1;
-      if (b == e) continue;  // a blank line is no record
       const Store store = filtering_ ? Store::kPredicate : Store::kAll;
-      simdjson::dom::element doc;
-      bool ok = false;
-      if (documents_.Next(file, file_size, end, b, e, &doc)) {
-        ARROW_ASSIGN_OR_RAISE(ok, DecodeDocument(doc, store));
+      int64_t b = start;
+      int64_t e = 0;
+      if (const char* shaped = ShapedLine(file, file_size, start, end)) {  // its end found on the way
+        e = shaped - file;
+        start = (e < end && file[e] == '\r' ? e + 1 : e) + 1;
+        ARROW_RETURN_NOT_OK(AppendShaped(store));
       } else {
-        ARROW_ASSIGN_OR_RAISE(ok, DecodeLine(file + b, static_cast<size_t>(e - b), static_cast<size_t>(file_size - b), store));
+        const void* nl = std::memchr(file + start, '\n', static_cast<size_t>(end - start));
+        const int64_t stop = nl ? static_cast<const char*>(nl) - file : end;
+        e = stop;
+        if (e > start && file[e - 1] == '\r') --e;
+        while (b < e && (file[b] == ' ' || file[b] == '\t')) ++b;
+        start = stop + 1;
+        if (b == e) continue;  // a blank line is no record
+        ARROW_ASSIGN_OR_RAISE(bool ok, DecodeOne(file, file_size, end, b, e, store));
+        if (!ok) return false;
       }
-      if (!ok) return false;
       if (!filtering_) continue;
       block_.emplace_back(b, e);
       if (block_.size() == kFilterBlockRows) {
-        ARROW_ASSIGN_OR_RAISE(ok, FilterBlock(file, file_size));
+        ARROW_ASSIGN_OR_RAISE(bool ok, FilterBlock(file, file_size));
         if (!ok) return false;
       }
     }
@@ -292,8 +239,7 @@ class LineRangeDecoder {
     for (const int64_t r : kept) {
       const auto [b, e] = block_[static_cast<size_t>(r)];
       if (rest_) {
-        ARROW_ASSIGN_OR_RAISE(bool ok, DecodeLine(file + b, static_cast<size_t>(e - b),
-                                                  static_cast<size_t>(file_size - b), Store::kRest));
+        ARROW_ASSIGN_OR_RAISE(bool ok, DecodeOne(file, file_size, /*range_end=*/e, b, e, Store::kRest));
         if (!ok) return false;  // not reached: the line was accepted a moment ago
       }
     }
@@ -304,6 +250,49 @@ class LineRangeDecoder {
 
   bool Stores(size_t column, Store store) const {
     return store == Store::kAll || (store == Store::kPredicate) == (predicate_[column] != 0);
+  }
+
+  // The line at bytes [b, e): read by its layout when it has the learned one, else parsed (many
+  // lines at a time while layouts are not used, alone while they are: a line missed is then
+  // learned from after a run of misses; layouts are given up for the range when most lines miss).
+  Result<bool> DecodeOne(const char* file, int64_t file_size, int64_t range_end, int64_t b, int64_t e, Store store) {
+    if (shapes_ && shape_.learned() && shape_.Match(file + b, file + e, file + file_size, columns_) == file + e) {
+      ARROW_RETURN_NOT_OK(AppendShaped(store));
+      return true;
+    }
+    if (shapes_) {
+      ++missed_;
+      learning_ = !shape_.learned() || ++misses_in_a_row_ >= kMissesBeforeRelearning;
+      ARROW_ASSIGN_OR_RAISE(bool ok, DecodeLine(file + b, static_cast<size_t>(e - b), static_cast<size_t>(file_size - b), store));
+      if (ok && learning_ && shape_.Learn(learned_keys_, columns_)) misses_in_a_row_ = 0;
+      learning_ = false;
+      if (missed_ >= kMissesBeforeGivingUp && missed_ > shaped_) shapes_ = false;
+      return ok;
+    }
+    simdjson::dom::element doc;
+    if (documents_.Next(file, file_size, range_end, b, e, &doc)) return DecodeDocument(doc, store);
+    return DecodeLine(file + b, static_cast<size_t>(e - b), static_cast<size_t>(file_size - b), store);
+  }
+
+  // The end of the line of the learned layout that starts at `start`, when what follows it is a
+  // line break (`\n` or `\r\n`) or the range's end: the line is then matched and its end
+  // found in one pass. Else null.
+  const char* ShapedLine(const char* file, int64_t file_size, int64_t start, int64_t end) {
+    if (!shapes_ || !shape_.learned()) return nullptr;
+    const char* close = shape_.Match(file + start, file + end, file + file_size, columns_);
+    const char* range_end = file + end;
+    if (!close || close == range_end || *close == '\n') return close;
+    return *close == '\r' && close + 1 < range_end && close[1] == '\n' ? close : nullptr;
+  }
+
+  // The values of the line the learned layout matched last, appended to the columns `store` names.
+  Status AppendShaped(Store store) {
+    if (!shape_.Append(&columns_, stored_[static_cast<int>(store)], &error_)) return error_;
+    ++line_id_;
+    if (store == Store::kAll) ++rows_;
+    ++shaped_;
+    misses_in_a_row_ = 0;
+    return Status::OK();
   }
 
   // `capacity`: readable bytes from `line` on (simdjson reads up to SIMDJSON_PADDING past the end).
@@ -328,8 +317,10 @@ class LineRangeDecoder {
       return Decline("the record is ", JsonKindName(doc.type()), ", not an object");
     }
     const int64_t row = line_id_++;
+    learned_keys_.clear();
     for (simdjson::dom::key_value_pair field : object) {
       ColumnBuilder* c = Find(field.key);
+      if (learning_) learned_keys_.emplace_back(field.key, c ? static_cast<int>(c - columns_.data()) : -1);
       if (!c) continue;  // a field the schema lacks is ignored
       const bool stored = Stores(static_cast<size_t>(c - columns_.data()), store);
       // A declared key given twice: Arrow's reader rejects the record.
@@ -396,21 +387,6 @@ class LineRangeDecoder {
     return nullptr;
   }
 
-  static Status AppendNull(ColumnBuilder* c) {
-    switch (c->kind) {
-      case ValueKind::kString:
-        return c->strings.AppendNull();
-      case ValueKind::kDouble:
-        return c->doubles.AppendNull();
-      case ValueKind::kBoolean:
-        return c->booleans.AppendNull();
-      case ValueKind::kNested:
-        return c->nested->AppendNull();
-      default:
-        return c->integers.AppendNull();
-    }
-  }
-
   // *fits false: `value` is not one Arrow's reader takes for the column's type. `store` false:
   // only checks it. False: the append failed, with `*error` set. (No Status or Result is made
   // on the way of a value that is appended: this runs once per value.)
@@ -461,6 +437,14 @@ class LineRangeDecoder {
   const ScanFilter* filter_;
   bool filtering_;  // lines are decoded predicate first (until the filter is given up)
   bool rest_ = false;  // some column is not the predicate's
+  bool shapes_;        // lines are read by their layout where they have the learned one
+  bool learning_ = false;  // the line being parsed gives its keys to learned_keys_
+  LineShape shape_;
+  std::vector<std::pair<std::string_view, int>> learned_keys_;  // keys and columns of the line parsed last
+  std::vector<uint8_t> stored_[3];  // per Store: the columns it appends to
+  int64_t shaped_ = 0;              // lines read by their layout
+  int64_t missed_ = 0;              // lines parsed while layouts are used
+  int misses_in_a_row_ = 0;
   std::vector<uint8_t> predicate_;  // per column: read by the filter
   arrow::FieldVector predicate_fields_;
   std::vector<std::vector<std::shared_ptr<arrow::Array>>> chunks_;  // per predicate column: kept values by block
@@ -548,7 +532,8 @@ const ScanFilter* SimdjsonFilter(const ScanFilter* filter, const arrow::Schema& 
 Result<std::shared_ptr<arrow::Table>> DecodeJsonLinesSimdjson(const std::shared_ptr<arrow::Buffer>& data,
                                                               const std::shared_ptr<arrow::Schema>& parse_schema,
                                                               bool use_threads, std::string* why,
-                                                              const ScanFilter* filter, int64_t* rows_filtered) {
+                                                              const ScanFilter* filter, int64_t* rows_filtered,
+                                                              bool shapes) {
   // With a nested column (a schema with a MAP) this decoder alone judges the records, so it also
   // truncates timestamp fractions, as Arrow's path does for the flat schemas it declines.
   const bool sole_decoder = !SimdjsonDecodesSchema(*parse_schema);
@@ -565,7 +550,7 @@ Result<std::shared_ptr<arrow::Table>> DecodeJsonLinesSimdjson(const std::shared_
   std::vector<uint8_t> accepted(ranges.size(), 0);
   auto decode = [&](int i) -> Status {
     const auto k = static_cast<size_t>(i);
-    decoders[k] = std::make_unique<LineRangeDecoder>(*parse_schema, sole_decoder, filter);
+    decoders[k] = std::make_unique<LineRangeDecoder>(*parse_schema, sole_decoder, filter, shapes);
     ARROW_RETURN_NOT_OK(decoders[k]->Init());
     ARROW_ASSIGN_OR_RAISE(bool ok, decoders[k]->Decode(p, n, ranges[k].first, ranges[k].second));
     accepted[k] = ok ? 1 : 0;

@@ -55,11 +55,15 @@ Status CheckSimdjsonDecodesMapSchema(const arrow::Schema& parse_schema);
 /// columns decoded. The table then holds a superset of the rows the predicate keeps (the decoder
 /// stops filtering when the predicate keeps most rows or cannot be evaluated); `rows_filtered`
 /// (when given) is increased by the rows it dropped. Ignored for a schema with a MAP.
+///
+/// `shapes`: a line with the layout of a line parsed before it is read without the parser
+/// (json_line_shape.h: same values, same lines declined); false parses every line (for tests
+/// that compare the two).
 Result<std::shared_ptr<arrow::Table>> DecodeJsonLinesSimdjson(const std::shared_ptr<arrow::Buffer>& data,
                                                               const std::shared_ptr<arrow::Schema>& parse_schema,
                                                               bool use_threads, std::string* why = nullptr,
                                                               const ScanFilter* filter = nullptr,
-                                                              int64_t* rows_filtered = nullptr);
+                                                              int64_t* rows_filtered = nullptr, bool shapes = true);
 
 /// `filter` when the decoder may apply it to a file read with `parse_schema` for the declared
 /// `schema`: every column it reads is decoded here and every column decodes straight to its

@@ -13,6 +13,7 @@
 #include "iceberg/manifest.h"
 #include "io/file_system.h"
 #include "source/file_readers.h"
+#include "source/json_simdjson_reader.h"
 #include "sql/sql_script.h"
 
 namespace sluice::fuzz {
@@ -136,7 +137,28 @@ std::string RecordReader(std::string_view input, const char* format) {
   return {};
 }
 
-std::string Json(std::string_view input) { return RecordReader(input, "json"); }
+// The simdjson decoder reads lines of a learned layout without its parser (json_line_shape.h):
+// with and without that, the same table or the same decline.
+std::string JsonShapes(std::string_view input) {
+  const auto buffer = arrow::Buffer::FromString(std::string(input));
+  auto schema = *RecordSchema()->RemoveField(RecordSchema()->GetFieldIndex("_corrupt_record"));
+  std::string why_shaped, why_parsed;
+  auto shaped = source::DecodeJsonLinesSimdjson(buffer, schema, false, &why_shaped, nullptr, nullptr, true);
+  auto parsed = source::DecodeJsonLinesSimdjson(buffer, schema, false, &why_parsed, nullptr, nullptr, false);
+  if (shaped.ok() != parsed.ok()) {
+    return "json layouts: one decode failed: " + shaped.status().ToString() + " / " + parsed.status().ToString();
+  }
+  if (!shaped.ok()) return {};
+  const bool same = (*shaped == nullptr && *parsed == nullptr && why_shaped == why_parsed) ||
+                    (*shaped != nullptr && *parsed != nullptr && (*shaped)->Equals(**parsed));
+  if (same) return {};
+  return "json layouts: lines of a learned layout read differently (" + why_shaped + " / " + why_parsed + ")";
+}
+
+std::string Json(std::string_view input) {
+  auto bad = RecordReader(input, "json");
+  return bad.empty() ? JsonShapes(input) : bad;
+}
 std::string Csv(std::string_view input) { return RecordReader(input, "csv"); }
 
 // The checkpoint's offsets and commits entries, one line of the file sink log, and a metadata

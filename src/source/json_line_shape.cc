@@ -1,0 +1,304 @@
+#include "source/json_line_shape.h"
+
+#include <arrow/util/value_parsing.h>
+#include <simdjson.h>
+
+#include <bit>
+#include <cstring>
+
+namespace sluice::source {
+namespace {
+
+constexpr uint64_t kOnes = 0x0101010101010101ULL;
+constexpr uint64_t kHigh = 0x8080808080808080ULL;
+
+uint64_t Load64(const char* p) {
+  uint64_t v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+
+// Bytes of `x` below `n` (n <= 128), flagged by their high bit. Only the lowest flag is sure
+// (a borrow can flag a byte above a true one), and only the lowest is used.
+constexpr uint64_t Below(uint64_t x, uint8_t n) { return (x - kOnes * n) & ~x & kHigh; }
+constexpr uint64_t Equal(uint64_t x, uint8_t c) { return Below(x ^ (kOnes * c), 1); }
+
+uint32_t Load32(const char* p) {
+  uint32_t v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+
+// Key tokens are short: two overlapping loads, memcmp beyond 16 bytes.
+bool SameBytes(const char* a, const char* b, size_t n) {
+  if (n >= 8 && n <= 16) return Load64(a) == Load64(b) && Load64(a + n - 8) == Load64(b + n - 8);
+  if (n >= 4 && n < 8) return Load32(a) == Load32(b) && Load32(a + n - 4) == Load32(b + n - 4);
+  return std::memcmp(a, b, n) == 0;
+}
+
+// The closing quote of a string whose text starts at `p`, or null: the string holds an escape,
+// a control byte or bytes that are not UTF-8, or does not close before `end`. Eight bytes at a
+// time while `readable_end` allows.
+const char* ClosingQuote(const char* p, const char* end, const char* readable_end) {
+  const char* const text = p;
+  bool ascii = true;
+  while (true) {
+    while (p + 8 <= readable_end) {
+      const uint64_t x = Load64(p);
+      const uint64_t flags = Equal(x, '"') | Equal(x, '\\') | Below(x, 0x20) | (x & kHigh);
+      if (flags != 0) {
+        p += std::countr_zero(flags) >> 3;
+        break;
+      }
+      p += 8;
+    }
+    if (p >= end) return nullptr;
+    const auto c = static_cast<unsigned char>(*p);
+    if (c == '"') break;
+    if (c == '\\' || c < 0x20) return nullptr;
+    if (c >= 0x80) ascii = false;
+    ++p;
+  }
+  if (!ascii && !simdjson::validate_utf8(text, static_cast<size_t>(p - text))) return nullptr;
+  return p;
+}
+
+// An integer literal of at most 18 digits (no leading zero, not "-0": simdjson reads "-0" as a
+// double); `*pp` moves past it. What follows is the caller's to check.
+bool ReadInteger(const char** pp, const char* end, int64_t* out) {
+  const char* p = *pp;
+  const bool negative = p < end && *p == '-';
+  if (negative) ++p;
+  const char* digits = p;
+  uint64_t v = 0;
+  while (p < end && static_cast<unsigned>(*p - '0') < 10) {
+    v = v * 10 + static_cast<unsigned>(*p - '0');
+    if (++p - digits > 18) return false;
+  }
+  if (p == digits || (*digits == '0' && (p - digits > 1 || negative))) return false;
+  *out = negative ? -static_cast<int64_t>(v) : static_cast<int64_t>(v);
+  *pp = p;
+  return true;
+}
+
+bool ReadLiteral(const char** pp, const char* end, std::string_view word) {
+  if (static_cast<size_t>(end - *pp) < word.size() || std::memcmp(*pp, word.data(), word.size()) != 0) return false;
+  *pp += word.size();
+  return true;
+}
+
+int FractionDigits(arrow::TimeUnit::type unit) {
+  switch (unit) {
+    case arrow::TimeUnit::SECOND:
+      return 0;
+    case arrow::TimeUnit::MILLI:
+      return 3;
+    case arrow::TimeUnit::MICRO:
+      return 6;
+    default:
+      return 9;
+  }
+}
+
+constexpr int64_t kPow10[] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000};
+
+}  // namespace
+
+Result<ValueKind> KindOf(const arrow::DataType& type) {
+  switch (type.id()) {
+    case arrow::Type::STRING:
+      return ValueKind::kString;
+    case arrow::Type::INT8:
+    case arrow::Type::INT16:
+    case arrow::Type::INT32:
+    case arrow::Type::INT64:
+      return ValueKind::kInteger;
+    case arrow::Type::DOUBLE:
+      return ValueKind::kDouble;
+    case arrow::Type::BOOL:
+      return ValueKind::kBoolean;
+    case arrow::Type::TIMESTAMP:
+      return ValueKind::kTimestamp;
+    default:
+      return Status::NotImplemented("type ", type.ToString(), " is decoded by Arrow's reader");
+  }
+}
+
+bool Appended(Status st, Status* error) {
+  if (st.ok()) return true;
+  *error = std::move(st);
+  return false;
+}
+
+Status AppendNull(ColumnBuilder* c) {
+  switch (c->kind) {
+    case ValueKind::kString:
+      return c->strings.AppendNull();
+    case ValueKind::kDouble:
+      return c->doubles.AppendNull();
+    case ValueKind::kBoolean:
+      return c->booleans.AppendNull();
+    case ValueKind::kNested:
+      return c->nested->AppendNull();
+    default:
+      return c->integers.AppendNull();
+  }
+}
+
+bool LineShape::Learn(const std::vector<std::pair<std::string_view, int>>& keys,
+                      const std::vector<ColumnBuilder>& columns) {
+  learned_ = false;
+  fields_.clear();
+  absent_.clear();
+  std::vector<uint8_t> filled(columns.size(), 0);
+  for (const auto& c : columns) {
+    if (c.kind == ValueKind::kNested) return false;
+  }
+  for (const auto& [key, column] : keys) {
+    for (const char ch : key) {
+      if (ch == '"' || ch == '\\' || static_cast<unsigned char>(ch) < 0x20) return false;
+    }
+    fields_.push_back(Field{"\"" + std::string(key) + "\":", column});
+    if (column >= 0) filled[static_cast<size_t>(column)] = 1;
+  }
+  for (size_t i = 0; i < columns.size(); ++i) {
+    if (!filled[i]) absent_.push_back(static_cast<int>(i));
+  }
+  values_.assign(fields_.size(), Value{});
+  seconds_.assign(fields_.size(), SecondsCache{});
+  learned_ = true;
+  return true;
+}
+
+const char* LineShape::Match(const char* line, const char* end, const char* readable_end,
+                             const std::vector<ColumnBuilder>& columns) {
+  const char* p = line;
+  if (p == end || *p++ != '{') return nullptr;
+  for (size_t k = 0; k < fields_.size(); ++k) {
+    const Field& f = fields_[k];
+    if (k > 0 && (p == end || *p++ != ',')) return nullptr;
+    const size_t n = f.token.size();
+    if (static_cast<size_t>(end - p) < n || !SameBytes(p, f.token.data(), n)) return nullptr;
+    p += n;
+    const ColumnBuilder* c = f.column >= 0 ? &columns[static_cast<size_t>(f.column)] : nullptr;
+    if (!ReadValue(c, &p, end, readable_end, &values_[k])) return nullptr;
+    if (c && c->kind == ValueKind::kTimestamp && !values_[k].null &&
+        !ReadTimestamp(k, static_cast<const arrow::TimestampType&>(*c->type), values_[k].text, &values_[k].integer)) {
+      return nullptr;
+    }
+  }
+  if (p == end || *p != '}') return nullptr;
+  return p + 1;
+}
+
+bool LineShape::ReadValue(const ColumnBuilder* c, const char** pp, const char* end,
+                          const char* readable_end, Value* out) {
+  out->null = false;
+  const char* p = *pp;
+  if (p == end) return false;
+  if (*p == 'n') {
+    out->null = true;
+    return ReadLiteral(pp, end, "null");
+  }
+  auto read_string = [&]() {
+    if (*p != '"') return false;
+    const char* close = ClosingQuote(p + 1, end, readable_end);
+    if (!close) return false;
+    out->text = std::string_view(p + 1, static_cast<size_t>(close - p - 1));
+    *pp = close + 1;
+    return true;
+  };
+  auto read_boolean = [&]() {
+    out->integer = *p == 't';
+    return ReadLiteral(pp, end, *p == 't' ? "true" : "false");
+  };
+  if (!c) {  // a key no column has: any string, integer or boolean is checked and left
+    if (*p == '"') return read_string();
+    if (*p == 't' || *p == 'f') return read_boolean();
+    return ReadInteger(pp, end, &out->integer);
+  }
+  switch (c->kind) {
+    case ValueKind::kString:
+    case ValueKind::kTimestamp:
+      return read_string();
+    case ValueKind::kInteger:
+      return ReadInteger(pp, end, &out->integer) && out->integer >= c->min && out->integer <= c->max;
+    case ValueKind::kDouble:
+      // simdjson reads an integer literal as int64; the parsed path converts it like this.
+      if (!ReadInteger(pp, end, &out->integer)) return false;
+      out->number = static_cast<double>(out->integer);
+      return true;
+    case ValueKind::kBoolean:
+      return (*p == 't' || *p == 'f') && read_boolean();
+    case ValueKind::kNested:
+      return false;
+  }
+  return false;
+}
+
+// Arrow's ISO-8601 parser gives "YYYY-MM-DD[T ]hh:mm:ss" plus, for ".f" with no more digits
+// than the unit holds, the digits scaled to the unit: so a timestamp of that form is its cached
+// seconds plus its fraction. Any other form is parsed whole by Arrow's parser.
+bool LineShape::ReadTimestamp(size_t field, const arrow::TimestampType& type, std::string_view s, int64_t* out) {
+  constexpr size_t kSeconds = 19;
+  const int unit_digits = FractionDigits(type.unit());
+  const size_t digits = s.size() > kSeconds ? s.size() - kSeconds - 1 : 0;
+  bool plain = s.size() == kSeconds ||
+               (s.size() > kSeconds + 1 && s[kSeconds] == '.' && digits <= static_cast<size_t>(unit_digits));
+  int64_t fraction = 0;
+  for (size_t i = kSeconds + 1; plain && i < s.size(); ++i) {
+    const auto d = static_cast<unsigned>(s[i] - '0');
+    plain = d < 10;
+    fraction = fraction * 10 + d;
+  }
+  if (!plain) return arrow::internal::ParseValue<arrow::TimestampType>(type, s.data(), s.size(), out);
+  SecondsCache& cache = seconds_[field];
+  if (cache.prefix.size() != kSeconds || std::memcmp(cache.prefix.data(), s.data(), kSeconds) != 0) {
+    int64_t seconds = 0;
+    if (!arrow::internal::ParseValue<arrow::TimestampType>(type, s.data(), kSeconds, &seconds)) return false;
+    cache.prefix.assign(s.data(), kSeconds);
+    cache.value = seconds;
+  }
+  fraction *= kPow10[static_cast<size_t>(unit_digits) - digits];
+  return !__builtin_add_overflow(cache.value, fraction, out);
+}
+
+bool LineShape::Append(std::vector<ColumnBuilder>* columns, const std::vector<uint8_t>& stored, Status* error) const {
+  for (size_t k = 0; k < fields_.size(); ++k) {
+    const int column = fields_[k].column;
+    if (column < 0 || !stored[static_cast<size_t>(column)]) continue;
+    ColumnBuilder& c = (*columns)[static_cast<size_t>(column)];
+    const Value& v = values_[k];
+    bool ok = true;
+    if (v.null) {
+      ok = Appended(AppendNull(&c), error);
+    } else {
+      switch (c.kind) {
+        case ValueKind::kString:
+          ok = TryAppend(&c.strings, v.text) || Appended(c.strings.Append(v.text), error);
+          break;
+        case ValueKind::kInteger:
+        case ValueKind::kTimestamp:
+          ok = TryAppend(&c.integers, v.integer) || Appended(c.integers.Append(v.integer), error);
+          break;
+        case ValueKind::kDouble:
+          ok = TryAppend(&c.doubles, v.number) || Appended(c.doubles.Append(v.number), error);
+          break;
+        case ValueKind::kBoolean:
+          ok = TryAppend(&c.booleans, v.integer != 0) || Appended(c.booleans.Append(v.integer != 0), error);
+          break;
+        case ValueKind::kNested:
+          break;  // never learned
+      }
+    }
+    if (!ok) return false;
+  }
+  for (const int column : absent_) {
+    if (stored[static_cast<size_t>(column)] && !Appended(AppendNull(&(*columns)[static_cast<size_t>(column)]), error)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace sluice::source

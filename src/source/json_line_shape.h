@@ -1,0 +1,130 @@
+// A JSON line read without a parser when it has the layout of the lines before it.
+//
+// The lines of a JSON-lines file nearly always give the same keys in the same order, written
+// the same way (no spaces, no escapes). Once the simdjson decoder (json_simdjson_reader.h) has
+// parsed one line, LineShape holds its layout: the key tokens (`"name":`) in order, each with
+// the column it fills or none. A later line is read by comparing it byte for byte with that
+// layout and reading each value in place. Only a line that is valid JSON with values the columns
+// take exactly as the simdjson path takes them is read so; any other byte sequence (spaces, an
+// escape, another key order, a fraction where an integer is declared, a nested value, an integer
+// of 19 digits or more, "-0", a timestamp Arrow's ISO-8601 parser does not read) is a miss, and
+// the line is parsed as before. So a line gives the same values (or
+// is declined the same way) whichever way it is read. Non-ASCII string bytes are checked to be
+// UTF-8, control bytes in strings are a miss.
+//
+// One instance per thread (the decoder of one line range).
+#pragma once
+
+#include <arrow/api.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sluice/status.h"
+
+namespace sluice::source {
+
+// kNested: any type JsonValueBuilderDecodes that is not flat (only in a schema with a MAP).
+enum class ValueKind { kString, kInteger, kDouble, kBoolean, kTimestamp, kNested };
+
+/// The column a type decodes into, or NotImplemented for a type the decoder leaves to Arrow.
+Result<ValueKind> KindOf(const arrow::DataType& type);
+
+/// One declared column being built. Integers of every width are collected as int64 (in the
+/// declared width's range) and cast at the end; the range check makes the cast exact.
+struct ColumnBuilder {
+  std::string name;
+  std::shared_ptr<arrow::DataType> type;
+  ValueKind kind = ValueKind::kString;
+  int64_t min = 0;
+  int64_t max = 0;
+  int64_t last_row = -1;  // the row that last set this column (a second set in one row = duplicate key)
+  arrow::StringBuilder strings;
+  arrow::Int64Builder integers;  // kInteger and kTimestamp values
+  arrow::DoubleBuilder doubles;
+  arrow::BooleanBuilder booleans;
+  std::unique_ptr<arrow::ArrayBuilder> nested;
+};
+
+/// Per-value appends that check the capacity here and append without a Status when it holds
+/// (the builders' own Append reserves, checks for overflow and returns a Status for every value,
+/// and a Status per value costs a call to its destructor). False: the builder is full, and the
+/// caller takes the ordinary path (which grows it, or reports a column past 2 GiB).
+inline bool TryAppend(arrow::StringBuilder* b, std::string_view s) {
+  if (ARROW_PREDICT_FALSE(b->length() == b->capacity() ||
+                          b->value_data_capacity() - b->value_data_length() < static_cast<int64_t>(s.size()))) {
+    return false;
+  }
+  b->UnsafeAppend(s);
+  return true;
+}
+
+template <typename Builder, typename T>
+bool TryAppend(Builder* b, T v) {
+  if (ARROW_PREDICT_FALSE(b->length() == b->capacity())) return false;
+  b->UnsafeAppend(v);
+  return true;
+}
+
+/// The ordinary path's outcome: true when it went well, else false with `*error` set.
+[[gnu::noinline]] bool Appended(Status st, Status* error);
+
+/// `c`'s null. (Grows the builder as needed.)
+Status AppendNull(ColumnBuilder* c);
+
+class LineShape {
+ public:
+  /// Learns the layout of a line just decoded by the parser: its keys in order (as the parser
+  /// gave them, unescaped), each with the index of the column it filled or -1. False, and no
+  /// layout, when a key holds a byte a token cannot match as is (a quote, a backslash, a control
+  /// byte) or a column is nested.
+  bool Learn(const std::vector<std::pair<std::string_view, int>>& keys, const std::vector<ColumnBuilder>& columns);
+
+  bool learned() const { return learned_; }
+
+  /// Whether the bytes from `line` on start with one object of the learned layout whose values
+  /// all fit their columns, ending before `end`: then the end of the object (past its `}`), and
+  /// the values are held for Append; else null. The object holds no line break (no token or
+  /// value takes one). `readable_end`: bytes up to it may be read (the end of the file's buffer).
+  /// Reads nothing of `columns` but their kinds and ranges.
+  const char* Match(const char* line, const char* end, const char* readable_end,
+                    const std::vector<ColumnBuilder>& columns);
+
+  /// Appends the matched line's values to the columns `stored` marks (one byte per column), and
+  /// nulls to the marked columns the layout lacks. False: an append failed, with `*error` set.
+  bool Append(std::vector<ColumnBuilder>* columns, const std::vector<uint8_t>& stored, Status* error) const;
+
+ private:
+  struct Field {
+    std::string token;  // `"key":`
+    int column = -1;
+  };
+  struct Value {
+    std::string_view text;
+    int64_t integer = 0;  // integers, timestamps and booleans (0 or 1)
+    double number = 0;
+    bool null = false;
+  };
+  // A timestamp's text up to its seconds, and its value: the lines of a file share it for a
+  // second of events, so only the fraction is read for most lines.
+  struct SecondsCache {
+    std::string prefix;
+    int64_t value = 0;
+  };
+
+  // A value at `*p` the column (or, null, a key no column has) takes, read into `*out`; `*p`
+  // moves past it.
+  static bool ReadValue(const ColumnBuilder* c, const char** p, const char* end, const char* readable_end, Value* out);
+  bool ReadTimestamp(size_t field, const arrow::TimestampType& type, std::string_view s, int64_t* out);
+
+  bool learned_ = false;
+  std::vector<Field> fields_;
+  std::vector<int> absent_;  // columns no key of the layout fills
+  std::vector<Value> values_;
+  std::vector<SecondsCache> seconds_;  // per field
+};
+
+}  // namespace sluice::source
