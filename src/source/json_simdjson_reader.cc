@@ -239,7 +239,7 @@ class LineRangeDecoder {
     for (const int64_t r : kept) {
       const auto [b, e] = block_[static_cast<size_t>(r)];
       if (rest_) {
-        ARROW_ASSIGN_OR_RAISE(bool ok, DecodeOne(file, file_size, /*range_end=*/e, b, e, Store::kRest));
+        ARROW_ASSIGN_OR_RAISE(bool ok, DecodeOne(file, file_size, /*range_end=*/-1, b, e, Store::kRest));
         if (!ok) return false;  // not reached: the line was accepted a moment ago
       }
     }
@@ -255,6 +255,7 @@ class LineRangeDecoder {
   // The line at bytes [b, e): read by its layout when it has the learned one, else parsed (many
   // lines at a time while layouts are not used, alone while they are: a line missed is then
   // learned from after a run of misses; layouts are given up for the range when most lines miss).
+  // `range_end` -1: a line behind the stream's (decoded again for the filter), parsed alone.
   Result<bool> DecodeOne(const char* file, int64_t file_size, int64_t range_end, int64_t b, int64_t e, Store store) {
     if (shapes_ && shape_.learned() && shape_.Match(file + b, file + e, file + file_size, columns_) == file + e) {
       ARROW_RETURN_NOT_OK(AppendShaped(store));
@@ -270,7 +271,7 @@ class LineRangeDecoder {
       return ok;
     }
     simdjson::dom::element doc;
-    if (documents_.Next(file, file_size, range_end, b, e, &doc)) return DecodeDocument(doc, store);
+    if (range_end >= 0 && documents_.Next(file, file_size, range_end, b, e, &doc)) return DecodeDocument(doc, store);
     return DecodeLine(file + b, static_cast<size_t>(e - b), static_cast<size_t>(file_size - b), store);
   }
 
