@@ -2,6 +2,9 @@
 
 #include <arrow/util/value_parsing.h>
 #include <simdjson.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include <bit>
 #include <cstring>
@@ -36,31 +39,60 @@ bool SameBytes(const char* a, const char* b, size_t n) {
   return std::memcmp(a, b, n) == 0;
 }
 
-// The closing quote of a string whose text starts at `p`, or null: the string holds an escape,
-// a control byte or bytes that are not UTF-8, or does not close before `end`. Eight bytes at a
-// time while `readable_end` allows.
-const char* ClosingQuote(const char* p, const char* end, const char* readable_end) {
-  const char* const text = p;
-  bool ascii = true;
+// The first byte at or after `p` (before `readable_end`) that may end or interrupt a string's
+// plain text: a quote, a backslash, a control byte or a non-ASCII byte; `readable_end` when
+// none is found in the bytes it could read a block at a time (the caller goes on byte by byte).
+const char* NextSpecial(const char* p, const char* readable_end) {
+#if defined(__SSE2__)
+  const __m128i quote = _mm_set1_epi8('"');
+  const __m128i backslash = _mm_set1_epi8('\\');
+  const __m128i space = _mm_set1_epi8(0x20);
+  while (p + 16 <= readable_end) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    // Signed bytes: below 0x20 is a control byte or (negative) a non-ASCII one.
+    const __m128i special = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)),
+                                         _mm_cmplt_epi8(v, space));
+    const auto mask = static_cast<unsigned>(_mm_movemask_epi8(special));
+    if (mask != 0) return p + std::countr_zero(mask);
+    p += 16;
+  }
+#endif
+  while (p + 8 <= readable_end) {
+    const uint64_t x = Load64(p);
+    const uint64_t flags = Equal(x, '"') | Equal(x, '\\') | Below(x, 0x20) | (x & kHigh);
+    if (flags != 0) return p + (std::countr_zero(flags) >> 3);
+    p += 8;
+  }
+  return p;
+}
+
+// ClosingQuote's way past a non-ASCII byte at `p`: on to the closing quote, then the whole
+// text checked as UTF-8.
+[[gnu::noinline]] const char* ClosingQuoteAfterNonAscii(const char* text, const char* p, const char* end,
+                                                        const char* readable_end) {
   while (true) {
-    while (p + 8 <= readable_end) {
-      const uint64_t x = Load64(p);
-      const uint64_t flags = Equal(x, '"') | Equal(x, '\\') | Below(x, 0x20) | (x & kHigh);
-      if (flags != 0) {
-        p += std::countr_zero(flags) >> 3;
-        break;
-      }
-      p += 8;
-    }
-    if (p >= end) return nullptr;
     const auto c = static_cast<unsigned char>(*p);
     if (c == '"') break;
     if (c == '\\' || c < 0x20) return nullptr;
-    if (c >= 0x80) ascii = false;
-    ++p;
+    p = NextSpecial(p + 1, readable_end);
+    if (p >= end) return nullptr;
   }
-  if (!ascii && !simdjson::validate_utf8(text, static_cast<size_t>(p - text))) return nullptr;
-  return p;
+  return simdjson::validate_utf8(text, static_cast<size_t>(p - text)) ? p : nullptr;
+}
+
+// The closing quote of a string whose text starts at `p`, or null: the string holds an escape,
+// a control byte or bytes that are not UTF-8, or does not close before `end`.
+inline const char* ClosingQuote(const char* p, const char* end, const char* readable_end) {
+  const char* const text = p;
+  while (true) {
+    p = NextSpecial(p, readable_end);
+    if (p >= end) return nullptr;
+    const auto c = static_cast<unsigned char>(*p);
+    if (c == '"') return p;
+    if (c == '\\' || c < 0x20) return nullptr;
+    if (c >= 0x80) return ClosingQuoteAfterNonAscii(text, p, end, readable_end);
+    ++p;  // a plain byte, reached one at a time near the end of the buffer
+  }
 }
 
 // An integer literal of at most 18 digits (no leading zero, not "-0": simdjson reads "-0" as a
@@ -70,12 +102,10 @@ bool ReadInteger(const char** pp, const char* end, int64_t* out) {
   const bool negative = p < end && *p == '-';
   if (negative) ++p;
   const char* digits = p;
+  const char* limit = end - p > 19 ? p + 19 : end;  // a 19th digit is one too many
   uint64_t v = 0;
-  while (p < end && static_cast<unsigned>(*p - '0') < 10) {
-    v = v * 10 + static_cast<unsigned>(*p - '0');
-    if (++p - digits > 18) return false;
-  }
-  if (p == digits || (*digits == '0' && (p - digits > 1 || negative))) return false;
+  for (; p < limit && static_cast<unsigned>(*p - '0') < 10; ++p) v = v * 10 + static_cast<unsigned>(*p - '0');
+  if (p == digits || p - digits > 18 || (*digits == '0' && (p - digits > 1 || negative))) return false;
   *out = negative ? -static_cast<int64_t>(v) : static_cast<int64_t>(v);
   *pp = p;
   return true;
