@@ -21,16 +21,16 @@ uint64_t Load64(const char* p) {
   return v;
 }
 
-// Bytes of `x` below `n` (n <= 128), flagged by their high bit. Only the lowest flag is sure
-// (a borrow can flag a byte above a true one), and only the lowest is used.
-constexpr uint64_t Below(uint64_t x, uint8_t n) { return (x - kOnes * n) & ~x & kHigh; }
-constexpr uint64_t Equal(uint64_t x, uint8_t c) { return Below(x ^ (kOnes * c), 1); }
-
 uint32_t Load32(const char* p) {
   uint32_t v;
   std::memcpy(&v, p, sizeof v);
   return v;
 }
+
+// Bytes of `x` below `n` (n <= 128), flagged by their high bit. Only the lowest flag is sure
+// (a borrow can flag a byte above a true one), and only the lowest is used.
+constexpr uint64_t Below(uint64_t x, uint8_t n) { return (x - kOnes * n) & ~x & kHigh; }
+constexpr uint64_t Equal(uint64_t x, uint8_t c) { return Below(x ^ (kOnes * c), 1); }
 
 // Key tokens are short: two overlapping loads, memcmp beyond 16 bytes.
 bool SameBytes(const char* a, const char* b, size_t n) {
@@ -39,9 +39,10 @@ bool SameBytes(const char* a, const char* b, size_t n) {
   return std::memcmp(a, b, n) == 0;
 }
 
-// The first byte at or after `p` (before `readable_end`) that may end or interrupt a string's
-// plain text: a quote, a backslash, a control byte or a non-ASCII byte; `readable_end` when
-// none is found in the bytes it could read a block at a time (the caller goes on byte by byte).
+// The first byte at or after `p` that may end or interrupt a string's plain text (a quote, a
+// backslash, a control byte or a non-ASCII byte), read a block at a time; when none is found
+// before fewer than a block's bytes remain before `readable_end`, the first byte not read (the
+// caller goes on byte by byte).
 const char* NextSpecial(const char* p, const char* readable_end) {
 #if defined(__SSE2__)
   const __m128i quote = _mm_set1_epi8('"');
