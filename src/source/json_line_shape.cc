@@ -6,6 +6,7 @@
 #include <emmintrin.h>
 #endif
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 
@@ -176,53 +177,88 @@ Status AppendNull(ColumnBuilder* c) {
   }
 }
 
-bool LineShape::Learn(const std::vector<std::pair<std::string_view, int>>& keys,
-                      const std::vector<ColumnBuilder>& columns) {
-  learned_ = false;
-  fields_.clear();
-  absent_.clear();
-  std::vector<uint8_t> filled(columns.size(), 0);
+bool LineLayouts::Learn(const std::vector<std::pair<std::string_view, int>>& keys,
+                        const std::vector<ColumnBuilder>& columns) {
   for (const auto& c : columns) {
     if (c.kind == ValueKind::kNested) return false;
   }
+  Layout layout;
+  std::vector<uint8_t> filled(columns.size(), 0);
   for (const auto& [key, column] : keys) {
     for (const char ch : key) {
       if (ch == '"' || ch == '\\' || static_cast<unsigned char>(ch) < 0x20) return false;
     }
-    fields_.push_back(Field{"\"" + std::string(key) + "\":", column});
+    layout.fields.push_back(Field{"\"" + std::string(key) + "\":", column});
     if (column >= 0) filled[static_cast<size_t>(column)] = 1;
   }
-  for (size_t i = 0; i < columns.size(); ++i) {
-    if (!filled[i]) absent_.push_back(static_cast<int>(i));
+  for (const auto& held : layouts_) {
+    auto same = [](const Field& a, const Field& b) { return a.token == b.token && a.column == b.column; };
+    if (std::equal(held.fields.begin(), held.fields.end(), layout.fields.begin(), layout.fields.end(), same)) {
+      return false;
+    }
   }
-  values_.assign(fields_.size(), Value{});
-  seconds_.assign(fields_.size(), SecondsCache{});
-  learned_ = true;
+  for (size_t i = 0; i < columns.size(); ++i) {
+    if (!filled[i]) layout.absent.push_back(static_cast<int>(i));
+  }
+  if (layouts_.size() == kMaxLayouts) {
+    auto oldest = std::min_element(layouts_.begin(), layouts_.end(), [](const Layout& a, const Layout& b) {
+      return a.last_matched < b.last_matched;
+    });
+    layouts_.erase(oldest);
+  }
+  layout.last_matched = ++matches_;
+  values_.resize(std::max(values_.size(), layout.fields.size()));
+  seconds_.resize(columns.size());
+  layouts_.push_back(std::move(layout));
   return true;
 }
 
-const char* LineShape::Match(const char* line, const char* end, const char* readable_end,
-                             const std::vector<ColumnBuilder>& columns) {
+const char* LineLayouts::Match(const char* line, const char* end, const char* readable_end,
+                               const std::vector<ColumnBuilder>& columns) {
   const char* p = line;
-  if (p == end || *p++ != '{') return nullptr;
-  for (size_t k = 0; k < fields_.size(); ++k) {
-    const Field& f = fields_[k];
-    if (k > 0 && (p == end || *p++ != ',')) return nullptr;
-    const size_t n = f.token.size();
-    if (static_cast<size_t>(end - p) < n || !SameBytes(p, f.token.data(), n)) return nullptr;
-    p += n;
-    const ColumnBuilder* c = f.column >= 0 ? &columns[static_cast<size_t>(f.column)] : nullptr;
-    if (!ReadValue(c, &p, end, readable_end, &values_[k])) return nullptr;
-    if (c && c->kind == ValueKind::kTimestamp && !values_[k].null &&
-        !ReadTimestamp(k, static_cast<const arrow::TimestampType&>(*c->type), values_[k].text, &values_[k].integer)) {
+  if (layouts_.empty() || p == end || *p++ != '{') return nullptr;
+  uint32_t live = (1u << layouts_.size()) - 1;  // the layouts whose keys so far are the line's
+  for (size_t k = 0;; ++k) {
+    if (p == end) return nullptr;
+    if (*p == '}') {
+      for (size_t i = 0; i < layouts_.size(); ++i) {
+        if ((live >> i & 1) == 0 || layouts_[i].fields.size() != k) continue;
+        matched_ = i;
+        layouts_[i].last_matched = ++matches_;
+        return p + 1;
+      }
+      return nullptr;
+    }
+    if (k > 0 && *p++ != ',') return nullptr;
+    auto key_at = [&](const std::vector<Field>& fields) -> const Field* {
+      if (k >= fields.size()) return nullptr;
+      const size_t n = fields[k].token.size();
+      return static_cast<size_t>(end - p) >= n && SameBytes(p, fields[k].token.data(), n) ? &fields[k] : nullptr;
+    };
+    const Field* f = nullptr;
+    if (layouts_.size() == 1) {  // the usual case
+      f = key_at(layouts_[0].fields);
+    } else {
+      for (size_t i = 0; i < layouts_.size(); ++i) {
+        if ((live >> i & 1) == 0) continue;
+        const Field* g = key_at(layouts_[i].fields);
+        if (!g) live &= ~(1u << i);
+        if (!f) f = g;  // the same key fills the same column in every layout
+      }
+    }
+    if (!f) return nullptr;
+    p += f->token.size();
+    const ColumnBuilder* c = f->column >= 0 ? &columns[static_cast<size_t>(f->column)] : nullptr;
+    Value& v = values_[k];
+    if (!ReadValue(c, &p, end, readable_end, &v)) return nullptr;
+    if (c && c->kind == ValueKind::kTimestamp && !v.null &&
+        !ReadTimestamp(f->column, static_cast<const arrow::TimestampType&>(*c->type), v.text, &v.integer)) {
       return nullptr;
     }
   }
-  if (p == end || *p != '}') return nullptr;
-  return p + 1;
 }
 
-bool LineShape::ReadValue(const ColumnBuilder* c, const char** pp, const char* end,
+bool LineLayouts::ReadValue(const ColumnBuilder* c, const char** pp, const char* end,
                           const char* readable_end, Value* out) {
   out->null = false;
   const char* p = *pp;
@@ -270,7 +306,7 @@ bool LineShape::ReadValue(const ColumnBuilder* c, const char** pp, const char* e
 // Arrow's ISO-8601 parser gives "YYYY-MM-DD[T ]hh:mm:ss" plus, for ".f" with no more digits
 // than the unit holds, the digits scaled to the unit: so a timestamp of that form is its cached
 // seconds plus its fraction. Any other form is parsed whole by Arrow's parser.
-bool LineShape::ReadTimestamp(size_t field, const arrow::TimestampType& type, std::string_view s, int64_t* out) {
+bool LineLayouts::ReadTimestamp(int column, const arrow::TimestampType& type, std::string_view s, int64_t* out) {
   constexpr size_t kSeconds = 19;
   const int unit_digits = FractionDigits(type.unit());
   const size_t digits = s.size() > kSeconds ? s.size() - kSeconds - 1 : 0;
@@ -283,7 +319,7 @@ bool LineShape::ReadTimestamp(size_t field, const arrow::TimestampType& type, st
     fraction = fraction * 10 + d;
   }
   if (!plain) return arrow::internal::ParseValue<arrow::TimestampType>(type, s.data(), s.size(), out);
-  SecondsCache& cache = seconds_[field];
+  SecondsCache& cache = seconds_[static_cast<size_t>(column)];
   if (cache.prefix.size() != kSeconds || std::memcmp(cache.prefix.data(), s.data(), kSeconds) != 0) {
     int64_t seconds = 0;
     if (!arrow::internal::ParseValue<arrow::TimestampType>(type, s.data(), kSeconds, &seconds)) return false;
@@ -294,9 +330,10 @@ bool LineShape::ReadTimestamp(size_t field, const arrow::TimestampType& type, st
   return !__builtin_add_overflow(cache.value, fraction, out);
 }
 
-bool LineShape::Append(std::vector<ColumnBuilder>* columns, const std::vector<uint8_t>& stored, Status* error) const {
-  for (size_t k = 0; k < fields_.size(); ++k) {
-    const int column = fields_[k].column;
+bool LineLayouts::Append(std::vector<ColumnBuilder>* columns, const std::vector<uint8_t>& stored, Status* error) const {
+  const Layout& layout = layouts_[matched_];
+  for (size_t k = 0; k < layout.fields.size(); ++k) {
+    const int column = layout.fields[k].column;
     if (column < 0 || !stored[static_cast<size_t>(column)]) continue;
     ColumnBuilder& c = (*columns)[static_cast<size_t>(column)];
     const Value& v = values_[k];
@@ -324,7 +361,7 @@ bool LineShape::Append(std::vector<ColumnBuilder>* columns, const std::vector<ui
     }
     if (!ok) return false;
   }
-  for (const int column : absent_) {
+  for (const int column : layout.absent) {
     if (stored[static_cast<size_t>(column)] && !Appended(AppendNull(&(*columns)[static_cast<size_t>(column)]), error)) {
       return false;
     }

@@ -1,16 +1,16 @@
-// A JSON line read without a parser when it has the layout of the lines before it.
+// A JSON line read without a parser when it has the layout of a line before it.
 //
 // The lines of a JSON-lines file nearly always give the same keys in the same order, written
-// the same way (no spaces, no escapes). Once the simdjson decoder (json_simdjson_reader.h) has
-// parsed one line, LineShape holds its layout: the key tokens (`"name":`) in order, each with
-// the column it fills or none. A later line is read by comparing it byte for byte with that
-// layout and reading each value in place. Only a line that is valid JSON with values the columns
-// take exactly as the simdjson path takes them is read so; any other byte sequence (spaces, an
-// escape, another key order, a fraction where an integer is declared, a nested value, an integer
-// of 19 digits or more, "-0", a timestamp Arrow's ISO-8601 parser does not read) is a miss, and
-// the line is parsed as before. So a line gives the same values (or
-// is declined the same way) whichever way it is read. Non-ASCII string bytes are checked to be
-// UTF-8, control bytes in strings are a miss.
+// the same way (no spaces, no escapes), or one of a few such layouts where keys are optional.
+// Once the simdjson decoder (json_simdjson_reader.h) has parsed a line, LineLayouts holds its
+// layout: the key tokens (`"name":`) in order, each with the column it fills or none. A later
+// line is read by comparing it byte for byte with the layouts held and reading each value in
+// place. Only a line that is valid JSON with values the columns take exactly as the simdjson
+// path takes them is read so; any other byte sequence (spaces, an escape, another key order, a
+// fraction where an integer is declared, a nested value, an integer of 19 digits or more, "-0",
+// a timestamp Arrow's ISO-8601 parser does not read) is a miss, and the line is parsed as
+// before. So a line gives the same values (or is declined the same way) whichever way it is
+// read. Non-ASCII string bytes are checked to be UTF-8, control bytes in strings are a miss.
 //
 // One instance per thread (the decoder of one line range).
 #pragma once
@@ -75,32 +75,43 @@ bool TryAppend(Builder* b, T v) {
 /// `c`'s null. (Grows the builder as needed.)
 Status AppendNull(ColumnBuilder* c);
 
-class LineShape {
+/// The layouts of a few lines of a range: usually one, several where keys are optional.
+class LineLayouts {
  public:
+  static constexpr size_t kMaxLayouts = 4;
+
+  /// Layouts held.
+  size_t size() const { return layouts_.size(); }
+
   /// Learns the layout of a line just decoded by the parser: its keys in order (as the parser
-  /// gave them, unescaped), each with the index of the column it filled or -1. False, and no
-  /// layout, when a key holds a byte a token cannot match as is (a quote, a backslash, a control
-  /// byte) or a column is nested.
+  /// gave them, unescaped), each with the index of the column it filled or -1. With kMaxLayouts
+  /// held, the one matched least recently is dropped. False, and nothing learned, when the
+  /// layout is held already, a key holds a byte a token cannot match as is (a quote, a
+  /// backslash, a control byte) or a column is nested.
   bool Learn(const std::vector<std::pair<std::string_view, int>>& keys, const std::vector<ColumnBuilder>& columns);
 
-  bool learned() const { return learned_; }
-
-  /// Whether the bytes from `line` on start with one object of the learned layout whose values
-  /// all fit their columns, ending before `end`: then the end of the object (past its `}`), and
-  /// the values are held for Append; else null. The object holds no line break (no token or
-  /// value takes one). `readable_end`: bytes up to it may be read (the end of the file's buffer).
-  /// Reads nothing of `columns` but their kinds and ranges.
+  /// Whether the bytes from `line` on start with one object of a layout held whose values all
+  /// fit their columns, ending before `end`: then the end of the object (past its `}`), and the
+  /// values are held for Append; else null. The layouts are followed together, key by key (a
+  /// value is read once, whichever layouts share the keys before it). The object holds no line
+  /// break (no token or value takes one). `readable_end`: bytes up to it may be read (the end of
+  /// the file's buffer). Reads nothing of `columns` but their kinds and ranges.
   const char* Match(const char* line, const char* end, const char* readable_end,
                     const std::vector<ColumnBuilder>& columns);
 
   /// Appends the matched line's values to the columns `stored` marks (one byte per column), and
-  /// nulls to the marked columns the layout lacks. False: an append failed, with `*error` set.
+  /// nulls to the marked columns its layout lacks. False: an append failed, with `*error` set.
   bool Append(std::vector<ColumnBuilder>* columns, const std::vector<uint8_t>& stored, Status* error) const;
 
  private:
   struct Field {
     std::string token;  // `"key":`
     int column = -1;
+  };
+  struct Layout {
+    std::vector<Field> fields;
+    std::vector<int> absent;   // columns no key of the layout fills
+    int64_t last_matched = 0;  // on the clock `matches_`
   };
   struct Value {
     std::string_view text;
@@ -118,13 +129,13 @@ class LineShape {
   // A value at `*p` the column (or, null, a key no column has) takes, read into `*out`; `*p`
   // moves past it.
   static bool ReadValue(const ColumnBuilder* c, const char** p, const char* end, const char* readable_end, Value* out);
-  bool ReadTimestamp(size_t field, const arrow::TimestampType& type, std::string_view s, int64_t* out);
+  bool ReadTimestamp(int column, const arrow::TimestampType& type, std::string_view s, int64_t* out);
 
-  bool learned_ = false;
-  std::vector<Field> fields_;
-  std::vector<int> absent_;  // columns no key of the layout fills
-  std::vector<Value> values_;
-  std::vector<SecondsCache> seconds_;  // per field
+  std::vector<Layout> layouts_;
+  std::vector<Value> values_;          // the matched line's, by key position
+  std::vector<SecondsCache> seconds_;  // by column
+  size_t matched_ = 0;                 // the layout of the line matched last
+  int64_t matches_ = 0;
 };
 
 }  // namespace sluice::source

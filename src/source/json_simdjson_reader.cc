@@ -26,8 +26,9 @@ constexpr size_t kFilterBlockRows = 4096;
 // smallest rest worth it.
 constexpr int64_t kLinesBeforeReserve = 64;
 constexpr int64_t kMinBytesToReserve = 256 << 10;
-// Lines that miss the learned layout one after another before the next parsed line is learned
-// from, and misses after which layouts are given up for the range (when they outnumber hits).
+// Lines that miss the learned layouts one after another before the next parsed line's layout
+// replaces the one matched least recently (LineLayouts holds a few), and misses after which
+// layouts are given up for the range (when they outnumber hits).
 constexpr int kMissesBeforeRelearning = 8;
 constexpr int64_t kMissesBeforeGivingUp = 64;
 
@@ -39,7 +40,7 @@ enum class Store { kAll, kPredicate, kRest };
 class LineRangeDecoder {
  public:
   // `filter`: applied by blocks of lines when given (every column it reads is in `schema`).
-  // `shapes`: lines of the layout of an earlier line are read without the parser (LineShape).
+  // `shapes`: lines of the layout of an earlier line are read without the parser (LineLayouts).
   LineRangeDecoder(const arrow::Schema& schema, bool truncate_fractions, const ScanFilter* filter, bool shapes)
       : truncate_fractions_(truncate_fractions), filter_(filter), filtering_(filter != nullptr), shapes_(shapes) {
     columns_.resize(static_cast<size_t>(schema.num_fields()));
@@ -252,20 +253,21 @@ class LineRangeDecoder {
     return store == Store::kAll || (store == Store::kPredicate) == (predicate_[column] != 0);
   }
 
-  // The line at bytes [b, e): read by its layout when it has the learned one, else parsed (many
+  // The line at bytes [b, e): read by its layout when it has a learned one, else parsed (many
   // lines at a time while layouts are not used, alone while they are: a line missed is then
-  // learned from after a run of misses; layouts are given up for the range when most lines miss).
+  // learned from while fewer than LineLayouts::kMaxLayouts are held, or after a run of misses;
+  // layouts are given up for the range when most lines miss).
   // `range_end` -1: a line behind the stream's (decoded again for the filter), parsed alone.
   Result<bool> DecodeOne(const char* file, int64_t file_size, int64_t range_end, int64_t b, int64_t e, Store store) {
-    if (shapes_ && shape_.learned() && shape_.Match(file + b, file + e, file + file_size, columns_) == file + e) {
+    if (shapes_ && layouts_.size() > 0 && layouts_.Match(file + b, file + e, file + file_size, columns_) == file + e) {
       ARROW_RETURN_NOT_OK(AppendShaped(store));
       return true;
     }
     if (shapes_) {
       ++missed_;
-      learning_ = !shape_.learned() || ++misses_in_a_row_ >= kMissesBeforeRelearning;
+      learning_ = layouts_.size() < LineLayouts::kMaxLayouts || ++misses_in_a_row_ >= kMissesBeforeRelearning;
       ARROW_ASSIGN_OR_RAISE(bool ok, DecodeLine(file + b, static_cast<size_t>(e - b), static_cast<size_t>(file_size - b), store));
-      if (ok && learning_ && shape_.Learn(learned_keys_, columns_)) misses_in_a_row_ = 0;
+      if (ok && learning_ && layouts_.Learn(learned_keys_, columns_)) misses_in_a_row_ = 0;
       learning_ = false;
       if (missed_ >= kMissesBeforeGivingUp && missed_ > shaped_) shapes_ = false;
       return ok;
@@ -275,20 +277,20 @@ class LineRangeDecoder {
     return DecodeLine(file + b, static_cast<size_t>(e - b), static_cast<size_t>(file_size - b), store);
   }
 
-  // The end of the line of the learned layout that starts at `start`, when what follows it is a
+  // The end of the line of a learned layout that starts at `start`, when what follows it is a
   // line break (`\n` or `\r\n`) or the range's end: the line is then matched and its end
   // found in one pass. Else null.
   const char* ShapedLine(const char* file, int64_t file_size, int64_t start, int64_t end) {
-    if (!shapes_ || !shape_.learned()) return nullptr;
-    const char* close = shape_.Match(file + start, file + end, file + file_size, columns_);
+    if (!shapes_ || layouts_.size() == 0) return nullptr;
+    const char* close = layouts_.Match(file + start, file + end, file + file_size, columns_);
     const char* range_end = file + end;
     if (!close || close == range_end || *close == '\n') return close;
     return *close == '\r' && close + 1 < range_end && close[1] == '\n' ? close : nullptr;
   }
 
-  // The values of the line the learned layout matched last, appended to the columns `store` names.
+  // The values of the line a learned layout matched last, appended to the columns `store` names.
   Status AppendShaped(Store store) {
-    if (!shape_.Append(&columns_, stored_[static_cast<int>(store)], &error_)) return error_;
+    if (!layouts_.Append(&columns_, stored_[static_cast<int>(store)], &error_)) return error_;
     ++line_id_;
     if (store == Store::kAll) ++rows_;
     ++shaped_;
@@ -438,9 +440,9 @@ class LineRangeDecoder {
   const ScanFilter* filter_;
   bool filtering_;  // lines are decoded predicate first (until the filter is given up)
   bool rest_ = false;  // some column is not the predicate's
-  bool shapes_;        // lines are read by their layout where they have the learned one
+  bool shapes_;        // lines are read by their layout where they have a learned one
   bool learning_ = false;  // the line being parsed gives its keys to learned_keys_
-  LineShape shape_;
+  LineLayouts layouts_;
   std::vector<std::pair<std::string_view, int>> learned_keys_;  // keys and columns of the line parsed last
   std::vector<uint8_t> stored_[3];  // per Store: the columns it appends to
   int64_t shaped_ = 0;              // lines read by their layout

@@ -37,13 +37,13 @@ std::vector<ColumnBuilder> ShapeColumns(const arrow::Schema& schema) {
 }
 
 // The layout of `{"i":..,"n":..,"d":..,"s":..,"b":..,"t":..,"x":..}` ("x": no column).
-LineShape LearnedShape(const std::vector<ColumnBuilder>& columns) {
-  LineShape shape;
+LineLayouts LearnedShape(const std::vector<ColumnBuilder>& columns) {
+  LineLayouts shape;
   EXPECT_TRUE(shape.Learn({{"i", 0}, {"n", 1}, {"d", 2}, {"s", 3}, {"b", 4}, {"t", 5}, {"x", -1}}, columns));
   return shape;
 }
 
-bool ShapeMatches(LineShape* shape, const std::vector<ColumnBuilder>& columns, const std::string& line) {
+bool ShapeMatches(LineLayouts* shape, const std::vector<ColumnBuilder>& columns, const std::string& line) {
   return shape->Match(line.data(), line.data() + line.size(), line.data() + line.size(), columns) ==
          line.data() + line.size();
 }
@@ -57,7 +57,7 @@ std::string ShapedLine(const std::string& i, const std::string& n, const std::st
 TEST(JsonLineShape, LinesOfTheLearnedLayoutAreReadInPlace) {
   auto schema = ShapeSchema();
   auto columns = ShapeColumns(*schema);
-  LineShape shape = LearnedShape(columns);
+  LineLayouts shape = LearnedShape(columns);
   const std::vector<uint8_t> all(columns.size(), 1);
   Status error;
   const ShapeTexts lines = {
@@ -104,7 +104,7 @@ TEST(JsonLineShape, LinesOfTheLearnedLayoutAreReadInPlace) {
 
 TEST(JsonLineShape, EveryOtherSpellingIsAMiss) {
   auto columns = ShapeColumns(*ShapeSchema());
-  LineShape shape = LearnedShape(columns);
+  LineLayouts shape = LearnedShape(columns);
   const std::string good = ShapedLine("1", "2", "3", "\"s\"", "true", "\"2024-01-02T03:04:05\"", "\"x\"");
   ASSERT_TRUE(ShapeMatches(&shape, columns, good));
   const ShapeTexts misses = {
@@ -143,11 +143,50 @@ TEST(JsonLineShape, EveryOtherSpellingIsAMiss) {
 
 TEST(JsonLineShape, KeysALayoutCannotSpellAreNotLearned) {
   auto columns = ShapeColumns(*ShapeSchema());
-  LineShape shape;
+  LineLayouts shape;
   EXPECT_FALSE(shape.Learn({{"a\"b", -1}}, columns));
   EXPECT_FALSE(shape.Learn({{"a\\b", -1}}, columns));
   EXPECT_FALSE(shape.Learn({{"a\nb", -1}}, columns));
-  EXPECT_FALSE(shape.learned());
+  EXPECT_EQ(shape.size(), 0u);
+}
+
+// Lines of a few layouts (optional keys): each layout learned once is matched, whichever came
+// last; a layout already held is not learned twice; a fifth drops the one matched least recently.
+// Layouts that share their first keys are followed together.
+TEST(JsonLineShape, AFewLayoutsAreHeldTheLeastRecentlyMatchedDropped) {
+  auto columns = ShapeColumns(*ShapeSchema());
+  LineLayouts layouts;
+  auto matches = [&](const std::string& line) {
+    return layouts.Match(line.data(), line.data() + line.size(), line.data() + line.size(), columns) ==
+           line.data() + line.size();
+  };
+  const ShapeTexts lines = {"{\"i\":1}", "{\"i\":1,\"s\":\"a\"}", "{\"s\":\"a\",\"i\":1}", "{\"x\":true}",
+                            "{\"i\":1,\"n\":2}"};
+  const std::vector<std::vector<std::pair<std::string_view, int>>> keys = {
+      {{"i", 0}}, {{"i", 0}, {"s", 3}}, {{"s", 3}, {"i", 0}}, {{"x", -1}}, {{"i", 0}, {"n", 1}}};
+  for (size_t k = 0; k < 4; ++k) {
+    EXPECT_FALSE(matches(lines[k])) << lines[k];
+    ASSERT_TRUE(layouts.Learn(keys[k], columns));
+    EXPECT_FALSE(layouts.Learn(keys[k], columns));  // held already
+  }
+  EXPECT_EQ(layouts.size(), LineLayouts::kMaxLayouts);
+  for (int round = 0; round < 3; ++round) {
+    for (size_t k = 0; k < 4; ++k) EXPECT_TRUE(matches(lines[k])) << lines[k];
+  }
+  // Matched last: lines[3]; least recently: lines[0], dropped by a fifth layout.
+  ASSERT_TRUE(layouts.Learn(keys[4], columns));
+  EXPECT_EQ(layouts.size(), LineLayouts::kMaxLayouts);
+  EXPECT_TRUE(matches(lines[4]));
+  EXPECT_FALSE(matches(lines[0]));
+  for (size_t k = 1; k < 4; ++k) EXPECT_TRUE(matches(lines[k])) << lines[k];
+  // The values appended are those of the layout that matched.
+  ASSERT_TRUE(matches("{\"i\":7,\"n\":8}"));
+  const std::vector<uint8_t> all(columns.size(), 1);
+  Status error;
+  ASSERT_TRUE(layouts.Append(&columns, all, &error)) << error;
+  EXPECT_EQ(columns[0].integers.GetValue(0), 7);
+  EXPECT_EQ(columns[1].integers.GetValue(0), 8);
+  EXPECT_EQ(columns[3].strings.length(), 1);  // a null: the layout lacks "s"
 }
 
 // Timestamps are their seconds (cached from the line before) plus their fraction: for every unit
@@ -165,7 +204,7 @@ TEST(JsonLineShape, TimestampsReadAsArrowsParserReadsThem) {
                        "2024-01-02T03:04:05.1-0130", "2024-01-02T25:04:05.1",     "x024-01-02T03:04:05.1"};
   for (auto unit : {arrow::TimeUnit::SECOND, arrow::TimeUnit::MILLI, arrow::TimeUnit::MICRO, arrow::TimeUnit::NANO}) {
     auto columns = ShapeColumns(*ShapeSchema(unit));
-    LineShape shape;
+    LineLayouts shape;
     ASSERT_TRUE(shape.Learn({{"t", 5}}, columns));
     const std::vector<uint8_t> only_t = {0, 0, 0, 0, 0, 1, 0};
     Status error;
@@ -233,6 +272,9 @@ TEST(JsonLineShape, DecoderReadsTheSameWithAndWithoutLayouts) {
                                     pick(strings, 5, rare), pick(booleans, 3, rare), pick(times, 5, rare),
                                     pick(others, 6, rare));
       if (random() % 40 == 0) line = "{\"s\":\"first\",\"i\":1}";             // another layout
+      if (file % 5 == 1 && random() % 3 == 0) {  // optional keys: several layouts in turn
+        line = "{\"i\":" + std::to_string(k) + (k % 2 ? ",\"b\":true" : "") + (k % 3 ? ",\"s\":\"o\"" : "") + "}";
+      }
       if (file % 7 == 3 && k > 20) line = "{\"i\" :" + std::to_string(k) + "}";  // never in place
       content += line + (random() % 30 == 0 ? "\r\n" : "\n");
     }
