@@ -312,6 +312,11 @@ bool LineLayouts::ReadTimestamp(int column, const arrow::TimestampType& type, st
   const size_t digits = s.size() > kSeconds ? s.size() - kSeconds - 1 : 0;
   bool plain = s.size() == kSeconds ||
                (s.size() > kSeconds + 1 && s[kSeconds] == '.' && digits <= static_cast<size_t>(unit_digits));
+  // The seconds must be spelled hh:mm:ss: Arrow's parser also reads "hh:mm-00" (a zone offset)
+  // in 19 bytes, which the whole text with a fraction is not.
+  auto digit = [&](size_t i) { return static_cast<unsigned>(s[i] - '0') < 10; };
+  plain = plain && s[13] == ':' && s[16] == ':' && digit(11) && digit(12) && digit(14) && digit(15) && digit(17) &&
+          digit(18);
   int64_t fraction = 0;
   for (size_t i = kSeconds + 1; plain && i < s.size(); ++i) {
     const auto d = static_cast<unsigned>(s[i] - '0');

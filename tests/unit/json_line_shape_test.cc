@@ -201,7 +201,10 @@ TEST(JsonLineShape, TimestampsReadAsArrowsParserReadsThem) {
                        "1969-12-31T23:59:59.5",     "1969-12-31T23:59:59",        "2024-02-30T03:04:05.1",
                        "2024-02-29T23:59:59.999",   "2024-01-02T03:04:05+01:00",  "2024-01-02T03:04:05.1Z",
                        "2024-01-02T03:04",          "2024-01-02",                 "9999-12-31T23:59:59.999",
-                       "2024-01-02T03:04:05.1-0130", "2024-01-02T25:04:05.1",     "x024-01-02T03:04:05.1"};
+                       "2024-01-02T03:04:05.1-0130", "2024-01-02T25:04:05.1",     "x024-01-02T03:04:05.1",
+                       // 19 bytes Arrow reads as a time with a zone offset, the whole text not
+                       "2024-01-02 03:04-00.25", "2024-01-02 03:04+01.5", "2024-01-02T03+0100.5",
+                       "2024-01-02T03:04:0Z.5", "2024-01-02T03:04-0130"};
   for (auto unit : {arrow::TimeUnit::SECOND, arrow::TimeUnit::MILLI, arrow::TimeUnit::MICRO, arrow::TimeUnit::NANO}) {
     auto columns = ShapeColumns(*ShapeSchema(unit));
     LineLayouts shape;
