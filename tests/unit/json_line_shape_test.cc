@@ -1,7 +1,6 @@
 // A JSON line read by the layout learned from an earlier line (json_line_shape.h): a line of
 // exactly that layout is read in place, with the values the parsed path gives; every other
 // spelling is a miss (and parsed), so the decoder's answer never depends on which way it read.
-#include <arrow/array/concatenate.h>
 #include <arrow/util/value_parsing.h>
 #include <gtest/gtest.h>
 
@@ -49,7 +48,7 @@ bool ShapeMatches(LineLayouts* shape, const std::vector<ColumnBuilder>& columns,
 }
 
 std::string ShapedLine(const std::string& i, const std::string& n, const std::string& d, const std::string& s,
-                 const std::string& b, const std::string& t, const std::string& x) {
+                       const std::string& b, const std::string& t, const std::string& x) {
   return "{\"i\":" + i + ",\"n\":" + n + ",\"d\":" + d + ",\"s\":" + s + ",\"b\":" + b + ",\"t\":" + t +
          ",\"x\":" + x + "}";
 }
