@@ -178,7 +178,7 @@ Status AppendNull(ColumnBuilder* c) {
 }
 
 bool LineLayouts::Learn(const std::vector<std::pair<std::string_view, int>>& keys,
-                        const std::vector<ColumnBuilder>& columns) {
+                        const std::vector<ColumnBuilder>& columns, std::string_view line) {
   for (const auto& c : columns) {
     if (c.kind == ValueKind::kNested) return false;
   }
@@ -191,9 +191,17 @@ bool LineLayouts::Learn(const std::vector<std::pair<std::string_view, int>>& key
     layout.fields.push_back(Field{"\"" + std::string(key) + "\":", column});
     if (column >= 0) filled[static_cast<size_t>(column)] = 1;
   }
+  // The spacing, from where the line's first two keys are (a guess: a wrong one only misses).
+  if (!layout.fields.empty()) {
+    const std::string& first = layout.fields[0].token;
+    layout.colon_space = line.size() > first.size() + 1 && line[0] == '{' &&
+                         line.compare(1, first.size(), first) == 0 && line[1 + first.size()] == ' ';
+  }
+  if (layout.fields.size() > 1) layout.comma_space = line.find(", " + layout.fields[1].token) != line.npos;
   for (const auto& held : layouts_) {
     auto same = [](const Field& a, const Field& b) { return a.token == b.token && a.column == b.column; };
-    if (std::equal(held.fields.begin(), held.fields.end(), layout.fields.begin(), layout.fields.end(), same)) {
+    if (held.colon_space == layout.colon_space && held.comma_space == layout.comma_space &&
+        std::equal(held.fields.begin(), held.fields.end(), layout.fields.begin(), layout.fields.end(), same)) {
       return false;
     }
   }
@@ -229,25 +237,37 @@ const char* LineLayouts::Match(const char* line, const char* end, const char* re
       }
       return nullptr;
     }
-    if (k > 0 && *p++ != ',') return nullptr;
-    auto key_at = [&](const std::vector<Field>& fields) -> const Field* {
-      if (k >= fields.size()) return nullptr;
-      const size_t n = fields[k].token.size();
-      return static_cast<size_t>(end - p) >= n && SameBytes(p, fields[k].token.data(), n) ? &fields[k] : nullptr;
+    // The bytes a layout has before its k-th value: a comma after the first (and a space), the
+    // key's token (and a space), and then no space. Two layouts that both match took the same
+    // bytes; the same key fills the same column in every layout.
+    const char* value = nullptr;
+    const bool several = layouts_.size() > 1;
+    auto key_at = [&](const Layout& layout) -> const Field* {
+      if (k >= layout.fields.size()) return nullptr;
+      const char* q = p;
+      if (k > 0 && (q == end || *q++ != ',' || (layout.comma_space && (q == end || *q++ != ' ')))) return nullptr;
+      const Field& f = layout.fields[k];
+      const size_t n = f.token.size();
+      if (static_cast<size_t>(end - q) < n || !SameBytes(q, f.token.data(), n)) return nullptr;
+      q += n;
+      if (layout.colon_space && (q == end || *q++ != ' ')) return nullptr;
+      if (q == end || (several && *q == ' ')) return nullptr;  // (one layout: its value read fails)
+      value = q;
+      return &f;
     };
     const Field* f = nullptr;
-    if (layouts_.size() == 1) {  // the usual case
-      f = key_at(layouts_[0].fields);
+    if (!several) {  // the usual case
+      f = key_at(layouts_[0]);
     } else {
       for (size_t i = 0; i < layouts_.size(); ++i) {
         if ((live >> i & 1) == 0) continue;
-        const Field* g = key_at(layouts_[i].fields);
+        const Field* g = key_at(layouts_[i]);
         if (!g) live &= ~(1u << i);
-        if (!f) f = g;  // the same key fills the same column in every layout
+        if (!f) f = g;
       }
     }
     if (!f) return nullptr;
-    p += f->token.size();
+    p = value;
     const ColumnBuilder* c = f->column >= 0 ? &columns[static_cast<size_t>(f->column)] : nullptr;
     Value& v = values_[k];
     if (!ReadValue(c, &p, end, readable_end, &v)) return nullptr;

@@ -1,7 +1,8 @@
 // A JSON line read without a parser when it has the layout of a line before it.
 //
 // The lines of a JSON-lines file nearly always give the same keys in the same order, written
-// the same way (no spaces, no escapes), or one of a few such layouts where keys are optional.
+// the same way (no escapes; no spaces, or one after each colon and comma as Python's json.dumps
+// writes), or one of a few such layouts where keys are optional.
 // Once the simdjson decoder (json_simdjson_reader.h) has parsed a line, LineLayouts holds its
 // layout: the key tokens (`"name":`) in order, each with the column it fills or none. A later
 // line is read by comparing it byte for byte with the layouts held and reading each value in
@@ -84,11 +85,13 @@ class LineLayouts {
   size_t size() const { return layouts_.size(); }
 
   /// Learns the layout of a line just decoded by the parser: its keys in order (as the parser
-  /// gave them, unescaped), each with the index of the column it filled or -1. With kMaxLayouts
-  /// held, the one matched least recently is dropped. False, and nothing learned, when the
-  /// layout is held already, a key holds a byte a token cannot match as is (a quote, a
-  /// backslash, a control byte) or a column is nested.
-  bool Learn(const std::vector<std::pair<std::string_view, int>>& keys, const std::vector<ColumnBuilder>& columns);
+  /// gave them, unescaped), each with the index of the column it filled or -1, and from `line`
+  /// (its text, when given) whether one space follows each colon and each comma (as Python's
+  /// json.dumps writes). With kMaxLayouts held, the one matched least recently is dropped. False,
+  /// and nothing learned, when the layout is held already, a key holds a byte a token cannot
+  /// match as is (a quote, a backslash, a control byte) or a column is nested.
+  bool Learn(const std::vector<std::pair<std::string_view, int>>& keys, const std::vector<ColumnBuilder>& columns,
+             std::string_view line = {});
 
   /// Whether the bytes from `line` on start with one object of a layout held whose values all
   /// fit their columns, ending before `end`: then the end of the object (past its `}`), and the
@@ -110,6 +113,8 @@ class LineLayouts {
   };
   struct Layout {
     std::vector<Field> fields;
+    bool colon_space = false;  // `"key": value`
+    bool comma_space = false;  // `value, "key"`
     std::vector<int> absent;   // columns no key of the layout fills
     int64_t last_matched = 0;  // on the clock `matches_`
   };

@@ -267,7 +267,9 @@ class LineRangeDecoder {
       ++missed_;
       learning_ = layouts_.size() < LineLayouts::kMaxLayouts || ++misses_in_a_row_ >= kMissesBeforeRelearning;
       ARROW_ASSIGN_OR_RAISE(bool ok, DecodeLine(file + b, static_cast<size_t>(e - b), static_cast<size_t>(file_size - b), store));
-      if (ok && learning_ && layouts_.Learn(learned_keys_, columns_)) misses_in_a_row_ = 0;
+      if (ok && learning_ && layouts_.Learn(learned_keys_, columns_, std::string_view(file + b, static_cast<size_t>(e - b)))) {
+        misses_in_a_row_ = 0;
+      }
       learning_ = false;
       if (missed_ >= kMissesBeforeGivingUp && missed_ > shaped_) shapes_ = false;
       return ok;

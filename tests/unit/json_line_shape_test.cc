@@ -188,6 +188,42 @@ TEST(JsonLineShape, AFewLayoutsAreHeldTheLeastRecentlyMatchedDropped) {
   EXPECT_EQ(columns[3].strings.length(), 1);  // a null: the layout lacks "s"
 }
 
+// Python's json.dumps puts a space after each colon and comma: the spacing is learned from the
+// line with the keys, and a line of the layout must be spelled with exactly that spacing.
+TEST(JsonLineShape, ASpaceAfterColonsAndCommasIsPartOfTheLayout) {
+  auto columns = ShapeColumns(*ShapeSchema());
+  LineLayouts layouts;
+  auto matches = [&](const std::string& line) {
+    return layouts.Match(line.data(), line.data() + line.size(), line.data() + line.size(), columns) ==
+           line.data() + line.size();
+  };
+  const std::vector<std::pair<std::string_view, int>> keys = {{"i", 0}, {"s", 3}, {"x", -1}};
+  const std::string spaced = "{\"i\": 1, \"s\": \"a, \\\"s\\\": b\", \"x\": true}";
+  const std::string compact = "{\"i\":1,\"s\":\"a\",\"x\":true}";
+  ASSERT_TRUE(layouts.Learn(keys, columns, spaced));
+  EXPECT_TRUE(matches("{\"i\": 2, \"s\": \"b\", \"x\": null}"));
+  for (const std::string& miss : {compact, std::string("{\"i\": 1,\"s\": \"a\",\"x\": true}"),
+                                  std::string("{\"i\":1, \"s\":\"a\", \"x\":true}"),
+                                  std::string("{\"i\":  1, \"s\": \"a\", \"x\": true}"),
+                                  std::string("{\"i\": 1 , \"s\": \"a\", \"x\": true}"),
+                                  std::string("{\"i\": 1,  \"s\": \"a\", \"x\": true}"),
+                                  std::string("{ \"i\": 1, \"s\": \"a\", \"x\": true }")}) {
+    EXPECT_FALSE(matches(miss)) << miss;
+  }
+  // The compact spelling of the same keys is another layout; both are then held and matched.
+  ASSERT_TRUE(layouts.Learn(keys, columns, compact));
+  EXPECT_FALSE(layouts.Learn(keys, columns, compact));
+  EXPECT_TRUE(matches(compact));
+  EXPECT_TRUE(matches("{\"i\": 2, \"s\": \"b\", \"x\": null}"));
+  EXPECT_FALSE(matches("{\"i\": 1,\"s\": \"a\",\"x\": true}"));
+  // Lines of one key: only the colon's space.
+  LineLayouts one;
+  ASSERT_TRUE(one.Learn({{"i", 0}}, columns, "{\"i\": 5}"));
+  const std::string five = "{\"i\": 6}";
+  EXPECT_EQ(one.Match(five.data(), five.data() + five.size(), five.data() + five.size(), columns),
+            five.data() + five.size());
+}
+
 // Timestamps are their seconds (cached from the line before) plus their fraction: for every unit
 // and a run of texts sharing and changing their seconds, read exactly when Arrow's parser reads
 // them, as the same value.
@@ -278,6 +314,14 @@ TEST(JsonLineShape, DecoderReadsTheSameWithAndWithoutLayouts) {
         line = "{\"i\":" + std::to_string(k) + (k % 2 ? ",\"b\":true" : "") + (k % 3 ? ",\"s\":\"o\"" : "") + "}";
       }
       if (file % 7 == 3 && k > 20) line = "{\"i\" :" + std::to_string(k) + "}";  // never in place
+      if (file % 3 == 2) {  // as Python's json.dumps spaces it
+        for (const std::string key : {"\"i\":", "\"n\":", "\"d\":", "\"s\":", "\"b\":", "\"t\":", "\"x\":"}) {
+          const size_t at = line.find("," + key);
+          if (at != std::string::npos && random() % 50 != 0) line.replace(at, key.size() + 1, ", " + key);
+          const size_t colon = line.find(key);
+          if (colon != std::string::npos && random() % 50 != 0) line.insert(colon + key.size(), " ");
+        }
+      }
       content += line + (random() % 30 == 0 ? "\r\n" : "\n");
     }
     if (DecodeWithAndWithoutShapes(content, false, "file " + std::to_string(file))) ++decoded;
