@@ -155,10 +155,7 @@ TEST(JsonLineShape, KeysALayoutCannotSpellAreNotLearned) {
 TEST(JsonLineShape, AFewLayoutsAreHeldTheLeastRecentlyMatchedDropped) {
   auto columns = ShapeColumns(*ShapeSchema());
   LineLayouts layouts;
-  auto matches = [&](const std::string& line) {
-    return layouts.Match(line.data(), line.data() + line.size(), line.data() + line.size(), columns) ==
-           line.data() + line.size();
-  };
+  auto matches = [&](const std::string& line) { return ShapeMatches(&layouts, columns, line); };
   const ShapeTexts lines = {"{\"i\":1}", "{\"i\":1,\"s\":\"a\"}", "{\"s\":\"a\",\"i\":1}", "{\"x\":true}",
                             "{\"i\":1,\"n\":2}"};
   const std::vector<std::vector<std::pair<std::string_view, int>>> keys = {
@@ -193,10 +190,7 @@ TEST(JsonLineShape, AFewLayoutsAreHeldTheLeastRecentlyMatchedDropped) {
 TEST(JsonLineShape, ASpaceAfterColonsAndCommasIsPartOfTheLayout) {
   auto columns = ShapeColumns(*ShapeSchema());
   LineLayouts layouts;
-  auto matches = [&](const std::string& line) {
-    return layouts.Match(line.data(), line.data() + line.size(), line.data() + line.size(), columns) ==
-           line.data() + line.size();
-  };
+  auto matches = [&](const std::string& line) { return ShapeMatches(&layouts, columns, line); };
   const std::vector<std::pair<std::string_view, int>> keys = {{"i", 0}, {"s", 3}, {"x", -1}};
   const std::string spaced = "{\"i\": 1, \"s\": \"a, \\\"s\\\": b\", \"x\": true}";
   const std::string compact = "{\"i\":1,\"s\":\"a\",\"x\":true}";
