@@ -104,7 +104,8 @@ class LineRangeDecoder {
         while (b < e && (file[b] == ' ' || file[b] == '\t')) ++b;
         start = stop + 1;
         if (b == e) continue;  // a blank line is no record
-        ARROW_ASSIGN_OR_RAISE(bool ok, DecodeOne(file, file_size, end, b, e, store));
+        // ShapedLine tried the layouts at `start`: again only past leading blanks.
+        ARROW_ASSIGN_OR_RAISE(bool ok, DecodeOne(file, file_size, end, b, e, store, /*layouts=*/b != start));
         if (!ok) return false;
       }
       if (!filtering_) continue;
@@ -258,8 +259,11 @@ class LineRangeDecoder {
   // learned from while fewer than LineLayouts::kMaxLayouts are held, or after a run of misses;
   // layouts are given up for the range when most lines miss).
   // `range_end` -1: a line behind the stream's (decoded again for the filter), parsed alone.
-  Result<bool> DecodeOne(const char* file, int64_t file_size, int64_t range_end, int64_t b, int64_t e, Store store) {
-    if (shapes_ && layouts_.size() > 0 && layouts_.Match(file + b, file + e, file + file_size, columns_) == file + e) {
+  // `layouts` false: the caller found the layouts miss the line already.
+  Result<bool> DecodeOne(const char* file, int64_t file_size, int64_t range_end, int64_t b, int64_t e, Store store,
+                         bool layouts = true) {
+    if (layouts && shapes_ && layouts_.size() > 0 &&
+        layouts_.Match(file + b, file + e, file + file_size, columns_) == file + e) {
       ARROW_RETURN_NOT_OK(AppendShaped(store));
       return true;
     }
@@ -322,7 +326,7 @@ class LineRangeDecoder {
       return Decline("the record is ", JsonKindName(doc.type()), ", not an object");
     }
     const int64_t row = line_id_++;
-    learned_keys_.clear();
+    if (learning_) learned_keys_.clear();
     for (simdjson::dom::key_value_pair field : object) {
       ColumnBuilder* c = Find(field.key);
       if (learning_) learned_keys_.emplace_back(field.key, c ? static_cast<int>(c - columns_.data()) : -1);
