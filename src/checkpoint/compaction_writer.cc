@@ -16,14 +16,14 @@ CompactionWriter::~CompactionWriter() {
 void CompactionWriter::Reset(std::string text, int64_t through) {
   WaitForBackground();
   DropAhead();
-  text_ = std::move(text);
+  text_.assign(text);
   through_ = through;
 }
 
 void CompactionWriter::Clear() {
   WaitForBackground();
   DropAhead();
-  std::string().swap(text_);  // tens of MB in a long run: given back
+  io::BlockAlignedText().swap(text_);  // tens of MB in a long run: given back
   through_.reset();
 }
 
@@ -62,7 +62,8 @@ Status CompactionWriter::WriteCompaction(int64_t id, std::string_view lines, io:
     ahead_.reset();
   } else {
     DropAhead();  // none, one that failed (the entry is written whole instead), or another sync
-    st = log_.AddText(id, text_, /*compact=*/true, sync);
+    st = log_.AddText(id, std::string(text_.data(), text_.size()), /*compact=*/true,
+                      sync);  // a copy, on this rare path
   }
   if (!st.ok()) {
     Clear();

@@ -27,6 +27,7 @@
 #include <arrow/io/interfaces.h>
 
 #include "checkpoint/metadata_log.h"
+#include "io/direct_writer.h"
 
 namespace sluice::checkpoint {
 
@@ -72,7 +73,7 @@ class CompactionWriter {
 
   MetadataLog log_;
   // Touched by the background tasks, or by the writer after WaitForBackground().
-  std::string text_;
+  io::BlockAlignedText text_;  // block-aligned: the file written ahead takes its bulk without a copy
   std::shared_ptr<arrow::io::OutputStream> ahead_;  // the unnamed file of entry ahead_id_
   int64_t ahead_id_ = -1;
   io::EntrySync ahead_sync_ = io::EntrySync::kNow;

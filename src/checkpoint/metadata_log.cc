@@ -37,13 +37,6 @@ Status MetadataLog::EnsureDir() {
   return Status::OK();
 }
 
-void MetadataLog::AppendToText(std::string* text, std::string_view lines) const {
-  if (text->empty()) *text = header_;
-  if (lines.empty()) return;
-  if (text->size() > header_.size()) *text += '\n';
-  *text += lines;
-}
-
 Status MetadataLog::Add(int64_t id, const std::string& body, bool compact, io::EntrySync sync) {
   return AddText(id, Header() + body, compact, sync);
 }

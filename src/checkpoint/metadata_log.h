@@ -50,7 +50,13 @@ class MetadataLog {
   Status AddText(int64_t id, const std::string& text, bool compact, io::EntrySync sync);
   /// Appends `lines` (one line or several, no final '\n') to an entry's whole `text`; an empty
   /// `text` gets the version line first.
-  void AppendToText(std::string* text, std::string_view lines) const;
+  template <typename Text>
+  void AppendToText(Text* text, std::string_view lines) const {
+    if (text->empty()) text->assign(header_);
+    if (lines.empty()) return;
+    if (text->size() > header_.size()) *text += '\n';
+    *text += lines;
+  }
   /// Entry `id` written in pieces, off the batch's path: a new unnamed file
   /// (io::FileSystem::OpenNewFileUncached) that NameEntry names, create-only, once its whole
   /// text (version line first) is written.

@@ -7,7 +7,9 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdlib>
 #include <memory>
+#include <new>
 #include <string>
 
 #include "sluice/status.h"
@@ -23,7 +25,8 @@ class DirectWriter {
   DirectWriter(const DirectWriter&) = delete;
   DirectWriter& operator=(const DirectWriter&) = delete;
 
-  /// Buffers `data`; each full buffer is written to the disk before this returns.
+  /// Buffers `data`; each full buffer is written to the disk before this returns. When nothing
+  /// is buffered and `data` is block-aligned, its whole blocks are written from where they are.
   Status Write(const char* data, size_t n);
   /// Writes the whole blocks buffered; the partial last block stays buffered.
   Status Flush();
@@ -39,11 +42,33 @@ class DirectWriter {
   Status WriteBlocks(size_t n);
   /// Writes the first `n` bytes of the buffer to the file.
   Status WriteOut(size_t n);
+  /// Writes `n` bytes of `data` (block-aligned, a multiple of kBlock) to the file.
+  Status WriteFrom(const char* data, size_t n);
 
   int fd_;
   std::string path_;
   char* buffer_;  // kBufferBytes, aligned to kBlock
   size_t used_ = 0;
 };
+
+/// Allocates on kBlock boundaries, so that a DirectWriter can write the memory as it is.
+template <typename T>
+struct BlockAlignedAllocator {
+  using value_type = T;
+  BlockAlignedAllocator() = default;
+  template <typename U>
+  BlockAlignedAllocator(const BlockAlignedAllocator<U>&) {}  // NOLINT: as std::allocator
+  T* allocate(size_t n) {
+    void* p = nullptr;
+    if (::posix_memalign(&p, DirectWriter::kBlock, n * sizeof(T)) != 0) throw std::bad_alloc();
+    return static_cast<T*>(p);
+  }
+  void deallocate(T* p, size_t) { std::free(p); }
+  friend bool operator==(const BlockAlignedAllocator&, const BlockAlignedAllocator&) { return true; }
+};
+
+/// Text whose heap buffer starts on a block: a long text a DirectWriter writes without copying it
+/// (a compaction entry's text; checkpoint::CompactionWriter).
+using BlockAlignedText = std::basic_string<char, std::char_traits<char>, BlockAlignedAllocator<char>>;
 
 }  // namespace sluice::io

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -53,6 +54,48 @@ TEST(DirectWriter, WritesEveryByteInOrderAroundThePageCache) {
     }
     ASSERT_OK(writer->Finish());
     EXPECT_EQ(::fcntl(fd, F_GETFL) & O_DIRECT, 0);
+    ::close(fd);
+    EXPECT_EQ(ReadWhole(path), want);
+  }
+}
+
+TEST(DirectWriter, WholeBlocksOfAlignedMemoryGoStraightToTheDiskWhenNothingIsBuffered) {
+  TempDir tmp;
+  const size_t kBuf = DirectWriter::kBufferBytes, kBlock = DirectWriter::kBlock;
+  const auto size_on_disk = [](const std::string& p) { return std::filesystem::file_size(p); };
+  for (size_t size : {kBlock, kBlock + 1, 2 * kBlock + 5, kBuf + kBlock + 5, 3 * kBuf + 123}) {
+    SCOPED_TRACE(size);
+    const std::string path = tmp.Sub("f" + std::to_string(size));
+    int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    ASSERT_GE(fd, 0);
+    auto writer = DirectWriter::Make(fd, path);
+    ASSERT_NE(writer, nullptr) << "this test's directory refuses O_DIRECT";
+    const std::string pattern = Pattern(size, size);
+    const BlockAlignedText text(pattern);
+    ASSERT_EQ(reinterpret_cast<uintptr_t>(text.data()) % kBlock, 0u);
+    // The whole blocks are on the disk when Write returns (a buffered copy of less than a
+    // buffer would not be); the partial block stays buffered.
+    ASSERT_OK(writer->Write(text.data(), text.size()));
+    EXPECT_EQ(size_on_disk(path), size / kBlock * kBlock);
+    std::string want = pattern;
+    // Unaligned pieces after it, then aligned memory again while a partial block is buffered
+    // (it is copied: the file's offset is not on a block), then again after a Flush that left
+    // nothing buffered.
+    const std::string tail = Pattern(kBlock + 3, 1);
+    ASSERT_OK(writer->Write(tail.data(), tail.size()));
+    want += tail;
+    ASSERT_OK(writer->Write(text.data(), text.size()));
+    want += pattern;
+    const size_t pad = (kBlock - want.size() % kBlock) % kBlock;
+    const std::string fill = Pattern(pad, 2);
+    ASSERT_OK(writer->Write(fill.data(), fill.size()));
+    want += fill;
+    ASSERT_OK(writer->Flush());
+    ASSERT_EQ(size_on_disk(path), want.size());
+    ASSERT_OK(writer->Write(text.data(), text.size()));
+    want += pattern;
+    EXPECT_EQ(size_on_disk(path), want.size() - size % kBlock);
+    ASSERT_OK(writer->Finish());
     ::close(fd);
     EXPECT_EQ(ReadWhole(path), want);
   }
