@@ -25,7 +25,8 @@ void StopAll(std::vector<StreamingQuery>& queries) {
 void PrintStats(const RunArgs& args) {
   if (!args.stats) return;
   const io::SyncCounts syncs = io::LocalSyncCounts();
-  std::cerr << "stats: {\"fileSyncs\":" << syncs.file_syncs << ",\"dirSyncs\":" << syncs.dir_syncs << "}" << std::endl;
+  std::cerr << "stats: {\"fileSyncs\":" << syncs.file_syncs << ",\"dirSyncs\":" << syncs.dir_syncs
+            << ",\"writeBacksStarted\":" << syncs.write_backs << "}" << std::endl;
 }
 
 }  // namespace

@@ -120,10 +120,12 @@ class FileSystem {
 std::shared_ptr<FileSystem> LocalFileSystem();
 
 /// How many sync system calls the local filesystem has made in this process (all threads):
-/// data syncs of files (fdatasync) and syncs of directories (fsync).
+/// data syncs of files (fdatasync) and syncs of directories (fsync); and, apart, how many times
+/// a large new file's write-back was started while it was written (these make nothing durable).
 struct SyncCounts {
   int64_t file_syncs = 0;
   int64_t dir_syncs = 0;
+  int64_t write_backs = 0;
   int64_t total() const { return file_syncs + dir_syncs; }
 };
 SyncCounts LocalSyncCounts();

@@ -1,7 +1,7 @@
 // The durability steps of the filesystem seam: how many syncs a log entry, a sink batch and a
 // run of entries cost (counted by the local filesystem itself), deferred directory syncs kept
 // in the order the entries were made, the fault-injecting wrapper failing them, new files named
-// only once synced, the unnamed files made between batches, and the file sink log's compaction
+// only once synced (a large one's write-back started as it is written), the unnamed files made between batches, and the file sink log's compaction
 // served from memory.
 #include <arrow/api.h>
 #include <gtest/gtest.h>
@@ -42,6 +42,32 @@ std::vector<std::string> Names(const std::string& dir) {
   for (const auto& e : fs::directory_iterator(dir)) out.push_back(e.path().filename().string());
   std::sort(out.begin(), out.end());
   return out;
+}
+
+TEST(DurableIo, ALargeNewFilesWriteBackIsStartedAsItIsWrittenAndTheSyncStillComesAtClose) {
+  TempDir tmp;
+  auto local = io::LocalFileSystem();
+  ASSERT_OK(local->SyncDeferred());
+  const std::string piece(64 << 10, 'x');
+  // Writes `pieces` pieces to a new file; `started` gets the write-backs started while writing.
+  const auto write = [&](const std::string& name, int pieces, int64_t* started) {
+    const io::SyncCounts before = io::LocalSyncCounts();
+    ASSERT_OK_AND_ASSIGN(auto out, local->OpenNewFile(tmp.Sub(name), io::EntrySync::kNow));
+    for (int i = 0; i < pieces; ++i) ASSERT_OK(out->Write(piece.data(), static_cast<int64_t>(piece.size())));
+    const io::SyncCounts written = io::LocalSyncCounts();
+    EXPECT_EQ(written.file_syncs, before.file_syncs);  // a write-back makes nothing durable
+    ASSERT_OK(out->Close());
+    const io::SyncCounts closed = io::LocalSyncCounts();
+    EXPECT_EQ(closed.file_syncs - before.file_syncs, 1);  // the data sync, at Close as always
+    EXPECT_EQ(closed.write_backs, written.write_backs);
+    EXPECT_EQ(fs::file_size(tmp.Sub(name)), piece.size() * pieces);
+    *started = written.write_backs - before.write_backs;
+  };
+  int64_t started = -1;
+  write("small", 16, &started);  // 1 MiB
+  EXPECT_EQ(started, 0);
+  write("large", 160, &started);  // 10 MiB: one every 4 MiB written
+  EXPECT_EQ(started, 2);
 }
 
 TEST(DurableIo, CreateOnlyWriteIsOneDataSyncAndOneDirectorySyncAndLeavesNoTempName) {
