@@ -7,7 +7,9 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <string>
+#include <utility>
 
 #include "io/direct_writer.h"
 #include "io/file_system.h"
@@ -31,16 +33,34 @@ std::string Pattern(size_t n, size_t seed) {
   return s;
 }
 
+// A new file at `path` (it must not exist) with a DirectWriter on it; `writer` is null when the
+// directory refuses O_DIRECT.
+struct DirectFile {
+  explicit DirectFile(std::string p) : path(std::move(p)) {
+    fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd >= 0) writer = DirectWriter::Make(fd, path);
+  }
+  ~DirectFile() { Close(); }
+  void Close() {
+    if (fd >= 0) ::close(fd);
+    fd = -1;
+  }
+  std::string path;
+  int fd = -1;
+  std::unique_ptr<DirectWriter> writer;
+};
+
 TEST(DirectWriter, WritesEveryByteInOrderAroundThePageCache) {
   TempDir tmp;
   const size_t kBuf = DirectWriter::kBufferBytes, kBlock = DirectWriter::kBlock;
   for (size_t size : {size_t{0}, size_t{1}, kBlock - 1, kBlock, kBlock + 1, kBuf - 1, kBuf, kBuf + 1, 3 * kBuf + 123}) {
     SCOPED_TRACE(size);
-    const std::string path = tmp.Sub("f" + std::to_string(size));
-    int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-    ASSERT_GE(fd, 0);
-    auto writer = DirectWriter::Make(fd, path);
-    ASSERT_NE(writer, nullptr) << "this test's directory refuses O_DIRECT";
+    DirectFile file(tmp.Sub("f" + std::to_string(size)));
+    ASSERT_GE(file.fd, 0);
+    ASSERT_NE(file.writer, nullptr) << "this test's directory refuses O_DIRECT";
+    const std::string& path = file.path;
+    const int fd = file.fd;
+    DirectWriter* writer = file.writer.get();
     EXPECT_NE(::fcntl(fd, F_GETFL) & O_DIRECT, 0);
     // In uneven pieces, with a Flush between some of them (a write ahead's appends).
     const std::string want = Pattern(size, size);
@@ -54,7 +74,7 @@ TEST(DirectWriter, WritesEveryByteInOrderAroundThePageCache) {
     }
     ASSERT_OK(writer->Finish());
     EXPECT_EQ(::fcntl(fd, F_GETFL) & O_DIRECT, 0);
-    ::close(fd);
+    file.Close();
     EXPECT_EQ(ReadWhole(path), want);
   }
 }
@@ -65,11 +85,11 @@ TEST(DirectWriter, WholeBlocksOfAlignedMemoryGoStraightToTheDiskWhenNothingIsBuf
   const auto size_on_disk = [](const std::string& p) { return std::filesystem::file_size(p); };
   for (size_t size : {kBlock, kBlock + 1, 2 * kBlock + 5, kBuf + kBlock + 5, 3 * kBuf + 123}) {
     SCOPED_TRACE(size);
-    const std::string path = tmp.Sub("f" + std::to_string(size));
-    int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-    ASSERT_GE(fd, 0);
-    auto writer = DirectWriter::Make(fd, path);
-    ASSERT_NE(writer, nullptr) << "this test's directory refuses O_DIRECT";
+    DirectFile file(tmp.Sub("f" + std::to_string(size)));
+    ASSERT_GE(file.fd, 0);
+    ASSERT_NE(file.writer, nullptr) << "this test's directory refuses O_DIRECT";
+    const std::string& path = file.path;
+    DirectWriter* writer = file.writer.get();
     const std::string pattern = Pattern(size, size);
     const BlockAlignedText text(pattern);
     ASSERT_EQ(reinterpret_cast<uintptr_t>(text.data()) % kBlock, 0u);
@@ -96,7 +116,7 @@ TEST(DirectWriter, WholeBlocksOfAlignedMemoryGoStraightToTheDiskWhenNothingIsBuf
     want += pattern;
     EXPECT_EQ(size_on_disk(path), want.size() - size % kBlock);
     ASSERT_OK(writer->Finish());
-    ::close(fd);
+    file.Close();
     EXPECT_EQ(ReadWhole(path), want);
   }
 }
