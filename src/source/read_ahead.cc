@@ -5,6 +5,8 @@
 #include <memory>
 #include <utility>
 
+#include "util/thread_pools.h"
+
 namespace sluice::source {
 namespace {
 
@@ -16,8 +18,12 @@ bool SameFile(const io::FileInfo& a, const io::FileInfo& b) {
 
 arrow::internal::Executor* ReadAheadExecutor() {
   // Never destroyed: a read-ahead may still be finishing while static objects are torn down.
-  static auto* const pool = new std::shared_ptr<arrow::internal::ThreadPool>(
-      arrow::internal::ThreadPool::Make(arrow::GetCpuThreadPoolCapacity()).ValueOrDie());
+  static auto* const pool = [] {
+    auto* made = new std::shared_ptr<arrow::internal::ThreadPool>(
+        arrow::internal::ThreadPool::Make(arrow::GetCpuThreadPoolCapacity()).ValueOrDie());
+    util::WaitForPoolAtExit(made->get());
+    return made;
+  }();
   return pool->get();
 }
 
@@ -28,8 +34,12 @@ namespace {
 // nor Arrow's CPU pool: the reader waits on the tasks it submits to those, which a thread of the
 // same pool must never do.
 arrow::internal::Executor* ReaderThreads() {
-  static auto* const pool = new std::shared_ptr<arrow::internal::ThreadPool>(
-      arrow::internal::ThreadPool::Make(arrow::GetCpuThreadPoolCapacity()).ValueOrDie());
+  static auto* const pool = [] {
+    auto* made = new std::shared_ptr<arrow::internal::ThreadPool>(
+        arrow::internal::ThreadPool::Make(arrow::GetCpuThreadPoolCapacity()).ValueOrDie());
+    util::WaitForPoolAtExit(made->get());
+    return made;
+  }();
   return pool->get();
 }
 
