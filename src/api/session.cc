@@ -14,7 +14,6 @@
 #include "source/iceberg_scan.h"
 #include "source/source.h"
 #include "source/source_registry.h"
-#include "util/thread_pools.h"
 
 namespace sluice {
 
@@ -28,7 +27,6 @@ struct Session::Impl {
 std::shared_ptr<Session> Session::Make() { return detail::Access::MakeSession(io::LocalFileSystem()); }
 
 std::shared_ptr<Session> detail::Access::MakeSession(std::shared_ptr<io::FileSystem> fs) {
-  util::WaitForPoolAtExit(nullptr);  // the process's exit waits for Arrow's pools (util/thread_pools.h)
   auto impl = std::make_unique<Session::Impl>();
   impl->fs = std::move(fs);
   return std::shared_ptr<Session>(new Session(std::move(impl)));

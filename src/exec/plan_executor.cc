@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "exec/stateful_util.h"
+#include "util/thread_pools.h"
 
 namespace sluice::exec {
 namespace {
@@ -29,6 +30,10 @@ Result<std::shared_ptr<arrow::Table>> ExecutePhysicalPlan(const PhysicalPlan& pl
                                                           const std::vector<std::shared_ptr<arrow::Table>>& scan_inputs,
                                                           ExecContext* ctx) {
   if (!plan.stateful().empty() && !ctx->stores) return Status::Invalid("a stateful plan needs state stores");
+  // Here, on the thread that runs the query, not when a session is made: the pool threads this
+  // may start then inherit the thread's signal mask (the CLI blocks SIGINT/SIGTERM before its
+  // queries start; a pool thread started earlier would take them with the default action).
+  util::WaitForPoolAtExit(nullptr);
   ctx->scan_inputs = &scan_inputs;
   ctx->event_time.assign(plan.watermarks().size(), EventTimeStats{});
   ctx->operators.assign(plan.stateful().size(), OperatorProgress{});

@@ -18,7 +18,9 @@ namespace sluice::util {
 /// Makes sure the process waits at exit until `pool` (and Arrow's CPU and I/O pools) run no
 /// task, for up to kExitWaitMillis (a pool still busy then, as with a query still running, is
 /// left as before). Cheap after the first call; `pool` may be null. A pool must outlive the
-/// exit (Arrow's global pools do; so do pools that are never destroyed).
+/// exit (Arrow's global pools do; so do pools that are never destroyed). The first call may
+/// start pool threads, which inherit the calling thread's signal mask: call it where the work
+/// runs (exec::ExecutePhysicalPlan does), not before a program has set its mask.
 void WaitForPoolAtExit(arrow::internal::ThreadPool* pool);
 
 inline constexpr int kExitWaitMillis = 2000;
