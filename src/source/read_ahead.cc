@@ -14,16 +14,20 @@ bool SameFile(const io::FileInfo& a, const io::FileInfo& b) {
   return a.path == b.path && a.size == b.size && a.mtime_ns == b.mtime_ns;
 }
 
+// A pool as large as Arrow's CPU pool, never destroyed (a read-ahead may still be finishing
+// while static objects are torn down, and held by the caller's static, so a leak checker finds
+// it reachable); the process's exit waits for the tasks it runs.
+std::shared_ptr<arrow::internal::ThreadPool>* MakeLastingPool() {
+  auto* made = new std::shared_ptr<arrow::internal::ThreadPool>(
+      arrow::internal::ThreadPool::Make(arrow::GetCpuThreadPoolCapacity()).ValueOrDie());
+  util::WaitForPoolAtExit(made->get());
+  return made;
+}
+
 }  // namespace
 
 arrow::internal::Executor* ReadAheadExecutor() {
-  // Never destroyed: a read-ahead may still be finishing while static objects are torn down.
-  static auto* const pool = [] {
-    auto* made = new std::shared_ptr<arrow::internal::ThreadPool>(
-        arrow::internal::ThreadPool::Make(arrow::GetCpuThreadPoolCapacity()).ValueOrDie());
-    util::WaitForPoolAtExit(made->get());
-    return made;
-  }();
+  static auto* const pool = MakeLastingPool();
   return pool->get();
 }
 
@@ -34,12 +38,7 @@ namespace {
 // nor Arrow's CPU pool: the reader waits on the tasks it submits to those, which a thread of the
 // same pool must never do.
 arrow::internal::Executor* ReaderThreads() {
-  static auto* const pool = [] {
-    auto* made = new std::shared_ptr<arrow::internal::ThreadPool>(
-        arrow::internal::ThreadPool::Make(arrow::GetCpuThreadPoolCapacity()).ValueOrDie());
-    util::WaitForPoolAtExit(made->get());
-    return made;
-  }();
+  static auto* const pool = MakeLastingPool();
   return pool->get();
 }
 
