@@ -1,9 +1,6 @@
 // The sink kinds and the functions that dispatch on them (declared in sink.h).
 #include "sink/sink_registry.h"
 
-#include <algorithm>
-#include <mutex>
-
 #include "io/file_system.h"
 #include "sink/console_sink.h"
 #include "sink/file_sink.h"
@@ -11,6 +8,7 @@
 #include "sink/kafka_sink.h"
 #include "sink/memory_sink.h"
 #include "sink/partition_path.h"
+#include "util/kind_registry.h"
 #include "util/strings.h"
 
 namespace sluice::sink {
@@ -83,45 +81,20 @@ SinkKind IcebergKind() {
   return k;
 }
 
-struct Registry {
-  std::mutex mu;
-  std::vector<std::shared_ptr<const SinkKind>> kinds;
-  std::vector<std::shared_ptr<const SinkKind>> replaced;  // kept: FindSinkKind's callers may hold them
-};
-
-Registry& TheRegistry() {
-  static Registry* registry = [] {
-    auto* r = new Registry;
-    // The sink kinds. A new sink: its files, and one line here.
-    for (SinkKind k : {FileKind("parquet"), FileKind("json"), FileKind("csv"), ConsoleKind(), MemoryKind(),
-                       IcebergKind(), ForeachBatchKind(), KafkaSinkKind()}) {
-      r->kinds.push_back(std::make_shared<const SinkKind>(std::move(k)));
-    }
-    return r;
-  }();
+util::KindRegistry<SinkKind>& TheRegistry() {
+  // The sink kinds. A new sink: its files, and one line here.
+  static auto* const registry = new util::KindRegistry<SinkKind>({FileKind("parquet"), FileKind("json"), FileKind("csv"),
+                                                                  ConsoleKind(), MemoryKind(), IcebergKind(),
+                                                                  ForeachBatchKind(), KafkaSinkKind()});
   return *registry;
 }
 
 }  // namespace
 
-const SinkKind* FindSinkKind(const std::string& name) {
-  Registry& r = TheRegistry();
-  const std::string lower = util::ToLower(name);
-  std::lock_guard<std::mutex> lock(r.mu);
-  for (const auto& k : r.kinds) {
-    if (util::ToLower(k->name) == lower) return k.get();
-  }
-  return nullptr;
-}
+const SinkKind* FindSinkKind(const std::string& name) { return TheRegistry().Find(name); }
 
 std::vector<std::string> SinkKindNames(bool batch_only) {
-  Registry& r = TheRegistry();
-  std::lock_guard<std::mutex> lock(r.mu);
-  std::vector<std::string> out;
-  for (const auto& k : r.kinds) {
-    if (k->user_visible && (!batch_only || k->batch)) out.push_back(k->name);
-  }
-  return out;
+  return TheRegistry().Names([&](const SinkKind& k) { return k.user_visible && (!batch_only || k.batch); });
 }
 
 std::string SinkKindList(bool batch_only) {
@@ -136,19 +109,7 @@ Result<const SinkKind*> LookupSinkKind(const std::string& name) {
                          " (or foreachBatch(fn))");
 }
 
-void RegisterSinkKind(SinkKind kind) {
-  Registry& r = TheRegistry();
-  auto entry = std::make_shared<const SinkKind>(std::move(kind));
-  std::lock_guard<std::mutex> lock(r.mu);
-  for (auto& k : r.kinds) {
-    if (util::ToLower(k->name) == util::ToLower(entry->name)) {
-      r.replaced.push_back(k);
-      k = entry;
-      return;
-    }
-  }
-  r.kinds.push_back(entry);
-}
+void RegisterSinkKind(SinkKind kind) { TheRegistry().Register(std::move(kind)); }
 
 // sink.h's dispatching functions.
 

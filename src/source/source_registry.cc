@@ -3,9 +3,6 @@
 
 #include <arrow/api.h>
 
-#include <algorithm>
-#include <mutex>
-
 #include "source/file_source.h"
 #include "source/file_source_options.h"
 #include "source/iceberg_scan.h"
@@ -13,6 +10,7 @@
 #include "source/memory_source.h"
 #include "source/rate_source.h"
 #include "source/socket_source.h"
+#include "util/kind_registry.h"
 #include "util/strings.h"
 
 namespace sluice::source {
@@ -79,45 +77,20 @@ SourceKind IcebergKind() {
   return k;
 }
 
-struct Registry {
-  std::mutex mu;
-  std::vector<std::shared_ptr<const SourceKind>> kinds;
-  std::vector<std::shared_ptr<const SourceKind>> replaced;  // kept: FindSourceKind's callers may hold them
-};
-
-Registry& TheRegistry() {
-  static Registry* registry = [] {
-    auto* r = new Registry;
-    // The source kinds. A new source: its files, and one line here.
-    for (SourceKind k : {FileKind("json"), FileKind("csv"), FileKind("parquet"), FileKind("text"), RateKind("rate"),
-                         RateKind("rate-micro-batch"), SocketKind(), MemoryKind(), IcebergKind(), KafkaSourceKind()}) {
-      r->kinds.push_back(std::make_shared<const SourceKind>(std::move(k)));
-    }
-    return r;
-  }();
+util::KindRegistry<SourceKind>& TheRegistry() {
+  // The source kinds. A new source: its files, and one line here.
+  static auto* const registry = new util::KindRegistry<SourceKind>(
+      {FileKind("json"), FileKind("csv"), FileKind("parquet"), FileKind("text"), RateKind("rate"),
+       RateKind("rate-micro-batch"), SocketKind(), MemoryKind(), IcebergKind(), KafkaSourceKind()});
   return *registry;
 }
 
 }  // namespace
 
-const SourceKind* FindSourceKind(const std::string& name) {
-  Registry& r = TheRegistry();
-  const std::string lower = util::ToLower(name);
-  std::lock_guard<std::mutex> lock(r.mu);
-  for (const auto& k : r.kinds) {
-    if (k->name == lower) return k.get();
-  }
-  return nullptr;
-}
+const SourceKind* FindSourceKind(const std::string& name) { return TheRegistry().Find(name); }
 
 std::vector<std::string> SourceKindNames(bool files_only) {
-  Registry& r = TheRegistry();
-  std::lock_guard<std::mutex> lock(r.mu);
-  std::vector<std::string> out;
-  for (const auto& k : r.kinds) {
-    if (k->user_visible && (!files_only || k->file_format())) out.push_back(k->name);
-  }
-  return out;
+  return TheRegistry().Names([&](const SourceKind& k) { return k.user_visible && (!files_only || k.file_format()); });
 }
 
 std::string SourceKindList(bool files_only) {
@@ -132,18 +105,8 @@ Result<const SourceKind*> LookupSourceKind(const std::string& name, const std::s
 }
 
 void RegisterSourceKind(SourceKind kind) {
-  Registry& r = TheRegistry();
   kind.name = util::ToLower(kind.name);
-  auto entry = std::make_shared<const SourceKind>(std::move(kind));
-  std::lock_guard<std::mutex> lock(r.mu);
-  for (auto& k : r.kinds) {
-    if (k->name == entry->name) {
-      r.replaced.push_back(k);
-      k = entry;
-      return;
-    }
-  }
-  r.kinds.push_back(entry);
+  TheRegistry().Register(std::move(kind));
 }
 
 // source.h's dispatching functions.

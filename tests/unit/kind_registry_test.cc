@@ -1,5 +1,6 @@
 // The source and sink kind registries: what each built-in kind declares, unknown names listed
-// with the known ones, and a sink added by one registration working end to end.
+// with the known ones, a sink added by one registration working end to end, and the registry
+// both are kept in.
 #include <gtest/gtest.h>
 
 #include <mutex>
@@ -8,6 +9,7 @@
 #include "sluice/sluice.h"
 #include "source/source_registry.h"
 #include "support/status.h"
+#include "util/kind_registry.h"
 
 namespace sluice {
 namespace {
@@ -118,6 +120,30 @@ TEST(SinkKindTest, ARegisteredSinkKindRunsAQuery) {
   ASSERT_OK_AND_ASSIGN(auto q, input.toDF().writeStream().format("Recording").option("tag", "t").trigger(AvailableNow()).start());
   ASSERT_OK(q.awaitTermination());
   EXPECT_EQ(*rows, std::vector<int64_t>({3}));
+}
+
+struct Named {
+  std::string name;
+  int version = 0;
+  bool listed = true;
+};
+
+TEST(KindRegistryTest, FindsAnyCaseListsInOrderAndReplacesInPlaceKeepingTheOldAlive) {
+  util::KindRegistry<Named> r({{"alpha", 1}, {"Beta", 1, false}, {"gamma", 1}});
+  ASSERT_NE(r.Find("ALPHA"), nullptr);
+  EXPECT_EQ(r.Find("beta")->name, "Beta");
+  EXPECT_EQ(r.Find("delta"), nullptr);
+  EXPECT_EQ(r.Names([](const Named&) { return true; }), (std::vector<std::string>{"alpha", "Beta", "gamma"}));
+  EXPECT_EQ(r.Names([](const Named& k) { return k.listed; }), (std::vector<std::string>{"alpha", "gamma"}));
+
+  const Named* old = r.Find("alpha");
+  r.Register({"ALPHA", 2});  // the same name in another case: replaced where it stood
+  EXPECT_EQ(r.Find("alpha")->version, 2);
+  EXPECT_EQ(old->name, "alpha");  // still valid for whoever held it
+  EXPECT_EQ(old->version, 1);
+  r.Register({"delta", 1});
+  EXPECT_EQ(r.Names([](const Named&) { return true; }),
+            (std::vector<std::string>{"ALPHA", "Beta", "gamma", "delta"}));
 }
 
 }  // namespace

@@ -1,0 +1,65 @@
+// A list of named kinds (the sink kinds, the source kinds) that code may extend or replace while
+// queries run: looked up by name, case-insensitively.
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "util/strings.h"
+
+namespace sluice::util {
+
+/// `Kind` has a `std::string name`.
+template <typename Kind>
+class KindRegistry {
+ public:
+  explicit KindRegistry(std::vector<Kind> kinds) {
+    for (Kind& k : kinds) kinds_.push_back(std::make_shared<const Kind>(std::move(k)));
+  }
+
+  /// The kind named `name` (any case), or null. A kind replaced later stays valid.
+  const Kind* Find(const std::string& name) const {
+    const std::string lower = ToLower(name);
+    std::lock_guard<std::mutex> lock(mu_);
+    for (const auto& k : kinds_) {
+      if (ToLower(k->name) == lower) return k.get();
+    }
+    return nullptr;
+  }
+
+  /// The names of the kinds `keep` accepts, in the order they were added.
+  template <typename Keep>
+  std::vector<std::string> Names(Keep keep) const {
+    std::lock_guard<std::mutex> lock(mu_);
+    std::vector<std::string> out;
+    for (const auto& k : kinds_) {
+      if (keep(*k)) out.push_back(k->name);
+    }
+    return out;
+  }
+
+  /// Adds `kind`, or replaces the kind of the same name (any case) in its place.
+  void Register(Kind kind) {
+    auto entry = std::make_shared<const Kind>(std::move(kind));
+    const std::string lower = ToLower(entry->name);
+    std::lock_guard<std::mutex> lock(mu_);
+    for (auto& k : kinds_) {
+      if (ToLower(k->name) == lower) {
+        replaced_.push_back(std::move(k));  // kept: Find's callers may hold it
+        k = std::move(entry);
+        return;
+      }
+    }
+    kinds_.push_back(std::move(entry));
+  }
+
+ private:
+  mutable std::mutex mu_;
+  std::vector<std::shared_ptr<const Kind>> kinds_;
+  std::vector<std::shared_ptr<const Kind>> replaced_;
+};
+
+}  // namespace sluice::util
