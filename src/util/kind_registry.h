@@ -17,15 +17,15 @@ template <typename Kind>
 class KindRegistry {
  public:
   explicit KindRegistry(std::vector<Kind> kinds) {
-    for (Kind& k : kinds) kinds_.push_back(std::make_shared<const Kind>(std::move(k)));
+    for (Kind& k : kinds) kinds_.push_back(MakeEntry(std::move(k)));
   }
 
   /// The kind named `name` (any case), or null. A kind replaced later stays valid.
   const Kind* Find(const std::string& name) const {
     const std::string lower = ToLower(name);
     std::lock_guard<std::mutex> lock(mu_);
-    for (const auto& k : kinds_) {
-      if (ToLower(k->name) == lower) return k.get();
+    for (const auto& e : kinds_) {
+      if (e.key == lower) return e.kind.get();
     }
     return nullptr;
   }
@@ -35,21 +35,20 @@ class KindRegistry {
   std::vector<std::string> Names(Keep keep) const {
     std::lock_guard<std::mutex> lock(mu_);
     std::vector<std::string> out;
-    for (const auto& k : kinds_) {
-      if (keep(*k)) out.push_back(k->name);
+    for (const auto& e : kinds_) {
+      if (keep(*e.kind)) out.push_back(e.kind->name);
     }
     return out;
   }
 
   /// Adds `kind`, or replaces the kind of the same name (any case) in its place.
   void Register(Kind kind) {
-    auto entry = std::make_shared<const Kind>(std::move(kind));
-    const std::string lower = ToLower(entry->name);
+    Entry entry = MakeEntry(std::move(kind));
     std::lock_guard<std::mutex> lock(mu_);
-    for (auto& k : kinds_) {
-      if (ToLower(k->name) == lower) {
-        replaced_.push_back(std::move(k));  // kept: Find's callers may hold it
-        k = std::move(entry);
+    for (auto& e : kinds_) {
+      if (e.key == entry.key) {
+        replaced_.push_back(std::move(e.kind));  // kept: Find's callers may hold it
+        e = std::move(entry);
         return;
       }
     }
@@ -57,8 +56,17 @@ class KindRegistry {
   }
 
  private:
+  struct Entry {
+    std::string key;  // the name in lower case, made once (lookups run on every batch)
+    std::shared_ptr<const Kind> kind;
+  };
+  static Entry MakeEntry(Kind kind) {
+    std::string key = ToLower(kind.name);
+    return Entry{std::move(key), std::make_shared<const Kind>(std::move(kind))};
+  }
+
   mutable std::mutex mu_;
-  std::vector<std::shared_ptr<const Kind>> kinds_;
+  std::vector<Entry> kinds_;
   std::vector<std::shared_ptr<const Kind>> replaced_;
 };
 
