@@ -12,15 +12,17 @@ Peak RSS is sampled every 50 ms as the sum of the resident set sizes of the proc
 descendants (PySpark's python and its JVM; PyFlink's python, its JVM and any Python workers). The
 sum counts pages shared between processes more than once; a sample can miss a peak shorter than
 50 ms. Both apply to every engine alike. Each poll also reads the started process's own peak
-(VmHWM), and its ru_maxrss from wait4 counts when it is above the harness's own RSS at the spawn:
-on Linux a child's ru_maxrss starts from the RSS of the process it was forked from (this Python,
-well over 100 MB with pyarrow loaded), so below that it says nothing about the child.
+(VmHWM), and its ru_maxrss from wait4 counts when it is above the harness's own peak RSS at the
+spawn: on Linux a child's ru_maxrss starts from the peak RSS of the process it was forked from
+(this Python: well over 100 MB with pyarrow loaded, about 1 GB after it generated the Nexmark
+data), not from that process's RSS at the fork, so below that peak it says nothing about the child.
 """
 from __future__ import annotations
 
 import dataclasses
 import json
 import os
+import resource
 import signal
 import statistics
 import subprocess
@@ -143,7 +145,7 @@ def run_process(cmd: list[str], *, cwd: Path | None = None, env: dict | None = N
     out_path, err_path = log_dir / "stdout.log", log_dir / "stderr.log"
     run = ProcessRun(cmd=[str(c) for c in cmd])
     with open(out_path, "wb") as out, open(err_path, "wb") as err:
-        harness_rss = psutil.Process().memory_info().rss
+        harness_peak_rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # kB on Linux
         run.start_epoch = time.time()
         t0 = time.perf_counter()
         popen = subprocess.Popen(run.cmd, cwd=cwd, env=env, stdout=out, stderr=err,
@@ -178,9 +180,9 @@ def run_process(cmd: list[str], *, cwd: Path | None = None, env: dict | None = N
     popen.returncode = run.returncode = os.waitstatus_to_exitcode(status)
     run.cpu_s = max(usage.ru_utime + usage.ru_stime, sum(cpu_seen.values()))
     # The child's own peak as the kernel keeps it (kB), which catches a peak after the last poll;
-    # but it starts from the harness's RSS at the fork (see the module's doc), so it counts only
-    # above that. The polls add the rest of the tree (a JVM under a Python driver).
-    if usage.ru_maxrss * 1024 > harness_rss * 1.05:
+    # but it starts from the harness's peak RSS at the fork (see the module's doc), so it counts
+    # only above that. The polls add the rest of the tree (a JVM under a Python driver).
+    if usage.ru_maxrss * 1024 > harness_peak_rss * 1.05:
         run.peak_rss_bytes = max(run.peak_rss_bytes, usage.ru_maxrss * 1024)
     run.stdout = out_path.read_text(errors="replace")
     run.stderr = err_path.read_text(errors="replace")
