@@ -1,5 +1,7 @@
 #include "source/json_line_shape.h"
 
+#include "source/json_value_builder.h"
+
 #include <arrow/util/value_parsing.h>
 #include <simdjson.h>
 #if defined(__SSE2__)
@@ -162,19 +164,21 @@ bool Appended(Status st, Status* error) {
   return false;
 }
 
+ColumnBuilder MakeColumnBuilder(const arrow::Field& field) {
+  ColumnBuilder c;
+  c.name = field.name();
+  c.type = field.type();
+  auto kind = KindOf(*c.type);
+  c.kind = kind.ok() ? *kind : ValueKind::kNested;
+  std::tie(c.min, c.max) = JsonIntegerRange(c.type->id());
+  if (c.kind == ValueKind::kString) c.values = FlatColumnBuilder(FlatColumnBuilder::Layout::kString);
+  if (c.kind == ValueKind::kBoolean) c.values = FlatColumnBuilder(FlatColumnBuilder::Layout::kBoolean);
+  return c;
+}
+
 Status AppendNull(ColumnBuilder* c) {
-  switch (c->kind) {
-    case ValueKind::kString:
-      return c->strings.AppendNull();
-    case ValueKind::kDouble:
-      return c->doubles.AppendNull();
-    case ValueKind::kBoolean:
-      return c->booleans.AppendNull();
-    case ValueKind::kNested:
-      return c->nested->AppendNull();
-    default:
-      return c->integers.AppendNull();
-  }
+  if (c->kind == ValueKind::kNested) return c->nested->AppendNull();
+  return c->values.AppendNull();
 }
 
 bool LineLayouts::Learn(const std::vector<std::pair<std::string_view, int>>& keys,
@@ -368,17 +372,17 @@ bool LineLayouts::Append(std::vector<ColumnBuilder>* columns, const std::vector<
     } else {
       switch (c.kind) {
         case ValueKind::kString:
-          ok = TryAppend(&c.strings, v.text) || Appended(c.strings.Append(v.text), error);
+          ok = AppendValue(&c, v.text, error);
           break;
         case ValueKind::kInteger:
         case ValueKind::kTimestamp:
-          ok = TryAppend(&c.integers, v.integer) || Appended(c.integers.Append(v.integer), error);
+          ok = AppendValue(&c, v.integer, error);
           break;
         case ValueKind::kDouble:
-          ok = TryAppend(&c.doubles, v.number) || Appended(c.doubles.Append(v.number), error);
+          ok = AppendValue(&c, v.number, error);
           break;
         case ValueKind::kBoolean:
-          ok = TryAppend(&c.booleans, v.integer != 0) || Appended(c.booleans.Append(v.integer != 0), error);
+          ok = AppendValue(&c, v.integer != 0, error);
           break;
         case ValueKind::kNested:
           break;  // never learned

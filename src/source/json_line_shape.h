@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "sluice/status.h"
+#include "source/flat_column_builder.h"
 
 namespace sluice::source {
 
@@ -43,35 +44,23 @@ struct ColumnBuilder {
   int64_t min = 0;
   int64_t max = 0;
   int64_t last_row = -1;  // the row that last set this column (a second set in one row = duplicate key)
-  arrow::StringBuilder strings;
-  arrow::Int64Builder integers;  // kInteger and kTimestamp values
-  arrow::DoubleBuilder doubles;
-  arrow::BooleanBuilder booleans;
+  FlatColumnBuilder values;                // the flat kinds' values (kInteger and kTimestamp as int64)
   std::unique_ptr<arrow::ArrayBuilder> nested;
 };
 
-/// Per-value appends that check the capacity here and append without a Status when it holds
-/// (the builders' own Append reserves, checks for overflow and returns a Status for every value,
-/// and a Status per value costs a call to its destructor). False: the builder is full, and the
-/// caller takes the ordinary path (which grows it, or reports a column past 2 GiB).
-inline bool TryAppend(arrow::StringBuilder* b, std::string_view s) {
-  if (ARROW_PREDICT_FALSE(b->length() == b->capacity() ||
-                          b->value_data_capacity() - b->value_data_length() < static_cast<int64_t>(s.size()))) {
-    return false;
-  }
-  b->UnsafeAppend(s);
-  return true;
-}
-
-template <typename Builder, typename T>
-bool TryAppend(Builder* b, T v) {
-  if (ARROW_PREDICT_FALSE(b->length() == b->capacity())) return false;
-  b->UnsafeAppend(v);
-  return true;
-}
+/// The builder of a declared field: its kind (kNested for a type no flat kind takes), the range
+/// of its integers and an empty builder of the kind's layout. (`nested` is the caller's to make.)
+ColumnBuilder MakeColumnBuilder(const arrow::Field& field);
 
 /// The ordinary path's outcome: true when it went well, else false with `*error` set.
 [[gnu::noinline]] bool Appended(Status st, Status* error);
+
+/// Appends `v` to `c`'s values: in the room reserved when it holds (no Status made), else
+/// growing it. False: the append failed (a string column past 2 GiB), with `*error` set.
+template <typename T>
+inline bool AppendValue(ColumnBuilder* c, T v, Status* error) {
+  return c->values.TryAppend(v) || Appended(c->values.Append(v), error);
+}
 
 /// `c`'s null. (Grows the builder as needed.)
 Status AppendNull(ColumnBuilder* c);

@@ -55,11 +55,7 @@ class LineRangeDecoder {
     rest_ = predicate_fields_.size() < columns_.size();
     for (int i = 0; i < schema.num_fields(); ++i) {
       auto& c = columns_[static_cast<size_t>(i)];
-      c.name = schema.field(i)->name();
-      c.type = schema.field(i)->type();
-      auto kind = KindOf(*c.type);
-      c.kind = kind.ok() ? *kind : ValueKind::kNested;
-      std::tie(c.min, c.max) = JsonIntegerRange(c.type->id());
+      c = MakeColumnBuilder(*schema.field(i));
       if (c.kind == ValueKind::kNested) shapes_ = false;
     }
     for (size_t i = 0; i < columns_.size(); ++i) {
@@ -128,27 +124,14 @@ class LineRangeDecoder {
     const double lines_per_byte = static_cast<double>(rows_) / static_cast<double>(bytes_seen);
     const auto more = static_cast<int64_t>(static_cast<double>(bytes_left) * lines_per_byte * 1.1) + 16;
     for (auto& c : columns_) {
-      switch (c.kind) {
-        case ValueKind::kString: {
-          const double per_value = static_cast<double>(c.strings.value_data_length()) / static_cast<double>(rows_);
-          const auto data = static_cast<int64_t>(per_value * static_cast<double>(more));
-          if (!c.strings.Reserve(more).ok()) break;
-          if (data < (int64_t{1} << 30)) (void)c.strings.ReserveData(data);
-          break;
-        }
-        case ValueKind::kDouble:
-          (void)c.doubles.Reserve(more);
-          break;
-        case ValueKind::kBoolean:
-          (void)c.booleans.Reserve(more);
-          break;
-        case ValueKind::kInteger:
-        case ValueKind::kTimestamp:
-          (void)c.integers.Reserve(more);
-          break;
-        case ValueKind::kNested:
-          break;
+      if (c.kind == ValueKind::kNested) continue;
+      int64_t data = 0;
+      if (c.kind == ValueKind::kString) {
+        const double per_value = static_cast<double>(c.values.string_bytes()) / static_cast<double>(rows_);
+        data = static_cast<int64_t>(per_value * static_cast<double>(more));
+        if (data >= (int64_t{1} << 30)) data = 0;  // left to grow as it fills
       }
+      (void)c.values.Reserve(more, data);
     }
   }
 
@@ -177,24 +160,19 @@ class LineRangeDecoder {
     ColumnBuilder& c = *cb;
     std::shared_ptr<arrow::Array> array;
     switch (c.kind) {
-      case ValueKind::kString:
-        ARROW_RETURN_NOT_OK(c.strings.Finish(&array));
-        break;
-      case ValueKind::kDouble:
-        ARROW_RETURN_NOT_OK(c.doubles.Finish(&array));
-        break;
-      case ValueKind::kBoolean:
-        ARROW_RETURN_NOT_OK(c.booleans.Finish(&array));
-        break;
       case ValueKind::kNested:
         ARROW_RETURN_NOT_OK(c.nested->Finish(&array));
         break;
-      case ValueKind::kInteger:
-      case ValueKind::kTimestamp: {
-        ARROW_RETURN_NOT_OK(c.integers.Finish(&array));
-        if (c.kind == ValueKind::kTimestamp) {
-          ARROW_ASSIGN_OR_RAISE(array, array->View(c.type));
-        } else if (c.type->id() != arrow::Type::INT64) {
+      case ValueKind::kString:
+      case ValueKind::kDouble:
+      case ValueKind::kBoolean:
+      case ValueKind::kTimestamp: {  // int64 values: a timestamp's layout
+        ARROW_ASSIGN_OR_RAISE(array, c.values.Finish(c.type));
+        break;
+      }
+      case ValueKind::kInteger: {
+        ARROW_ASSIGN_OR_RAISE(array, c.values.Finish(arrow::int64()));
+        if (c.type->id() != arrow::Type::INT64) {
           ARROW_RETURN_NOT_OK(util::EnsureComputeInitialized());
           ARROW_ASSIGN_OR_RAISE(auto cast, arrow::compute::Cast(*array, c.type));
           array = cast;
@@ -409,22 +387,22 @@ class LineRangeDecoder {
         if (type != simdjson::dom::element_type::STRING) break;
         if (!store) return true;
         std::string_view s = value.get_string().value_unsafe();
-        return TryAppend(&c->strings, s) || Appended(c->strings.Append(s), error);
+        return AppendValue(c, s, error);
       }
       case ValueKind::kInteger: {
         int64_t v = 0;
         if (!JsonIntegerIn(value, c->min, c->max, &v)) break;
-        return !store || TryAppend(&c->integers, v) || Appended(c->integers.Append(v), error);
+        return !store || AppendValue(c, v, error);
       }
       case ValueKind::kDouble: {
         double v = 0;
         if (!JsonNumber(value, &v)) break;
-        return !store || TryAppend(&c->doubles, v) || Appended(c->doubles.Append(v), error);
+        return !store || AppendValue(c, v, error);
       }
       case ValueKind::kBoolean: {
         if (type != simdjson::dom::element_type::BOOL) break;
         const bool v = value.get_bool().value_unsafe();
-        return !store || TryAppend(&c->booleans, v) || Appended(c->booleans.Append(v), error);
+        return !store || AppendValue(c, v, error);
       }
       case ValueKind::kNested:
         break;  // appended by AppendJsonValue
@@ -435,7 +413,7 @@ class LineRangeDecoder {
         if (!JsonTimestamp(value, static_cast<const arrow::TimestampType&>(*c->type), truncate_fractions, &v)) {
           break;
         }
-        return !store || TryAppend(&c->integers, v) || Appended(c->integers.Append(v), error);
+        return !store || AppendValue(c, v, error);
       }
     }
     *fits = false;

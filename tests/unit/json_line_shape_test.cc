@@ -24,14 +24,8 @@ std::shared_ptr<arrow::Schema> ShapeSchema(arrow::TimeUnit::type unit = arrow::T
 }
 
 std::vector<ColumnBuilder> ShapeColumns(const arrow::Schema& schema) {
-  std::vector<ColumnBuilder> columns(static_cast<size_t>(schema.num_fields()));
-  for (int i = 0; i < schema.num_fields(); ++i) {
-    auto& c = columns[static_cast<size_t>(i)];
-    c.name = schema.field(i)->name();
-    c.type = schema.field(i)->type();
-    c.kind = *KindOf(*c.type);
-    std::tie(c.min, c.max) = JsonIntegerRange(c.type->id());
-  }
+  std::vector<ColumnBuilder> columns;
+  for (const auto& field : schema.fields()) columns.push_back(MakeColumnBuilder(*field));
   return columns;
 }
 
@@ -70,20 +64,11 @@ TEST(JsonLineShape, LinesOfTheLearnedLayoutAreReadInPlace) {
   }
   std::vector<std::shared_ptr<arrow::Array>> arrays;
   for (auto& c : columns) {
-    std::shared_ptr<arrow::Array> a;
-    switch (c.kind) {
-      case ValueKind::kString:
-        ASSERT_OK(c.strings.Finish(&a));
-        break;
-      case ValueKind::kDouble:
-        ASSERT_OK(c.doubles.Finish(&a));
-        break;
-      case ValueKind::kBoolean:
-        ASSERT_OK(c.booleans.Finish(&a));
-        break;
-      default:
-        ASSERT_OK(c.integers.Finish(&a));
-    }
+    std::shared_ptr<arrow::DataType> type = arrow::int64();  // integers of every width, timestamps
+    if (c.kind == ValueKind::kString) type = arrow::utf8();
+    if (c.kind == ValueKind::kDouble) type = arrow::float64();
+    if (c.kind == ValueKind::kBoolean) type = arrow::boolean();
+    ASSERT_OK_AND_ASSIGN(auto a, c.values.Finish(type));
     arrays.push_back(a);
   }
   auto text = [](const std::shared_ptr<arrow::Array>& a) { return a->ToString(); };
@@ -180,9 +165,9 @@ TEST(JsonLineShape, AFewLayoutsAreHeldTheLeastRecentlyMatchedDropped) {
   const std::vector<uint8_t> all(columns.size(), 1);
   Status error;
   ASSERT_TRUE(layouts.Append(&columns, all, &error)) << error;
-  EXPECT_EQ(columns[0].integers.GetValue(0), 7);
-  EXPECT_EQ(columns[1].integers.GetValue(0), 8);
-  EXPECT_EQ(columns[3].strings.length(), 1);  // a null: the layout lacks "s"
+  EXPECT_EQ(columns[0].values.IntegerAt(0), 7);
+  EXPECT_EQ(columns[1].values.IntegerAt(0), 8);
+  EXPECT_EQ(columns[3].values.length(), 1);  // a null: the layout lacks "s"
 }
 
 // Python's json.dumps puts a space after each colon and comma: the spacing is learned from the
@@ -248,8 +233,8 @@ TEST(JsonLineShape, TimestampsReadAsArrowsParserReadsThem) {
       ASSERT_EQ(ShapeMatches(&shape, columns, line), arrow_reads) << text << " unit " << unit;
       if (!arrow_reads) continue;
       ASSERT_TRUE(shape.Append(&columns, only_t, &error));
-      ASSERT_EQ(columns[5].integers.length(), ++expected_rows);
-      EXPECT_EQ(columns[5].integers.GetValue(expected_rows - 1), want) << text << " unit " << unit;
+      ASSERT_EQ(columns[5].values.length(), ++expected_rows);
+      EXPECT_EQ(columns[5].values.IntegerAt(expected_rows - 1), want) << text << " unit " << unit;
     }
   }
 }

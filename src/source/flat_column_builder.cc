@@ -1,0 +1,124 @@
+#include "source/flat_column_builder.h"
+
+#include <arrow/util/bit_util.h>
+
+#include <algorithm>
+
+namespace sluice::source {
+
+FlatColumnBuilder::FlatColumnBuilder(Layout layout) : layout_(layout) { Reset(); }
+
+void FlatColumnBuilder::Reset() {
+  length_ = 0;
+  null_rows_.clear();
+  values_.Reset();
+  offsets_.Reset();
+  data_.Reset();
+  if (layout_ == Layout::kString) {
+    const int32_t zero = 0;
+    // The first offset; a builder that cannot hold four bytes fails at its next append anyway.
+    if (offsets_.Reserve(sizeof zero).ok()) offsets_.UnsafeAppend(&zero, sizeof zero);
+  }
+}
+
+Status FlatColumnBuilder::AppendBytes(const void* v, int64_t n) {
+  if (values_.capacity() - values_.length() < n) {
+    ARROW_RETURN_NOT_OK(values_.Reserve(std::max<int64_t>(n, values_.length())));  // doubles the room
+  }
+  values_.UnsafeAppend(v, n);
+  ++length_;
+  return Status::OK();
+}
+
+Status FlatColumnBuilder::Append(int64_t v) { return AppendBytes(&v, sizeof v); }
+
+Status FlatColumnBuilder::Append(double v) { return AppendBytes(&v, sizeof v); }
+
+Status FlatColumnBuilder::Append(bool v) {
+  const uint8_t byte = v ? 1 : 0;
+  return AppendBytes(&byte, 1);
+}
+
+Status FlatColumnBuilder::Append(std::string_view s) {
+  const auto n = static_cast<int64_t>(s.size());
+  if (data_.length() + n > kMaxStringBytes) {
+    return Status::CapacityError("array cannot contain more than ", kMaxStringBytes, " bytes, have ",
+                                 data_.length() + n);
+  }
+  if (offsets_.length() == 0) {  // Reset could not reserve the first offset
+    const int32_t zero = 0;
+    ARROW_RETURN_NOT_OK(offsets_.Append(&zero, sizeof zero));
+  }
+  ARROW_RETURN_NOT_OK(data_.Append(s.data(), n));
+  const auto end = static_cast<int32_t>(data_.length());
+  ARROW_RETURN_NOT_OK(offsets_.Append(&end, sizeof end));
+  ++length_;
+  return Status::OK();
+}
+
+Status FlatColumnBuilder::AppendNull() {
+  null_rows_.push_back(length_);
+  switch (layout_) {
+    case Layout::kEightBytes:
+      return Append(int64_t{0});
+    case Layout::kBoolean:
+      return Append(false);
+    case Layout::kString:
+      return Append(std::string_view());
+  }
+  return Status::OK();
+}
+
+Status FlatColumnBuilder::Reserve(int64_t values, int64_t string_bytes) {
+  switch (layout_) {
+    case Layout::kEightBytes:
+      return values_.Reserve(values * 8);
+    case Layout::kBoolean:
+      return values_.Reserve(values);
+    case Layout::kString:
+      ARROW_RETURN_NOT_OK(offsets_.Reserve(values * static_cast<int64_t>(sizeof(int32_t))));
+      return data_.Reserve(std::min(string_bytes, kMaxStringBytes - data_.length()));
+  }
+  return Status::OK();
+}
+
+Result<std::shared_ptr<arrow::Array>> FlatColumnBuilder::Finish(const std::shared_ptr<arrow::DataType>& type) {
+  std::shared_ptr<arrow::Buffer> validity;
+  if (!null_rows_.empty()) {
+    ARROW_ASSIGN_OR_RAISE(validity, arrow::AllocateEmptyBitmap(length_));
+    arrow::bit_util::SetBitsTo(validity->mutable_data(), 0, length_, true);
+    for (const int64_t row : null_rows_) arrow::bit_util::ClearBit(validity->mutable_data(), row);
+  }
+  const auto nulls = static_cast<int64_t>(null_rows_.size());
+  std::shared_ptr<arrow::ArrayData> data;
+  switch (layout_) {
+    case Layout::kEightBytes: {
+      ARROW_ASSIGN_OR_RAISE(auto values, values_.Finish());
+      data = arrow::ArrayData::Make(type, length_, {validity, values}, nulls);
+      break;
+    }
+    case Layout::kBoolean: {
+      ARROW_ASSIGN_OR_RAISE(auto bits, arrow::AllocateEmptyBitmap(length_));
+      const uint8_t* bytes = values_.data();
+      for (int64_t i = 0; i < length_; ++i) {
+        if (bytes[i] != 0) arrow::bit_util::SetBit(bits->mutable_data(), i);
+      }
+      data = arrow::ArrayData::Make(type, length_, {validity, bits}, nulls);
+      break;
+    }
+    case Layout::kString: {
+      if (offsets_.length() == 0) {  // nothing appended and the first offset never reserved
+        const int32_t zero = 0;
+        ARROW_RETURN_NOT_OK(offsets_.Append(&zero, sizeof zero));
+      }
+      ARROW_ASSIGN_OR_RAISE(auto offsets, offsets_.Finish());
+      ARROW_ASSIGN_OR_RAISE(auto bytes, data_.Finish());
+      data = arrow::ArrayData::Make(type, length_, {validity, offsets, bytes}, nulls);
+      break;
+    }
+  }
+  Reset();
+  return arrow::MakeArray(data);
+}
+
+}  // namespace sluice::source

@@ -1,0 +1,101 @@
+// The values of one flat column as a file source decodes them, appended one at a time.
+//
+// Arrow's builders check the capacity, keep the validity bitmap and return a Status for every
+// value; a decoder appends a value per key per line, so that is most of what an append costs.
+// Here a value goes into a buffer reserved ahead (one check of the room left, then a store),
+// nulls, rare in practice, are remembered by row and become the validity bitmap at Finish, and a
+// column with none gets no bitmap.
+#pragma once
+
+#include <arrow/api.h>
+
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "sluice/status.h"
+
+namespace sluice::source {
+
+class FlatColumnBuilder {
+ public:
+  /// What the column holds: 8-byte values (int64 for integers of every width and timestamps, or
+  /// doubles), booleans, or UTF-8 strings (32-bit offsets: at most kMaxStringBytes in all).
+  enum class Layout { kEightBytes, kBoolean, kString };
+
+  /// Arrow's limit for a string column's bytes (its BinaryBuilder's), kept for the same error.
+  static constexpr int64_t kMaxStringBytes = std::numeric_limits<int32_t>::max() - 1;
+
+  explicit FlatColumnBuilder(Layout layout = Layout::kEightBytes);
+
+  Layout layout() const { return layout_; }
+  int64_t length() const { return length_; }
+  /// Bytes of string data appended (kString).
+  int64_t string_bytes() const { return data_.length(); }
+
+  /// Appends when the room reserved holds the value, else false (the caller then calls the
+  /// Append of the same value, which grows the buffers or says why it cannot).
+  bool TryAppend(int64_t v) { return TryAppendBytes(&v, sizeof v); }
+  bool TryAppend(double v) { return TryAppendBytes(&v, sizeof v); }
+  bool TryAppend(bool v) {
+    const uint8_t byte = v ? 1 : 0;
+    return TryAppendBytes(&byte, 1);
+  }
+  bool TryAppend(std::string_view s) {
+    if (ARROW_PREDICT_FALSE(offsets_.capacity() - offsets_.length() < static_cast<int64_t>(sizeof(int32_t)) ||
+                            data_.capacity() - data_.length() < static_cast<int64_t>(s.size()) ||
+                            data_.length() + static_cast<int64_t>(s.size()) > kMaxStringBytes)) {
+      return false;
+    }
+    data_.UnsafeAppend(s.data(), static_cast<int64_t>(s.size()));
+    const auto end = static_cast<int32_t>(data_.length());
+    offsets_.UnsafeAppend(&end, sizeof end);
+    ++length_;
+    return true;
+  }
+
+  /// The same, growing the buffers as needed. A string column past kMaxStringBytes is a
+  /// CapacityError, as Arrow's builder reports it.
+  Status Append(int64_t v);
+  Status Append(double v);
+  Status Append(bool v);
+  Status Append(std::string_view s);
+  Status AppendNull();
+
+  /// Room for `values` more values and, for strings, `string_bytes` more bytes: a hint (a
+  /// refused reservation is left to the appends to report).
+  Status Reserve(int64_t values, int64_t string_bytes = 0);
+
+  /// The 8-byte value of row `i` as an integer (kEightBytes; for tests and checks).
+  int64_t IntegerAt(int64_t i) const {
+    int64_t v = 0;
+    std::memcpy(&v, values_.data() + i * 8, sizeof v);
+    return v;
+  }
+
+  /// The values so far as an array of `type` (for kEightBytes one of int64, float64 or a type of
+  /// the same layout such as timestamp; boolean; utf8); the builder starts again, empty.
+  Result<std::shared_ptr<arrow::Array>> Finish(const std::shared_ptr<arrow::DataType>& type);
+
+ private:
+  bool TryAppendBytes(const void* v, int64_t n) {
+    if (ARROW_PREDICT_FALSE(values_.capacity() - values_.length() < n)) return false;
+    values_.UnsafeAppend(v, n);
+    ++length_;
+    return true;
+  }
+  Status AppendBytes(const void* v, int64_t n);
+  void Reset();
+
+  Layout layout_;
+  int64_t length_ = 0;
+  arrow::BufferBuilder values_;   // kEightBytes: 8 bytes a value; kBoolean: a byte a value
+  arrow::BufferBuilder offsets_;  // kString: int32 offsets, length + 1 of them
+  arrow::BufferBuilder data_;     // kString: the strings' bytes
+  std::vector<int64_t> null_rows_;
+};
+
+}  // namespace sluice::source
