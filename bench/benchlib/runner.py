@@ -54,7 +54,7 @@ def run(plan: Plan, ctx: Context, data_root: Path) -> dict:
                               max_delay_ms=plan.max_delay_ms,
                               events_per_second=plan.events_per_second)
     if {"P1", "P2", "P5"} & set(plan.workloads):   # P3, P4 and P6 make their own data
-        _log(f"generating Nexmark data ({plan.events} events)")
+        _log(f"Nexmark data ({plan.events} events): generated unless the data directory holds it")
         stream = nexmark.generate_stream(data_root, spec)
         doc["data"]["nexmark"] = stream
         bids_dir = Path(stream["dir"]) / "bid"
