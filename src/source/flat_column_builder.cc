@@ -49,7 +49,7 @@ Status FlatColumnBuilder::Append(std::string_view s) {
     const int32_t zero = 0;
     ARROW_RETURN_NOT_OK(offsets_.Append(&zero, sizeof zero));
   }
-  ARROW_RETURN_NOT_OK(data_.Append(s.data(), n));
+  if (n > 0) ARROW_RETURN_NOT_OK(data_.Append(s.data(), n));  // (an empty view's data may be null)
   const auto end = static_cast<int32_t>(data_.length());
   ARROW_RETURN_NOT_OK(offsets_.Append(&end, sizeof end));
   ++length_;

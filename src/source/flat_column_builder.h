@@ -50,7 +50,7 @@ class FlatColumnBuilder {
                             data_.length() + static_cast<int64_t>(s.size()) > kMaxStringBytes)) {
       return false;
     }
-    data_.UnsafeAppend(s.data(), static_cast<int64_t>(s.size()));
+    if (!s.empty()) data_.UnsafeAppend(s.data(), static_cast<int64_t>(s.size()));  // (an empty view's data may be null)
     const auto end = static_cast<int32_t>(data_.length());
     offsets_.UnsafeAppend(&end, sizeof end);
     ++length_;
