@@ -36,7 +36,7 @@ constexpr uint64_t Below(uint64_t x, uint8_t n) { return (x - kOnes * n) & ~x & 
 constexpr uint64_t Equal(uint64_t x, uint8_t c) { return Below(x ^ (kOnes * c), 1); }
 
 // Key tokens are short: two overlapping loads, memcmp beyond 16 bytes.
-bool SameBytes(const char* a, const char* b, size_t n) {
+[[gnu::always_inline]] inline bool SameBytes(const char* a, const char* b, size_t n) {
   if (n >= 8 && n <= 16) return Load64(a) == Load64(b) && Load64(a + n - 8) == Load64(b + n - 8);
   if (n >= 4 && n < 8) return Load32(a) == Load32(b) && Load32(a + n - 4) == Load32(b + n - 4);
   return std::memcmp(a, b, n) == 0;
@@ -192,7 +192,7 @@ bool LineLayouts::Learn(const std::vector<std::pair<std::string_view, int>>& key
     for (const char ch : key) {
       if (ch == '"' || ch == '\\' || static_cast<unsigned char>(ch) < 0x20) return false;
     }
-    layout.fields.push_back(Field{"\"" + std::string(key) + "\":", column});
+    layout.fields.push_back(Field{"\"" + std::string(key) + "\":", column, ""});  // its lead below
     if (column >= 0) filled[static_cast<size_t>(column)] = 1;
   }
   // The spacing, from where the line's first two keys are (a guess: a wrong one only misses).
@@ -218,6 +218,10 @@ bool LineLayouts::Learn(const std::vector<std::pair<std::string_view, int>>& key
     });
     layouts_.erase(oldest);
   }
+  for (size_t k = 0; k < layout.fields.size(); ++k) {
+    Field& f = layout.fields[k];
+    f.lead = (k == 0 ? "" : layout.comma_space ? ", " : ",") + f.token + (layout.colon_space ? " " : "");
+  }
   layout.last_matched = ++matches_;
   values_.resize(std::max(values_.size(), layout.fields.size()));
   seconds_.resize(columns.size());
@@ -227,6 +231,7 @@ bool LineLayouts::Learn(const std::vector<std::pair<std::string_view, int>>& key
 
 const char* LineLayouts::Match(const char* line, const char* end, const char* readable_end,
                                const std::vector<ColumnBuilder>& columns) {
+  if (layouts_.size() == 1) return MatchOne(line, end, readable_end, columns);
   const char* p = line;
   if (layouts_.empty() || p == end || *p++ != '{') return nullptr;
   uint32_t live = (1u << layouts_.size()) - 1;  // the layouts whose keys so far are the line's
@@ -272,14 +277,37 @@ const char* LineLayouts::Match(const char* line, const char* end, const char* re
     }
     if (!f) return nullptr;
     p = value;
-    const ColumnBuilder* c = f->column >= 0 ? &columns[static_cast<size_t>(f->column)] : nullptr;
-    Value& v = values_[k];
-    if (!ReadValue(c, &p, end, readable_end, &v)) return nullptr;
-    if (c && c->kind == ValueKind::kTimestamp && !v.null &&
-        !ReadTimestamp(f->column, static_cast<const arrow::TimestampType&>(*c->type), v.text, &v.integer)) {
-      return nullptr;
-    }
+    if (!ReadField(*f, k, &p, end, readable_end, columns)) return nullptr;
   }
+}
+
+// The same answer as the walk above gives with one layout: the lead of each key (its comma,
+// token and spaces) compared in one piece, then the value, and the closing brace after the last.
+const char* LineLayouts::MatchOne(const char* line, const char* end, const char* readable_end,
+                                  const std::vector<ColumnBuilder>& columns) {
+  const char* p = line;
+  if (p == end || *p++ != '{') return nullptr;
+  Layout& layout = layouts_[0];
+  for (size_t k = 0; k < layout.fields.size(); ++k) {
+    const Field& f = layout.fields[k];
+    const size_t n = f.lead.size();
+    if (static_cast<size_t>(end - p) < n || !SameBytes(p, f.lead.data(), n)) return nullptr;
+    p += n;
+    if (!ReadField(f, k, &p, end, readable_end, columns)) return nullptr;
+  }
+  if (p == end || *p != '}') return nullptr;
+  matched_ = 0;
+  layout.last_matched = ++matches_;
+  return p + 1;
+}
+
+inline bool LineLayouts::ReadField(const Field& field, size_t k, const char** p, const char* end,
+                                   const char* readable_end, const std::vector<ColumnBuilder>& columns) {
+  const ColumnBuilder* c = field.column >= 0 ? &columns[static_cast<size_t>(field.column)] : nullptr;
+  Value& v = values_[k];
+  if (!ReadValue(c, p, end, readable_end, &v)) return false;
+  return !c || c->kind != ValueKind::kTimestamp || v.null ||
+         ReadTimestamp(field.column, static_cast<const arrow::TimestampType&>(*c->type), v.text, &v.integer);
 }
 
 bool LineLayouts::ReadValue(const ColumnBuilder* c, const char** pp, const char* end,

@@ -99,6 +99,7 @@ class LineLayouts {
   struct Field {
     std::string token;  // `"key":`
     int column = -1;
+    std::string lead;  // the bytes before its value: the comma (after the first key), the token, the spaces
   };
   struct Layout {
     std::vector<Field> fields;
@@ -124,6 +125,12 @@ class LineLayouts {
   // moves past it.
   static bool ReadValue(const ColumnBuilder* c, const char** p, const char* end, const char* readable_end, Value* out);
   bool ReadTimestamp(int column, const arrow::TimestampType& type, std::string_view s, int64_t* out);
+  // Match with one layout held: each key's lead compared whole.
+  const char* MatchOne(const char* line, const char* end, const char* readable_end,
+                       const std::vector<ColumnBuilder>& columns);
+  // The value of `field` at `*p`, into values_[k]; false: a miss.
+  bool ReadField(const Field& field, size_t k, const char** p, const char* end, const char* readable_end,
+                 const std::vector<ColumnBuilder>& columns);
 
   std::vector<Layout> layouts_;
   std::vector<Value> values_;          // the matched line's, by key position
