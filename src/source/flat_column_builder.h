@@ -3,8 +3,10 @@
 // Arrow's builders check the capacity, keep the validity bitmap and return a Status for every
 // value; a decoder appends a value per key per line, so that is most of what an append costs.
 // Here a value goes into a buffer reserved ahead (one check of the room left, then a store),
-// nulls, rare in practice, are remembered by row and become the validity bitmap at Finish, and a
-// column with none gets no bitmap.
+// nulls are remembered by row and become the validity bitmap at Finish, and a column with none
+// gets no bitmap. A null row costs 8 bytes until Finish (a bitmap: one bit), which suits the
+// few nulls of most files; a range of lines where a declared key is mostly absent holds more
+// memory while it is decoded than Arrow's builders did.
 #pragma once
 
 #include <arrow/api.h>
