@@ -10,7 +10,8 @@ FlatColumnBuilder::FlatColumnBuilder(Layout layout) : layout_(layout) { Reset();
 
 void FlatColumnBuilder::Reset() {
   length_ = 0;
-  null_rows_.clear();
+  has_validity_ = false;
+  validity_.Reset();
   values_.Reset();
   offsets_.Reset();
   data_.Reset();
@@ -25,8 +26,9 @@ Status FlatColumnBuilder::AppendBytes(const void* v, int64_t n) {
   if (values_.capacity() - values_.length() < n) {
     ARROW_RETURN_NOT_OK(values_.Reserve(std::max<int64_t>(n, values_.length())));  // doubles the room
   }
+  if (has_validity_) ARROW_RETURN_NOT_OK(validity_.Reserve(1));
   values_.UnsafeAppend(v, n);
-  ++length_;
+  AppendValidBit();
   return Status::OK();
 }
 
@@ -49,27 +51,51 @@ Status FlatColumnBuilder::Append(std::string_view s) {
     const int32_t zero = 0;
     ARROW_RETURN_NOT_OK(offsets_.Append(&zero, sizeof zero));
   }
+  if (has_validity_) ARROW_RETURN_NOT_OK(validity_.Reserve(1));
+  ARROW_RETURN_NOT_OK(offsets_.Reserve(sizeof(int32_t)));
   if (n > 0) ARROW_RETURN_NOT_OK(data_.Append(s.data(), n));  // (an empty view's data may be null)
   const auto end = static_cast<int32_t>(data_.length());
-  ARROW_RETURN_NOT_OK(offsets_.Append(&end, sizeof end));
-  ++length_;
+  offsets_.UnsafeAppend(&end, sizeof end);
+  AppendValidBit();
   return Status::OK();
 }
 
 Status FlatColumnBuilder::AppendNull() {
-  null_rows_.push_back(length_);
-  switch (layout_) {
-    case Layout::kEightBytes:
-      return Append(int64_t{0});
-    case Layout::kBoolean:
-      return Append(false);
-    case Layout::kString:
-      return Append(std::string_view());
+  if (!has_validity_) {  // the rows so far are valid
+    ARROW_RETURN_NOT_OK(validity_.Reserve(std::max<int64_t>(length_ + 1, 64)));
+    validity_.UnsafeAppend(length_, true);
+    has_validity_ = true;
   }
+  ARROW_RETURN_NOT_OK(validity_.Reserve(1));
+  // The null's slot: a zero value, or an empty string.
+  switch (layout_) {
+    case Layout::kEightBytes: {
+      const int64_t zero = 0;
+      ARROW_RETURN_NOT_OK(values_.Append(&zero, sizeof zero));
+      break;
+    }
+    case Layout::kBoolean: {
+      const uint8_t zero = 0;
+      ARROW_RETURN_NOT_OK(values_.Append(&zero, 1));
+      break;
+    }
+    case Layout::kString: {
+      if (offsets_.length() == 0) {  // Reset could not reserve the first offset
+        const int32_t zero = 0;
+        ARROW_RETURN_NOT_OK(offsets_.Append(&zero, sizeof zero));
+      }
+      const auto end = static_cast<int32_t>(data_.length());
+      ARROW_RETURN_NOT_OK(offsets_.Append(&end, sizeof end));
+      break;
+    }
+  }
+  validity_.UnsafeAppend(false);
+  ++length_;
   return Status::OK();
 }
 
 Status FlatColumnBuilder::Reserve(int64_t values, int64_t string_bytes) {
+  if (has_validity_) ARROW_RETURN_NOT_OK(validity_.Reserve(values));
   switch (layout_) {
     case Layout::kEightBytes:
       return values_.Reserve(values * 8);
@@ -84,12 +110,10 @@ Status FlatColumnBuilder::Reserve(int64_t values, int64_t string_bytes) {
 
 Result<std::shared_ptr<arrow::Array>> FlatColumnBuilder::Finish(const std::shared_ptr<arrow::DataType>& type) {
   std::shared_ptr<arrow::Buffer> validity;
-  if (!null_rows_.empty()) {
-    ARROW_ASSIGN_OR_RAISE(validity, arrow::AllocateEmptyBitmap(length_));
-    arrow::bit_util::SetBitsTo(validity->mutable_data(), 0, length_, true);
-    for (const int64_t row : null_rows_) arrow::bit_util::ClearBit(validity->mutable_data(), row);
+  const int64_t nulls = has_validity_ ? validity_.false_count() : 0;
+  if (has_validity_) {
+    ARROW_ASSIGN_OR_RAISE(validity, validity_.Finish());
   }
-  const auto nulls = static_cast<int64_t>(null_rows_.size());
   std::shared_ptr<arrow::ArrayData> data;
   switch (layout_) {
     case Layout::kEightBytes: {

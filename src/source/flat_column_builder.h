@@ -2,11 +2,9 @@
 //
 // Arrow's builders check the capacity, keep the validity bitmap and return a Status for every
 // value; a decoder appends a value per key per line, so that is most of what an append costs.
-// Here a value goes into a buffer reserved ahead (one check of the room left, then a store),
-// nulls are remembered by row and become the validity bitmap at Finish, and a column with none
-// gets no bitmap. A null row costs 8 bytes until Finish (a bitmap: one bit), which suits the
-// few nulls of most files; a range of lines where a declared key is mostly absent holds more
-// memory while it is decoded than Arrow's builders did.
+// Here a value goes into a buffer reserved ahead (one check of the room left, then a store).
+// The validity bitmap is started at the first null (the rows before it set valid), so a column
+// without nulls has none and its appends never touch one.
 #pragma once
 
 #include <arrow/api.h>
@@ -16,7 +14,6 @@
 #include <limits>
 #include <memory>
 #include <string_view>
-#include <vector>
 
 #include "sluice/status.h"
 
@@ -49,13 +46,13 @@ class FlatColumnBuilder {
   bool TryAppend(std::string_view s) {
     if (ARROW_PREDICT_FALSE(offsets_.capacity() - offsets_.length() < static_cast<int64_t>(sizeof(int32_t)) ||
                             data_.capacity() - data_.length() < static_cast<int64_t>(s.size()) ||
-                            data_.length() + static_cast<int64_t>(s.size()) > kMaxStringBytes)) {
+                            data_.length() + static_cast<int64_t>(s.size()) > kMaxStringBytes || !ValidBitFits())) {
       return false;
     }
     if (!s.empty()) data_.UnsafeAppend(s.data(), static_cast<int64_t>(s.size()));  // (an empty view's data may be null)
     const auto end = static_cast<int32_t>(data_.length());
     offsets_.UnsafeAppend(&end, sizeof end);
-    ++length_;
+    AppendValidBit();
     return true;
   }
 
@@ -84,10 +81,16 @@ class FlatColumnBuilder {
 
  private:
   bool TryAppendBytes(const void* v, int64_t n) {
-    if (ARROW_PREDICT_FALSE(values_.capacity() - values_.length() < n)) return false;
+    if (ARROW_PREDICT_FALSE(values_.capacity() - values_.length() < n || !ValidBitFits())) return false;
     values_.UnsafeAppend(v, n);
-    ++length_;
+    AppendValidBit();
     return true;
+  }
+  // The room for a value's bit, where the column has a bitmap.
+  bool ValidBitFits() const { return !has_validity_ || validity_.capacity() > validity_.length(); }
+  void AppendValidBit() {
+    if (ARROW_PREDICT_FALSE(has_validity_)) validity_.UnsafeAppend(true);
+    ++length_;
   }
   Status AppendBytes(const void* v, int64_t n);
   void Reset();
@@ -97,7 +100,8 @@ class FlatColumnBuilder {
   arrow::BufferBuilder values_;   // kEightBytes: 8 bytes a value; kBoolean: a byte a value
   arrow::BufferBuilder offsets_;  // kString: int32 offsets, length + 1 of them
   arrow::BufferBuilder data_;     // kString: the strings' bytes
-  std::vector<int64_t> null_rows_;
+  bool has_validity_ = false;     // a null was appended: validity_ holds a bit for every row
+  arrow::TypedBufferBuilder<bool> validity_;
 };
 
 }  // namespace sluice::source

@@ -121,5 +121,22 @@ TEST(FlatColumnBuilder, AStringColumnPastArrowsLimitIsACapacityErrorAndKeepsWhat
   EXPECT_TRUE(strings->Equals(*FromJson(arrow::utf8(), "[\"kept\"]")));
 }
 
+TEST(FlatColumnBuilder, AColumnOfNullsKeepsABitAStartedAtTheFirstNull) {
+  FlatColumnBuilder s(FlatColumnBuilder::Layout::kString);
+  ASSERT_OK(s.Reserve(100, 100));
+  for (int i = 0; i < 1000; ++i) ASSERT_OK(s.AppendNull());
+  ASSERT_OK(s.Append(std::string_view("last")));
+  ASSERT_OK_AND_ASSIGN(auto strings, s.Finish(arrow::utf8()));
+  ASSERT_OK(strings->ValidateFull());
+  EXPECT_EQ(strings->length(), 1001);
+  EXPECT_EQ(strings->null_count(), 1000);
+  EXPECT_EQ(strings->data()->buffers[0]->size(), 126);  // a bit a row, not a row number
+  EXPECT_EQ(static_cast<const arrow::StringArray&>(*strings).GetString(1000), "last");
+  // After Finish the builder has no bitmap again.
+  ASSERT_OK(s.Append(std::string_view("a")));
+  ASSERT_OK_AND_ASSIGN(auto again, s.Finish(arrow::utf8()));
+  EXPECT_EQ(again->data()->buffers[0], nullptr);
+}
+
 }  // namespace
 }  // namespace sluice::source
