@@ -15,11 +15,14 @@ void FlatColumnBuilder::Reset() {
   values_.Reset();
   offsets_.Reset();
   data_.Reset();
-  if (layout_ == Layout::kString) {
-    const int32_t zero = 0;
-    // The first offset; a builder that cannot hold four bytes fails at its next append anyway.
-    if (offsets_.Reserve(sizeof zero).ok()) offsets_.UnsafeAppend(&zero, sizeof zero);
-  }
+  // The first offset; where it cannot be had now, the next append or Finish tries again.
+  if (layout_ == Layout::kString) (void)EnsureFirstOffset();
+}
+
+Status FlatColumnBuilder::EnsureFirstOffset() {
+  if (offsets_.length() > 0) return Status::OK();
+  const int32_t zero = 0;
+  return offsets_.Append(&zero, sizeof zero);
 }
 
 Status FlatColumnBuilder::AppendBytes(const void* v, int64_t n) {
@@ -47,10 +50,7 @@ Status FlatColumnBuilder::Append(std::string_view s) {
     return Status::CapacityError("array cannot contain more than ", kMaxStringBytes, " bytes, have ",
                                  data_.length() + n);
   }
-  if (offsets_.length() == 0) {  // Reset could not reserve the first offset
-    const int32_t zero = 0;
-    ARROW_RETURN_NOT_OK(offsets_.Append(&zero, sizeof zero));
-  }
+  ARROW_RETURN_NOT_OK(EnsureFirstOffset());
   if (has_validity_) ARROW_RETURN_NOT_OK(validity_.Reserve(1));
   ARROW_RETURN_NOT_OK(offsets_.Reserve(sizeof(int32_t)));
   if (n > 0) ARROW_RETURN_NOT_OK(data_.Append(s.data(), n));  // (an empty view's data may be null)
@@ -80,10 +80,7 @@ Status FlatColumnBuilder::AppendNull() {
       break;
     }
     case Layout::kString: {
-      if (offsets_.length() == 0) {  // Reset could not reserve the first offset
-        const int32_t zero = 0;
-        ARROW_RETURN_NOT_OK(offsets_.Append(&zero, sizeof zero));
-      }
+      ARROW_RETURN_NOT_OK(EnsureFirstOffset());
       const auto end = static_cast<int32_t>(data_.length());
       ARROW_RETURN_NOT_OK(offsets_.Append(&end, sizeof end));
       break;
@@ -131,10 +128,7 @@ Result<std::shared_ptr<arrow::Array>> FlatColumnBuilder::Finish(const std::share
       break;
     }
     case Layout::kString: {
-      if (offsets_.length() == 0) {  // nothing appended and the first offset never reserved
-        const int32_t zero = 0;
-        ARROW_RETURN_NOT_OK(offsets_.Append(&zero, sizeof zero));
-      }
+      ARROW_RETURN_NOT_OK(EnsureFirstOffset());  // an empty column has its one offset too
       ARROW_ASSIGN_OR_RAISE(auto offsets, offsets_.Finish());
       ARROW_ASSIGN_OR_RAISE(auto bytes, data_.Finish());
       data = arrow::ArrayData::Make(type, length_, {validity, offsets, bytes}, nulls);

@@ -30,7 +30,6 @@ class FlatColumnBuilder {
 
   explicit FlatColumnBuilder(Layout layout = Layout::kEightBytes);
 
-  Layout layout() const { return layout_; }
   int64_t length() const { return length_; }
   /// Bytes of string data appended (kString).
   int64_t string_bytes() const { return data_.length(); }
@@ -93,6 +92,8 @@ class FlatColumnBuilder {
     ++length_;
   }
   Status AppendBytes(const void* v, int64_t n);
+  // kString: offsets_ starts with offset 0 (Reset reserves it; the appends and Finish make sure).
+  Status EnsureFirstOffset();
   void Reset();
 
   Layout layout_;
