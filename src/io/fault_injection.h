@@ -56,6 +56,7 @@ class FaultInjectingFileSystem final : public FileSystem {
   Result<std::shared_ptr<arrow::io::OutputStream>> OpenOutputStream(const std::string& path) override;
   Result<std::shared_ptr<arrow::io::OutputStream>> OpenNewFile(const std::string& path, EntrySync sync) override;
   Result<std::shared_ptr<arrow::io::OutputStream>> OpenNewFileUncached(const std::string& path, EntrySync sync) override;
+  void WillRead(const std::string& path, int64_t bytes) override { base_->WillRead(path, bytes); }
   Result<std::shared_ptr<arrow::io::RandomAccessFile>> OpenInputFile(const std::string& path) override {
     return base_->OpenInputFile(path);
   }

@@ -110,6 +110,12 @@ class FileSystem {
     return OpenNewFile(path, sync);
   }
   virtual Result<std::shared_ptr<arrow::io::RandomAccessFile>> OpenInputFile(const std::string& path) = 0;
+  /// A hint that the first `bytes` of `path` (all of a shorter file) will be read soon: the local
+  /// filesystem asks the kernel to start reading into its cache what the cache lacks, so that a
+  /// read of several files does not wait for the disk a file at a time while the cores that
+  /// would decode them idle. Changes nothing a read returns and never fails (a missing file is
+  /// the read's to report). Optional: a no-op unless an implementation gains by it.
+  virtual void WillRead(const std::string& /*path*/, int64_t /*bytes*/) {}
 
   /// A named point in a protocol ("after_offsets_write", ...). OK in production; fault
   /// injecting wrappers may stop the process here or return an error.

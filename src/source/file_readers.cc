@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
 #include <mutex>
 
 namespace sluice::source {
@@ -247,6 +248,13 @@ Result<FileReadResult> ReadDataFiles(io::FileSystem* fs, const std::vector<std::
     return out;
   }
   if (paths.size() == 1) return ReadOrSkip(fs, paths[0], schema, options, /*use_threads=*/true);
+  // The text formats read a file from its start, whole or (JSON) a block at a time: the disk
+  // reads of the files not cached are started now, so that the next file's text is on its way
+  // while one is decoded. (A Parquet read takes only the column chunks it needs.)
+  if (options.format != "parquet") {
+    const int64_t first = options.format == "json" ? kJsonReadBlockBytes : std::numeric_limits<int64_t>::max();
+    for (const auto& path : paths) fs->WillRead(path, first);
+  }
   // Parallel across files; each file's reader stays single-threaded (no nested waits on the pool).
   std::vector<FileReadResult> parts(paths.size());
   if (executor == nullptr) executor = arrow::internal::GetCpuThreadPool();

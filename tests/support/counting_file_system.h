@@ -78,6 +78,10 @@ class CountingFileSystem final : public io::FileSystem {
     return base_->OpenNewFileUncached(path, sync);
   }
   void PrepareEntries() override { base_->PrepareEntries(); }
+  void WillRead(const std::string& path, int64_t bytes) override {
+    Count("WillRead", path);
+    base_->WillRead(path, bytes);
+  }
   Result<std::shared_ptr<arrow::io::RandomAccessFile>> OpenInputFile(const std::string& path) override {
     Count("OpenInputFile", path);
     return base_->OpenInputFile(path);

@@ -10,6 +10,7 @@
 #include "file_source_test_util.h"
 #include "source/file_readers.h"
 #include "source/file_source.h"
+#include "support/counting_file_system.h"
 #include "support/status.h"
 
 namespace sluice::source {
@@ -89,6 +90,24 @@ void WriteParquet(const std::string& path) {
   auto out = *arrow::io::FileOutputStream::Open(path);
   ASSERT_OK(parquet::arrow::WriteTable(*table, arrow::default_memory_pool(), out));
   ASSERT_OK(out->Close());
+}
+
+TEST(FileSourceFormats, TheTextFormatsAskForEachFilesReadAheadOfItButParquetDoesNot) {
+  TempDir dir;
+  WriteFile(dir.Sub("a.json"), "{\"a\": 1}\n");
+  WriteFile(dir.Sub("b.json"), "{\"a\": 2}\n");
+  WriteParquet(dir.Sub("a.parquet"));
+  WriteParquet(dir.Sub("b.parquet"));
+  auto fs = std::make_shared<sluice::testing::CountingFileSystem>();
+  ASSERT_OK_AND_ASSIGN(auto json, ReadDataFiles(fs.get(), {dir.Sub("a.json"), dir.Sub("b.json")}, ABC(), Format("json")));
+  EXPECT_EQ(Rows(json.table), (Strings{"1|null|null", "2|null|null"}));
+  EXPECT_EQ(fs->Calls("WillRead", "a.json"), 1);
+  EXPECT_EQ(fs->Calls("WillRead", "b.json"), 1);
+  // A Parquet read takes only the column chunks it needs: the whole file is not asked for.
+  ASSERT_OK_AND_ASSIGN(auto parquet, ReadDataFiles(fs.get(), {dir.Sub("a.parquet"), dir.Sub("b.parquet")}, ABC(),
+                                                   Format("parquet")));
+  EXPECT_EQ(parquet.table->num_rows(), 4);
+  EXPECT_EQ(fs->Calls("WillRead", ".parquet"), 0);
 }
 
 TEST(FileSourceFormats, CorruptAndMissingFilesNameTheOptionOrAreSkippedWithIt) {
