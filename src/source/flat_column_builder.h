@@ -14,6 +14,7 @@
 #include <limits>
 #include <memory>
 #include <string_view>
+#include <type_traits>
 
 #include "sluice/status.h"
 
@@ -52,6 +53,51 @@ class FlatColumnBuilder {
     const auto end = static_cast<int32_t>(data_.length());
     offsets_.UnsafeAppend(&end, sizeof end);
     AppendValidBit();
+    return true;
+  }
+
+  /// Appends the `n` values `value(0)` .. `value(n - 1)`, none of them null, in one pass when the
+  /// room reserved holds them all and the column has no bitmap; else false, and nothing is
+  /// appended (the caller appends them one at a time). `value(i)` gives what TryAppend takes:
+  /// int64_t or double (kEightBytes), bool (kBoolean), std::string_view (kString).
+  template <typename Get>
+  bool TryAppendAll(int64_t n, Get value) {
+    using T = decltype(value(int64_t{0}));
+    if (has_validity_) return false;
+    if constexpr (std::is_same_v<T, std::string_view>) {
+      int64_t bytes = 0;
+      for (int64_t i = 0; i < n; ++i) bytes += static_cast<int64_t>(value(i).size());
+      if (offsets_.capacity() - offsets_.length() < n * static_cast<int64_t>(sizeof(int32_t)) ||
+          data_.capacity() - data_.length() < bytes || data_.length() + bytes > kMaxStringBytes) {
+        return false;
+      }
+      uint8_t* data = data_.mutable_data();
+      uint8_t* offsets = offsets_.mutable_data() + offsets_.length();
+      auto end = static_cast<int32_t>(data_.length());
+      for (int64_t i = 0; i < n; ++i) {
+        const std::string_view s = value(i);
+        if (!s.empty()) std::memcpy(data + end, s.data(), s.size());  // (an empty view's data may be null)
+        end += static_cast<int32_t>(s.size());
+        std::memcpy(offsets + i * static_cast<int64_t>(sizeof end), &end, sizeof end);
+      }
+      data_.UnsafeAdvance(bytes);
+      offsets_.UnsafeAdvance(n * static_cast<int64_t>(sizeof(int32_t)));
+    } else {
+      constexpr int64_t kWidth = std::is_same_v<T, bool> ? 1 : 8;
+      static_assert(std::is_same_v<T, bool> || std::is_same_v<T, int64_t> || std::is_same_v<T, double>);
+      if (values_.capacity() - values_.length() < n * kWidth) return false;
+      uint8_t* out = values_.mutable_data() + values_.length();
+      for (int64_t i = 0; i < n; ++i) {
+        if constexpr (kWidth == 1) {
+          out[i] = value(i) ? 1 : 0;
+        } else {
+          const T v = value(i);
+          std::memcpy(out + i * kWidth, &v, sizeof v);
+        }
+      }
+      values_.UnsafeAdvance(n * kWidth);
+    }
+    length_ += n;
     return true;
   }
 

@@ -99,15 +99,49 @@ inline const char* ClosingQuote(const char* p, const char* end, const char* read
   }
 }
 
+// How many of the 8 bytes in `x` (read from memory, first byte lowest) are decimal digits before
+// the first that is not, and the value of those digits. A digit byte is 0x3N with N <= 9: its
+// high nibble is 3, and so is the high nibble of the byte plus 6 (no carry out of the low
+// nibble). A carry out of a byte (0xFA and above, not a digit) can only touch bytes above it,
+// so the first byte that is not a digit is found right; the bytes from it on are shifted out
+// before the value is read.
+inline int LeadingDigits(uint64_t x, uint64_t* value) {
+  constexpr uint64_t kHighNibbles = 0xF0F0F0F0F0F0F0F0ULL;
+  const uint64_t nibbles = (x & kHighNibbles) | (((x + 0x0606060606060606ULL) & kHighNibbles) >> 4);
+  const uint64_t other = nibbles ^ 0x3333333333333333ULL;  // a zero byte for each digit
+  constexpr uint64_t kLow7 = 0x7F7F7F7F7F7F7F7FULL;
+  const uint64_t flagged = (((other & kLow7) + kLow7) | other) & kHigh;  // each byte not a digit
+  const int n = flagged == 0 ? 8 : std::countr_zero(flagged) >> 3;
+  if (n == 0) return 0;
+  // The digits as byte values 0-9, moved up so that zero bytes lead (they read as leading
+  // zeros), then combined in pairs, fours and the eight.
+  uint64_t d = (x - 0x3030303030303030ULL) << (8 * (8 - n));
+  d = d * 10 + (d >> 8);
+  constexpr uint64_t kPairs = 0x000000FF000000FFULL;
+  d = ((d & kPairs) * (100 + (1000000ULL << 32)) + ((d >> 16) & kPairs) * (1 + (10000ULL << 32))) >> 32;
+  *value = d;
+  return n;
+}
+
 // An integer literal of at most 18 digits (no leading zero, not "-0": simdjson reads "-0" as a
-// double); `*pp` moves past it. What follows is the caller's to check.
-bool ReadInteger(const char** pp, const char* end, int64_t* out) {
+// double); `*pp` moves past it. What follows is the caller's to check. Bytes up to
+// `readable_end` may be read: where 8 can be, the first 8 digits are read at once.
+bool ReadInteger(const char** pp, const char* end, const char* readable_end, int64_t* out) {
   const char* p = *pp;
   const bool negative = p < end && *p == '-';
   if (negative) ++p;
   const char* digits = p;
   const char* limit = end - p > 19 ? p + 19 : end;  // a 19th digit is one too many
   uint64_t v = 0;
+  if (readable_end - p >= 8) {
+    uint64_t first = 0;
+    const int n = LeadingDigits(Load64(p), &first);
+    if (n <= limit - p) {  // else the line ends among them: byte by byte below
+      v = first;
+      p += n;
+      if (n < 8) limit = p;  // a byte that is not a digit follows
+    }
+  }
   for (; p < limit && static_cast<unsigned>(*p - '0') < 10; ++p) v = v * 10 + static_cast<unsigned>(*p - '0');
   if (p == digits || p - digits > 18 || (*digits == '0' && (p - digits > 1 || negative))) return false;
   *out = negative ? -static_cast<int64_t>(v) : static_cast<int64_t>(v);
@@ -183,6 +217,7 @@ Status AppendNull(ColumnBuilder* c) {
 
 bool LineLayouts::Learn(const std::vector<std::pair<std::string_view, int>>& keys,
                         const std::vector<ColumnBuilder>& columns, std::string_view line) {
+  if (staged_ > 0) return false;  // their layouts are found by position
   for (const auto& c : columns) {
     if (c.kind == ValueKind::kNested) return false;
   }
@@ -223,7 +258,8 @@ bool LineLayouts::Learn(const std::vector<std::pair<std::string_view, int>>& key
     f.lead = (k == 0 ? "" : layout.comma_space ? ", " : ",") + f.token + (layout.colon_space ? " " : "");
   }
   layout.last_matched = ++matches_;
-  values_.resize(std::max(values_.size(), layout.fields.size()));
+  stride_ = std::max(stride_, layout.fields.size());
+  values_.resize(stride_ * (kStagedLines + 1));  // and a row for the line matched when kStagedLines are
   seconds_.resize(columns.size());
   layouts_.push_back(std::move(layout));
   return true;
@@ -304,7 +340,7 @@ const char* LineLayouts::MatchOne(const char* line, const char* end, const char*
 inline bool LineLayouts::ReadField(const Field& field, size_t k, const char** p, const char* end,
                                    const char* readable_end, const std::vector<ColumnBuilder>& columns) {
   const ColumnBuilder* c = field.column >= 0 ? &columns[static_cast<size_t>(field.column)] : nullptr;
-  Value& v = values_[k];
+  Value& v = values_[static_cast<size_t>(staged_) * stride_ + k];
   if (!ReadValue(c, p, end, readable_end, &v)) return false;
   return !c || c->kind != ValueKind::kTimestamp || v.null ||
          ReadTimestamp(field.column, static_cast<const arrow::TimestampType&>(*c->type), v.text, &v.integer);
@@ -334,17 +370,17 @@ bool LineLayouts::ReadValue(const ColumnBuilder* c, const char** pp, const char*
   if (!c) {  // a key no column has: any string, integer or boolean is checked and left
     if (*p == '"') return read_string();
     if (*p == 't' || *p == 'f') return read_boolean();
-    return ReadInteger(pp, end, &out->integer);
+    return ReadInteger(pp, end, readable_end, &out->integer);
   }
   switch (c->kind) {
     case ValueKind::kString:
     case ValueKind::kTimestamp:
       return read_string();
     case ValueKind::kInteger:
-      return ReadInteger(pp, end, &out->integer) && out->integer >= c->min && out->integer <= c->max;
+      return ReadInteger(pp, end, readable_end, &out->integer) && out->integer >= c->min && out->integer <= c->max;
     case ValueKind::kDouble:
       // simdjson reads an integer literal as int64; the parsed path converts it like this.
-      if (!ReadInteger(pp, end, &out->integer)) return false;
+      if (!ReadInteger(pp, end, readable_end, &out->integer)) return false;
       out->number = static_cast<double>(out->integer);
       return true;
     case ValueKind::kBoolean:
@@ -387,7 +423,8 @@ bool LineLayouts::ReadTimestamp(int column, const arrow::TimestampType& type, st
   return !__builtin_add_overflow(cache.value, fraction, out);
 }
 
-bool LineLayouts::Append(std::vector<ColumnBuilder>* columns, const std::vector<uint8_t>& stored, Status* error) const {
+bool LineLayouts::Append(std::vector<ColumnBuilder>* columns, const std::vector<uint8_t>& stored, Status* error) {
+  if (!Flush(columns, error)) return false;  // the matched line's values are now row 0
   const Layout& layout = layouts_[matched_];
   for (size_t k = 0; k < layout.fields.size(); ++k) {
     const int column = layout.fields[k].column;
@@ -423,6 +460,73 @@ bool LineLayouts::Append(std::vector<ColumnBuilder>* columns, const std::vector<
       return false;
     }
   }
+  return true;
+}
+
+bool LineLayouts::Stage(std::vector<ColumnBuilder>* columns, Status* error) {
+  if (staged_ > 0 && staged_layout_ != matched_ && !Flush(columns, error)) return false;
+  staged_layout_ = matched_;
+  ++staged_;
+  return staged_ < kStagedLines || Flush(columns, error);
+}
+
+namespace {
+
+// Appends the `rows` values at `v` (one every `stride`) to `c`, with `value` taking a value's
+// part of the column's kind: in one pass when none is null and the room reserved holds them.
+template <typename Get>
+bool AppendRows(ColumnBuilder* c, const auto* v, size_t stride, int rows, Get value, Status* error) {
+  bool nulls = false;
+  for (int r = 0; r < rows; ++r) nulls |= v[static_cast<size_t>(r) * stride].null;
+  if (!nulls && c->values.TryAppendAll(rows, [&](int64_t r) { return value(v[static_cast<size_t>(r) * stride]); })) {
+    return true;
+  }
+  for (int r = 0; r < rows; ++r, v += stride) {
+    if (v->null ? !Appended(AppendNull(c), error) : !AppendValue(c, value(*v), error)) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool LineLayouts::Flush(std::vector<ColumnBuilder>* columns, Status* error) {
+  if (staged_ == 0) return true;
+  const Layout& layout = layouts_[staged_layout_];
+  for (size_t k = 0; k < layout.fields.size(); ++k) {
+    const int column = layout.fields[k].column;
+    if (column < 0) continue;
+    ColumnBuilder& c = (*columns)[static_cast<size_t>(column)];
+    const Value* v = &values_[k];
+    bool ok = true;
+    switch (c.kind) {
+      case ValueKind::kString:
+        ok = AppendRows(&c, v, stride_, staged_, [](const Value& x) { return x.text; }, error);
+        break;
+      case ValueKind::kInteger:
+      case ValueKind::kTimestamp:
+        ok = AppendRows(&c, v, stride_, staged_, [](const Value& x) { return x.integer; }, error);
+        break;
+      case ValueKind::kDouble:
+        ok = AppendRows(&c, v, stride_, staged_, [](const Value& x) { return x.number; }, error);
+        break;
+      case ValueKind::kBoolean:
+        ok = AppendRows(&c, v, stride_, staged_, [](const Value& x) { return x.integer != 0; }, error);
+        break;
+      case ValueKind::kNested:
+        break;  // never learned
+    }
+    if (!ok) return false;
+  }
+  for (const int column : layout.absent) {
+    ColumnBuilder& c = (*columns)[static_cast<size_t>(column)];
+    for (int r = 0; r < staged_; ++r) {
+      if (!Appended(AppendNull(&c), error)) return false;
+    }
+  }
+  // A line matched after the staged ones has its values in the row after theirs: row 0 now.
+  std::copy_n(values_.begin() + static_cast<std::ptrdiff_t>(static_cast<size_t>(staged_) * stride_), stride_,
+              values_.begin());
+  staged_ = 0;
   return true;
 }
 

@@ -77,7 +77,7 @@ class LineLayouts {
   /// gave them, unescaped), each with the index of the column it filled or -1, and from `line`
   /// (its text, when given) whether one space follows each colon and each comma (as Python's
   /// json.dumps writes). With kMaxLayouts held, the one matched least recently is dropped. False,
-  /// and nothing learned, when the layout is held already, a key holds a byte a token cannot
+  /// and nothing learned, while lines are staged (Flush first), when the layout is held already, a key holds a byte a token cannot
   /// match as is (a quote, a backslash, a control byte) or a column is nested.
   bool Learn(const std::vector<std::pair<std::string_view, int>>& keys, const std::vector<ColumnBuilder>& columns,
              std::string_view line = {});
@@ -92,8 +92,26 @@ class LineLayouts {
                     const std::vector<ColumnBuilder>& columns);
 
   /// Appends the matched line's values to the columns `stored` marks (one byte per column), and
-  /// nulls to the marked columns its layout lacks. False: an append failed, with `*error` set.
-  bool Append(std::vector<ColumnBuilder>* columns, const std::vector<uint8_t>& stored, Status* error) const;
+  /// nulls to the marked columns its layout lacks, after the lines staged (Flush). False: an
+  /// append failed, with `*error` set.
+  bool Append(std::vector<ColumnBuilder>* columns, const std::vector<uint8_t>& stored, Status* error);
+
+  /// Keeps the matched line's values for all of its columns to be appended later, column by
+  /// column, with the lines staged before it (Flush): a column's values are then appended in
+  /// one loop, not one value of each column in turn. Flushes by itself when kStagedLines are
+  /// staged, or first when the line has another layout than the lines staged. The caller
+  /// flushes before anything else is appended to `columns` (a parsed line) and before it reads
+  /// them; the text the values point into must outlive the flush. False: an append failed,
+  /// with `*error` set.
+  bool Stage(std::vector<ColumnBuilder>* columns, Status* error);
+
+  /// Appends the staged lines (see Stage). False: an append failed, with `*error` set.
+  bool Flush(std::vector<ColumnBuilder>* columns, Status* error);
+
+  /// Lines staged and not yet appended.
+  int staged() const { return staged_; }
+
+  static constexpr int kStagedLines = 64;
 
  private:
   struct Field {
@@ -128,12 +146,17 @@ class LineLayouts {
   // Match with one layout held: each key's lead compared whole.
   const char* MatchOne(const char* line, const char* end, const char* readable_end,
                        const std::vector<ColumnBuilder>& columns);
-  // The value of `field` at `*p`, into values_[k]; false: a miss.
+  // The value of `field` at `*p`, into the line's k-th value; false: a miss.
   bool ReadField(const Field& field, size_t k, const char** p, const char* end, const char* readable_end,
                  const std::vector<ColumnBuilder>& columns);
 
   std::vector<Layout> layouts_;
-  std::vector<Value> values_;          // the matched line's, by key position
+  // The staged lines' values and then the matched line's, a row of `stride_` (the most keys of
+  // a layout held) for each line, by key position.
+  std::vector<Value> values_;
+  size_t stride_ = 0;
+  int staged_ = 0;              // lines staged: the matched line's values are row `staged_`
+  size_t staged_layout_ = 0;    // their layout
   std::vector<SecondsCache> seconds_;  // by column
   size_t matched_ = 0;                 // the layout of the line matched last
   int64_t matches_ = 0;

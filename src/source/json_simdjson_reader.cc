@@ -82,6 +82,7 @@ class LineRangeDecoder {
     int64_t lines = 0;
     while (start < end) {
       if (lines == kLinesBeforeReserve && !filtering_) {
+        ARROW_RETURN_NOT_OK(Flush());  // the sizes so far
         ReserveAhead(start - begin, end - start);
       }
       ++lines;
@@ -112,6 +113,7 @@ class LineRangeDecoder {
       }
     }
     if (filtering_ && !block_.empty()) return FilterBlock(file, file_size);
+    ARROW_RETURN_NOT_OK(Flush());  // the values point into `file`
     return true;
   }
 
@@ -139,6 +141,7 @@ class LineRangeDecoder {
   int64_t rows_filtered() const { return rows_filtered_; }
 
   Result<std::vector<std::shared_ptr<arrow::Array>>> Finish() {
+    ARROW_RETURN_NOT_OK(Flush());
     std::vector<std::shared_ptr<arrow::Array>> out;
     for (size_t i = 0; i < columns_.size(); ++i) {
       ARROW_ASSIGN_OR_RAISE(auto array, FinishColumn(&columns_[i]));
@@ -188,6 +191,7 @@ class LineRangeDecoder {
   // When the predicate cannot be evaluated, or keeps more than a quarter of the block, the rest
   // of the range is decoded whole (the plan's filter still runs above the scan).
   Result<bool> FilterBlock(const char* file, int64_t file_size) {
+    ARROW_RETURN_NOT_OK(Flush());
     const auto n = static_cast<int64_t>(block_.size());
     std::vector<std::shared_ptr<arrow::Array>> arrays;
     for (size_t i = 0; i < columns_.size(); ++i) {
@@ -274,7 +278,9 @@ class LineRangeDecoder {
 
   // The values of the line a learned layout matched last, appended to the columns `store` names.
   Status AppendShaped(Store store) {
-    if (!layouts_.Append(&columns_, stored_[static_cast<int>(store)], &error_)) return error_;
+    const bool ok = store == Store::kAll ? layouts_.Stage(&columns_, &error_)
+                                         : layouts_.Append(&columns_, stored_[static_cast<int>(store)], &error_);
+    if (!ok) return error_;
     ++line_id_;
     if (store == Store::kAll) ++rows_;
     ++shaped_;
@@ -297,8 +303,16 @@ class LineRangeDecoder {
     return DecodeDocument(doc, store);
   }
 
+  // The lines the layouts staged appended to the columns (before any other append, and before
+  // the columns are read).
+  Status Flush() {
+    if (layouts_.staged() > 0 && !layouts_.Flush(&columns_, &error_)) return error_;
+    return Status::OK();
+  }
+
   // A line's parsed document: its fields appended to the columns `store` names.
   Result<bool> DecodeDocument(const simdjson::dom::element& doc, Store store) {
+    ARROW_RETURN_NOT_OK(Flush());
     simdjson::dom::object object;
     if (doc.get_object().get(object) != simdjson::SUCCESS) {
       return Decline("the record is ", JsonKindName(doc.type()), ", not an object");

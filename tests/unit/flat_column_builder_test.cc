@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "support/status.h"
 
@@ -105,6 +107,48 @@ TEST(FlatColumnBuilder, StringsDoublesAndBooleansKeepTheirValuesAndNulls) {
     }
   }
   EXPECT_EQ(bools.null_count(), 1);
+}
+
+TEST(FlatColumnBuilder, ManyValuesAtOnceOnlyInTheRoomReservedAndWithoutABitmap) {
+  FlatColumnBuilder ints;
+  auto square = [](int64_t i) { return i * i; };
+  EXPECT_FALSE(ints.TryAppendAll(3, square));  // no room: nothing appended
+  EXPECT_EQ(ints.length(), 0);
+  ASSERT_OK(ints.Reserve(5));
+  ASSERT_OK(ints.Append(int64_t{-1}));
+  EXPECT_FALSE(ints.TryAppendAll(1000, square));  // more than the room
+  EXPECT_EQ(ints.length(), 1);
+  EXPECT_TRUE(ints.TryAppendAll(4, square));
+  ASSERT_OK(ints.AppendNull());
+  ASSERT_OK(ints.Reserve(10));
+  EXPECT_FALSE(ints.TryAppendAll(2, square));  // a bitmap now: one at a time
+  ASSERT_OK_AND_ASSIGN(auto a, ints.Finish(arrow::int64()));
+  ASSERT_OK(a->ValidateFull());
+  EXPECT_TRUE(a->Equals(*FromJson(arrow::int64(), "[-1, 0, 1, 4, 9, null]"))) << a->ToString();
+
+  FlatColumnBuilder strings(FlatColumnBuilder::Layout::kString);
+  const std::vector<std::string_view> words = {"ab", "", "cde", std::string_view()};
+  auto word = [&](int64_t i) { return words[static_cast<size_t>(i)]; };
+  ASSERT_OK(strings.Reserve(8, 4));
+  const std::string long_word(1 << 16, 'x');
+  EXPECT_FALSE(strings.TryAppendAll(4, [&](int64_t) { return std::string_view(long_word); }));  // bytes past the room
+  EXPECT_EQ(strings.length(), 0);
+  ASSERT_OK(strings.Append(std::string_view("z")));
+  EXPECT_TRUE(strings.TryAppendAll(4, word));
+  ASSERT_OK_AND_ASSIGN(auto s, strings.Finish(arrow::utf8()));
+  ASSERT_OK(s->ValidateFull());
+  EXPECT_TRUE(s->Equals(*FromJson(arrow::utf8(), R"(["z", "ab", "", "cde", ""])"))) << s->ToString();
+
+  FlatColumnBuilder doubles;
+  FlatColumnBuilder booleans(FlatColumnBuilder::Layout::kBoolean);
+  ASSERT_OK(doubles.Reserve(3));
+  ASSERT_OK(booleans.Reserve(3));
+  EXPECT_TRUE(doubles.TryAppendAll(3, [](int64_t i) { return static_cast<double>(i) / 2; }));
+  EXPECT_TRUE(booleans.TryAppendAll(3, [](int64_t i) { return i != 1; }));
+  ASSERT_OK_AND_ASSIGN(auto d, doubles.Finish(arrow::float64()));
+  ASSERT_OK_AND_ASSIGN(auto b, booleans.Finish(arrow::boolean()));
+  EXPECT_TRUE(d->Equals(*FromJson(arrow::float64(), "[0, 0.5, 1]"))) << d->ToString();
+  EXPECT_TRUE(b->Equals(*FromJson(arrow::boolean(), "[true, false, true]"))) << b->ToString();
 }
 
 TEST(FlatColumnBuilder, AStringColumnPastArrowsLimitIsACapacityErrorAndKeepsWhatItHad) {
