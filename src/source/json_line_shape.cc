@@ -398,22 +398,28 @@ bool LineLayouts::ReadTimestamp(int column, const arrow::TimestampType& type, st
   constexpr size_t kSeconds = 19;
   const int unit_digits = FractionDigits(type.unit());
   const size_t digits = s.size() > kSeconds ? s.size() - kSeconds - 1 : 0;
-  bool plain = s.size() == kSeconds ||
-               (s.size() > kSeconds + 1 && s[kSeconds] == '.' && digits <= static_cast<size_t>(unit_digits));
-  // The seconds must be spelled hh:mm:ss: Arrow's parser also reads "hh:mm-00" (a zone offset)
-  // in 19 bytes, which the whole text with a fraction is not.
-  auto digit = [&](size_t i) { return static_cast<unsigned>(s[i] - '0') < 10; };
-  plain = plain && s[13] == ':' && s[16] == ':' && digit(11) && digit(12) && digit(14) && digit(15) && digit(17) &&
-          digit(18);
+  const bool sized = s.size() == kSeconds ||
+                     (s.size() > kSeconds + 1 && s[kSeconds] == '.' && digits <= static_cast<size_t>(unit_digits));
+  if (!sized) return arrow::internal::ParseValue<arrow::TimestampType>(type, s.data(), s.size(), out);
   int64_t fraction = 0;
-  for (size_t i = kSeconds + 1; plain && i < s.size(); ++i) {
+  for (size_t i = kSeconds + 1; i < s.size(); ++i) {
     const auto d = static_cast<unsigned>(s[i] - '0');
-    plain = d < 10;
+    if (d >= 10) return arrow::internal::ParseValue<arrow::TimestampType>(type, s.data(), s.size(), out);
     fraction = fraction * 10 + d;
   }
-  if (!plain) return arrow::internal::ParseValue<arrow::TimestampType>(type, s.data(), s.size(), out);
   SecondsCache& cache = seconds_[static_cast<size_t>(column)];
-  if (cache.prefix.size() != kSeconds || std::memcmp(cache.prefix.data(), s.data(), kSeconds) != 0) {
+  // The 19 bytes compared in three loads (the last two overlap).
+  const char* p = s.data();
+  const bool cached = cache.prefix.size() == kSeconds && Load64(p) == Load64(cache.prefix.data()) &&
+                      Load64(p + 8) == Load64(cache.prefix.data() + 8) &&
+                      Load32(p + 15) == Load32(cache.prefix.data() + 15);
+  if (!cached) {  // (a prefix cached was checked as this one is now)
+    // The seconds must be spelled hh:mm:ss: Arrow's parser also reads "hh:mm-00" (a zone offset)
+    // in 19 bytes, which the whole text with a fraction is not.
+    auto digit = [&](size_t i) { return static_cast<unsigned>(s[i] - '0') < 10; };
+    if (!(s[13] == ':' && s[16] == ':' && digit(11) && digit(12) && digit(14) && digit(15) && digit(17) && digit(18))) {
+      return arrow::internal::ParseValue<arrow::TimestampType>(type, s.data(), s.size(), out);
+    }
     int64_t seconds = 0;
     if (!arrow::internal::ParseValue<arrow::TimestampType>(type, s.data(), kSeconds, &seconds)) return false;
     cache.prefix.assign(s.data(), kSeconds);
