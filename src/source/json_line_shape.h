@@ -77,8 +77,9 @@ class LineLayouts {
   /// gave them, unescaped), each with the index of the column it filled or -1, and from `line`
   /// (its text, when given) whether one space follows each colon and each comma (as Python's
   /// json.dumps writes). With kMaxLayouts held, the one matched least recently is dropped. False,
-  /// and nothing learned, while lines are staged (Flush first), when the layout is held already, a key holds a byte a token cannot
-  /// match as is (a quote, a backslash, a control byte) or a column is nested.
+  /// and nothing learned, while lines are staged (Flush first), when the layout is held already,
+  /// a key holds a byte a token cannot match as is (a quote, a backslash, a control byte) or a
+  /// column is nested.
   bool Learn(const std::vector<std::pair<std::string_view, int>>& keys, const std::vector<ColumnBuilder>& columns,
              std::string_view line = {});
 

@@ -92,14 +92,15 @@ void WriteParquet(const std::string& path) {
   ASSERT_OK(out->Close());
 }
 
-TEST(FileSourceFormats, TheTextFormatsAskForEachFilesReadAheadOfItButParquetDoesNot) {
+TEST(FileSourceFormats, TheTextFormatsAskForTheirFilesToBeReadAheadButParquetDoesNot) {
   TempDir dir;
   WriteFile(dir.Sub("a.json"), "{\"a\": 1}\n");
   WriteFile(dir.Sub("b.json"), "{\"a\": 2}\n");
   WriteParquet(dir.Sub("a.parquet"));
   WriteParquet(dir.Sub("b.parquet"));
   auto fs = std::make_shared<sluice::testing::CountingFileSystem>();
-  ASSERT_OK_AND_ASSIGN(auto json, ReadDataFiles(fs.get(), {dir.Sub("a.json"), dir.Sub("b.json")}, ABC(), Format("json")));
+  ASSERT_OK_AND_ASSIGN(auto json,
+                       ReadDataFiles(fs.get(), {dir.Sub("a.json"), dir.Sub("b.json")}, ABC(), Format("json")));
   EXPECT_EQ(Rows(json.table), (Strings{"1|null|null", "2|null|null"}));
   EXPECT_EQ(fs->Calls("WillRead", "a.json"), 1);
   EXPECT_EQ(fs->Calls("WillRead", "b.json"), 1);
@@ -108,6 +109,17 @@ TEST(FileSourceFormats, TheTextFormatsAskForEachFilesReadAheadOfItButParquetDoes
                                                    Format("parquet")));
   EXPECT_EQ(parquet.table->num_rows(), 4);
   EXPECT_EQ(fs->Calls("WillRead", ".parquet"), 0);
+  // A batch of many files: only the first 64 are asked for (a hint costs what reading a tiny file does).
+  std::vector<std::string> many;
+  for (int i = 0; i < 70; ++i) {
+    many.push_back(dir.Sub("many-" + std::to_string(100 + i) + ".json"));
+    WriteFile(many.back(), "{\"a\": " + std::to_string(i) + "}\n");
+  }
+  ASSERT_OK_AND_ASSIGN(auto read, ReadDataFiles(fs.get(), many, ABC(), Format("json")));
+  EXPECT_EQ(read.table->num_rows(), 70);
+  EXPECT_EQ(fs->Calls("WillRead", "many-"), 64);
+  EXPECT_EQ(fs->Calls("WillRead", "many-163"), 1);
+  EXPECT_EQ(fs->Calls("WillRead", "many-164"), 0);
 }
 
 TEST(FileSourceFormats, CorruptAndMissingFilesNameTheOptionOrAreSkippedWithIt) {

@@ -399,9 +399,11 @@ TEST(JsonLineShape, StagedLinesAreAppendedInTheirOrder) {
   for (int k = 0; k < 300; ++k) {
     const std::string n = std::to_string(k);
     const std::string s = random() % 9 == 0 ? "null" : "\"v" + n + "\"";
-    const std::string& line = texts.emplace_back(random() % 5 == 0 ? "{\"s\":" + s + ",\"d\":" + (k % 7 ? n : "null") + "}"
-                                               : "{\"i\":" + (k % 11 ? n : "null") + ",\"s\":" + s + ",\"b\":" +
-                                                     (k % 2 ? "true" : "false") + "}");
+    const bool second = random() % 5 == 0;
+    const std::string& line =
+        texts.emplace_back(second ? "{\"s\":" + s + ",\"d\":" + (k % 7 ? n : "null") + "}"
+                                  : "{\"i\":" + (k % 11 ? n : "null") + ",\"s\":" + s + ",\"b\":" +
+                                        (k % 2 ? "true" : "false") + "}");
     const char* end = line.data() + line.size();
     ASSERT_EQ(a.Match(line.data(), end, end, staged), end) << line;
     ASSERT_EQ(b.Match(line.data(), end, end, direct), end) << line;
@@ -455,9 +457,8 @@ TEST(JsonLineShape, IntegersOfEveryLengthReadAsTheParserReadsThem) {
                               ShapedLine("1", "2", v, "\"s\"", "true", "null", "4"),
                               ShapedLine("1", "2", "3", "\"s\"", "true", "null", v)};
     for (size_t at = 0; at < lines.size(); ++at) {
-      if (DecodeWithAndWithoutShapes(first + "\n" + lines[at] + "\n" + lines[at], false, v + " at " + std::to_string(at))) {
-        ++decoded;
-      }
+      const std::string content = first + "\n" + lines[at] + "\n" + lines[at];
+      if (DecodeWithAndWithoutShapes(content, false, v + " at " + std::to_string(at))) ++decoded;
     }
   }
   EXPECT_GT(decoded, 100);  // (most of the others are declined, the same way)
