@@ -277,9 +277,13 @@ class LineRangeDecoder {
   }
 
   // The values of the line a learned layout matched last, appended to the columns `store` names.
+  // With one layout held, the lines are staged and appended a column at a time; with several,
+  // each at once (lines of layouts in turn would flush the stage every line or two, which costs
+  // more than it saves).
   Status AppendShaped(Store store) {
-    const bool ok = store == Store::kAll ? layouts_.Stage(&columns_, &error_)
-                                         : layouts_.Append(&columns_, stored_[static_cast<int>(store)], &error_);
+    const bool ok = store == Store::kAll && layouts_.size() == 1
+                        ? layouts_.Stage(&columns_, &error_)
+                        : layouts_.Append(&columns_, stored_[static_cast<int>(store)], &error_);
     if (!ok) return error_;
     ++line_id_;
     if (store == Store::kAll) ++rows_;
