@@ -430,43 +430,8 @@ bool LineLayouts::ReadTimestamp(int column, const arrow::TimestampType& type, st
 }
 
 bool LineLayouts::Append(std::vector<ColumnBuilder>* columns, const std::vector<uint8_t>& stored, Status* error) {
-  if (!Flush(columns, error)) return false;  // the matched line's values are now row 0
-  const Layout& layout = layouts_[matched_];
-  for (size_t k = 0; k < layout.fields.size(); ++k) {
-    const int column = layout.fields[k].column;
-    if (column < 0 || !stored[static_cast<size_t>(column)]) continue;
-    ColumnBuilder& c = (*columns)[static_cast<size_t>(column)];
-    const Value& v = values_[k];
-    bool ok = true;
-    if (v.null) {
-      ok = Appended(AppendNull(&c), error);
-    } else {
-      switch (c.kind) {
-        case ValueKind::kString:
-          ok = AppendValue(&c, v.text, error);
-          break;
-        case ValueKind::kInteger:
-        case ValueKind::kTimestamp:
-          ok = AppendValue(&c, v.integer, error);
-          break;
-        case ValueKind::kDouble:
-          ok = AppendValue(&c, v.number, error);
-          break;
-        case ValueKind::kBoolean:
-          ok = AppendValue(&c, v.integer != 0, error);
-          break;
-        case ValueKind::kNested:
-          break;  // never learned
-      }
-    }
-    if (!ok) return false;
-  }
-  for (const int column : layout.absent) {
-    if (stored[static_cast<size_t>(column)] && !Appended(AppendNull(&(*columns)[static_cast<size_t>(column)]), error)) {
-      return false;
-    }
-  }
-  return true;
+  // After the flush, the matched line's values are row 0.
+  return Flush(columns, error) && AppendLines(layouts_[matched_], 1, &stored, columns, error);
 }
 
 bool LineLayouts::Stage(std::vector<ColumnBuilder>* columns, Status* error) {
@@ -474,6 +439,16 @@ bool LineLayouts::Stage(std::vector<ColumnBuilder>* columns, Status* error) {
   staged_layout_ = matched_;
   ++staged_;
   return staged_ < kStagedLines || Flush(columns, error);
+}
+
+bool LineLayouts::Flush(std::vector<ColumnBuilder>* columns, Status* error) {
+  if (staged_ == 0) return true;
+  if (!AppendLines(layouts_[staged_layout_], staged_, nullptr, columns, error)) return false;
+  // A line matched after the staged ones has its values in the row after theirs: row 0 now.
+  std::copy_n(values_.begin() + static_cast<std::ptrdiff_t>(static_cast<size_t>(staged_) * stride_), stride_,
+              values_.begin());
+  staged_ = 0;
+  return true;
 }
 
 namespace {
@@ -495,28 +470,28 @@ bool AppendRows(ColumnBuilder* c, const auto* v, size_t stride, int rows, Get va
 
 }  // namespace
 
-bool LineLayouts::Flush(std::vector<ColumnBuilder>* columns, Status* error) {
-  if (staged_ == 0) return true;
-  const Layout& layout = layouts_[staged_layout_];
+bool LineLayouts::AppendLines(const Layout& layout, int rows, const std::vector<uint8_t>* stored,
+                              std::vector<ColumnBuilder>* columns, Status* error) const {
+  auto marked = [&](int column) { return stored == nullptr || (*stored)[static_cast<size_t>(column)] != 0; };
   for (size_t k = 0; k < layout.fields.size(); ++k) {
     const int column = layout.fields[k].column;
-    if (column < 0) continue;
+    if (column < 0 || !marked(column)) continue;
     ColumnBuilder& c = (*columns)[static_cast<size_t>(column)];
     const Value* v = &values_[k];
     bool ok = true;
     switch (c.kind) {
       case ValueKind::kString:
-        ok = AppendRows(&c, v, stride_, staged_, [](const Value& x) { return x.text; }, error);
+        ok = AppendRows(&c, v, stride_, rows, [](const Value& x) { return x.text; }, error);
         break;
       case ValueKind::kInteger:
       case ValueKind::kTimestamp:
-        ok = AppendRows(&c, v, stride_, staged_, [](const Value& x) { return x.integer; }, error);
+        ok = AppendRows(&c, v, stride_, rows, [](const Value& x) { return x.integer; }, error);
         break;
       case ValueKind::kDouble:
-        ok = AppendRows(&c, v, stride_, staged_, [](const Value& x) { return x.number; }, error);
+        ok = AppendRows(&c, v, stride_, rows, [](const Value& x) { return x.number; }, error);
         break;
       case ValueKind::kBoolean:
-        ok = AppendRows(&c, v, stride_, staged_, [](const Value& x) { return x.integer != 0; }, error);
+        ok = AppendRows(&c, v, stride_, rows, [](const Value& x) { return x.integer != 0; }, error);
         break;
       case ValueKind::kNested:
         break;  // never learned
@@ -524,15 +499,12 @@ bool LineLayouts::Flush(std::vector<ColumnBuilder>* columns, Status* error) {
     if (!ok) return false;
   }
   for (const int column : layout.absent) {
+    if (!marked(column)) continue;
     ColumnBuilder& c = (*columns)[static_cast<size_t>(column)];
-    for (int r = 0; r < staged_; ++r) {
+    for (int r = 0; r < rows; ++r) {
       if (!Appended(AppendNull(&c), error)) return false;
     }
   }
-  // A line matched after the staged ones has its values in the row after theirs: row 0 now.
-  std::copy_n(values_.begin() + static_cast<std::ptrdiff_t>(static_cast<size_t>(staged_) * stride_), stride_,
-              values_.begin());
-  staged_ = 0;
   return true;
 }
 

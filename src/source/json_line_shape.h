@@ -144,6 +144,10 @@ class LineLayouts {
   // moves past it.
   static bool ReadValue(const ColumnBuilder* c, const char** p, const char* end, const char* readable_end, Value* out);
   bool ReadTimestamp(int column, const arrow::TimestampType& type, std::string_view s, int64_t* out);
+  // Appends the first `rows` lines of values_ (of `layout`) to the columns `stored` marks (all
+  // when null), a column at a time, and nulls to the marked columns the layout lacks.
+  bool AppendLines(const Layout& layout, int rows, const std::vector<uint8_t>* stored,
+                   std::vector<ColumnBuilder>* columns, Status* error) const;
   // Match with one layout held: each key's lead compared whole.
   const char* MatchOne(const char* line, const char* end, const char* readable_end,
                        const std::vector<ColumnBuilder>& columns);
