@@ -33,6 +33,7 @@ class CliRestartTest : public ::testing::Test {
     return path;
   }
   std::string Checkpoint() { return dir_.Sub("p") + "/ckpt"; }
+  std::string LockHolder() { return ReadText(Checkpoint() + "/counts/lock"); }
   int Sluice(const std::string& args, const std::string& stdin_file = "/dev/null") {
     return RunCommand(ToolPath("sluice") + " " + args + " <" + stdin_file + " >" + dir_.Sub("stdout.txt") + " 2>" +
                       dir_.Sub("stderr.txt"));
@@ -49,10 +50,13 @@ class CliRestartTest : public ::testing::Test {
     return t ? t->num_rows() : -1;
   }
   // Every file and directory under the checkpoint, with its size (what "nothing written" compares).
+  // The lock file's size is left out: every run that starts, a refused one too, writes its pid
+  // there, and a pid with one digit more makes it a byte longer. LockHolder() compares it.
   std::string Listing() {
     std::vector<std::string> lines;
     for (const auto& e : std::filesystem::recursive_directory_iterator(Checkpoint())) {
-      lines.push_back(e.path().string() + (e.is_regular_file() ? " " + std::to_string(e.file_size()) : ""));
+      const bool sized = e.is_regular_file() && e.path().filename() != "lock";
+      lines.push_back(e.path().string() + (sized ? " " + std::to_string(e.file_size()) : ""));
     }
     std::sort(lines.begin(), lines.end());
     std::string out;
@@ -77,6 +81,8 @@ TEST_F(CliRestartTest, ExplainCheckpointSaysWhatIsKeptChangedOrRefused) {
   AddEvents("b.json", 10);
   ASSERT_EQ(Sluice("run " + first + ckpt + " --trigger available-now"), 0) << Stderr();
   const std::string before = Listing();
+  const std::string holder = LockHolder();
+  ASSERT_THAT(holder, HasSubstr("\"pid\""));
 
   // The same pipeline: everything kept.
   ASSERT_EQ(Sluice("explain " + first + ckpt), 0) << Stderr();
@@ -103,7 +109,10 @@ TEST_F(CliRestartTest, ExplainCheckpointSaysWhatIsKeptChangedOrRefused) {
   const std::string explained = Stdout();
   EXPECT_THAT(explained, HasSubstr("changed: stateful operator 0: was stateStoreSave"));
   EXPECT_THAT(explained, HasSubstr("verdict: the restart would be refused: "));
+  // Explaining did not take the lock (the run below does, before it refuses).
+  EXPECT_EQ(LockHolder(), holder);
   EXPECT_EQ(Sluice("run " + more + ckpt + " --trigger available-now"), 1);
+  const std::string refused_holder = LockHolder();
   const std::string verdict = "would be refused: ";
   const size_t at = explained.find(verdict);
   ASSERT_NE(at, std::string::npos);
@@ -118,6 +127,7 @@ TEST_F(CliRestartTest, ExplainCheckpointSaysWhatIsKeptChangedOrRefused) {
 
   // Explaining wrote nothing into the checkpoint.
   EXPECT_EQ(Listing(), before);
+  EXPECT_EQ(LockHolder(), refused_holder);
 }
 
 TEST_F(CliRestartTest, ResetStartsOverAndHandsTheOutputDirectoryOver) {
