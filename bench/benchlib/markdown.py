@@ -97,6 +97,13 @@ def _workload(doc: dict, wid: str, w: dict) -> list[str]:
             lines.append(f"| {engine} | {status.upper()} | | | | | | | | |")
             errors.append(f"- **{engine}** {status}: "
                           f"{(res.get('error') or res.get('reason') or '').strip()[-1500:]}")
+    paired = (w["engines"].get("sluice") or {}).get("arrow_bound_paired")
+    if paired and paired["ratios"]["n"]:
+        lines += ["", "Arrow JSON parse bound measured right before each sluice repetition: "
+                  + ", ".join(_num(v) for v in paired["rows_per_s"]["values"])
+                  + " rows/s; sluice / bound in each pair: "
+                  + ", ".join(_num(v) for v in paired["ratios"]["values"])
+                  + f" (median {_num(paired['ratios']['median'])}: the goal's value)"]
     if any("state_rows_max" in r for r in w["engines"].values()):
         lines += ["", "Largest state of any batch (rows, bytes as each engine reports it): " + ", ".join(
             _state(e, r) for e, r in w["engines"].items() if r.get("status") == "ok")]

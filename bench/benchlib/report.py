@@ -56,6 +56,9 @@ def add_ratios(doc: dict) -> None:
             rss[engine] = my_rss / their_rss if my_rss and their_rss else None
         w["ratios"] = ratios
         w["rss_ratios"] = rss
+        paired = _get(w["engines"].get("sluice", {}), ("arrow_bound_paired", "ratios", "median"))
+        if paired is not None:
+            w["paired_ratios"] = {"arrow_json": paired}
 
 
 def evaluate_goals(doc: dict) -> list[dict]:
@@ -84,7 +87,11 @@ def evaluate_goals(doc: dict) -> list[dict]:
     for wid in ("P1_q0", "P1_q1", "P1_q2"):
         goal(f"{wid} >= DuckDB's rows/s", ratio(wid, "duckdb"), 1, True)
         goal(f"{wid} >= 5x Spark (moonshot 10x)", ratio(wid, "spark"), 5, True)
-        goal(f"{wid} >= 2x the Arrow JSON parse rate", ratio(wid, "arrow_json"), 2, True)
+        # Against the bound measured right before each repetition when the run measured it so
+        # (bench/README.md), else against the bound's own run.
+        paired = W.get(wid, {}).get("paired_ratios", {}).get("arrow_json")
+        goal(f"{wid} >= 2x the Arrow JSON parse rate", ratio(wid, "arrow_json") if paired is None else paired,
+             2, True)
     goal("P2 >= 2 M rows/s", value("P2_window"), 2_000_000, True)
     goal("P2 aggregation <= 80 ns/row", value("P2_window", path=("aggregation_ns_per_row", "median")),
          80, False)

@@ -10,6 +10,7 @@ from pathlib import Path
 from . import flink_engine, nexmark, restart, sluice_engine, spark_engine, static_engines
 from . import workloads as wl
 from .context import Context, failed
+from .measure import summary
 
 ENGINES = ("sluice", "spark", "flink", "duckdb", "arrow_json")
 WORKLOADS = ("P1", "P2", "P3", "P4", "P5", "P6")
@@ -46,6 +47,14 @@ def _log(msg: str) -> None:
     print(f"bench: {msg}", flush=True)
 
 
+def paired_bound(sluice: dict, bound: list) -> dict:
+    """P1: the Arrow bound measured right before each sluice repetition, and sluice / bound per
+    pair. A pair sees the same machine; the medians of two series minutes apart need not."""
+    mine = (sluice.get("rows_per_s") or {}).get("values") or []
+    ratios = [m / b for m, b in zip(mine, bound) if m and b]
+    return {"rows_per_s": summary([b for b in bound if b]), "ratios": summary(ratios)}
+
+
 def run(plan: Plan, ctx: Context, data_root: Path) -> dict:
     doc = {"data": {}, "workloads": {}}
     use = set(plan.engines)
@@ -70,9 +79,17 @@ def run(plan: Plan, ctx: Context, data_root: Path) -> dict:
         if "sluice" in use:
             for q in queries:
                 _log(f"{q.id}: sluice")
+                bound, before_rep = [], None
+                if workload == "P1" and "arrow_json" in use:
+                    def before_rep(rep, qid=q.id, bound=bound):
+                        res = static_engines.arrow_parse(ctx, bids_dir, reps=1, warmup=1,
+                                                         where=("arrow_json_paired", qid, f"rep{rep}"))
+                        bound.append(res["rows_per_s"]["median"] if res.get("status") == "ok" else None)
                 per[q.id]["sluice"] = _guard(
                     "sluice", sluice_engine.throughput, ctx, q, bids_dir, event_time=event_time,
-                    output_mode="append" if event_time else None)
+                    output_mode="append" if event_time else None, before_rep=before_rep)
+                if bound:
+                    per[q.id]["sluice"]["arrow_bound_paired"] = paired_bound(per[q.id]["sluice"], bound)
         peers = []
         if "spark" in use:
             peers.append(("spark", lambda: spark_engine.throughput(

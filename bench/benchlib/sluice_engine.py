@@ -65,11 +65,14 @@ def _run_cmd(ctx: Context, sql: Path, ckpt: Path, trigger: str, progress: Path,
 
 
 def throughput(ctx: Context, query: wl.Query, input_dir: Path, *, event_time: bool = False,
-               output_mode: str | None = None) -> dict:
-    """P1 / P2: availableNow over the whole input into a fresh Parquet sink, ctx.reps times."""
+               output_mode: str | None = None, before_rep=None) -> dict:
+    """P1 / P2: availableNow over the whole input into a fresh Parquet sink, ctx.reps times.
+    `before_rep(rep)`, when given, runs right before each repetition (P1's paired bound)."""
     seconds, rss, rows_in, rows_out, cpu, agg_ns = [], [], None, None, [], []
     text = None
     for rep in range(ctx.reps):
+        if before_rep is not None:
+            before_rep(rep)
         d = ctx.fresh_dir(query.id, "sluice", f"rep{rep}")
         text = pipeline(query, input_dir, parquet_sink(d / "out"), ctx.files_per_trigger,
                         event_time)

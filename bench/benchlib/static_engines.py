@@ -40,9 +40,12 @@ def duckdb(ctx: Context, queries: list[wl.Query], input_dir: Path, workload: str
     return out
 
 
-def arrow_parse(ctx: Context, input_dir: Path) -> dict:
-    d = ctx.fresh_dir("arrow_json_parse")
-    spec = {"input": str(input_dir), "reps": ctx.reps}
+def arrow_parse(ctx: Context, input_dir: Path, reps: int | None = None,
+                where: tuple[str, ...] = ("arrow_json_parse",), warmup: int = 0) -> dict:
+    """The bound, ctx.reps (or `reps`) timed parses of every file in one process, after `warmup`
+    untimed ones (the first parse of a process is 3-5 % slower than the next)."""
+    d = ctx.fresh_dir(*where)
+    spec = {"input": str(input_dir), "reps": ctx.reps if reps is None else reps, "warmup": warmup}
     run, result = run_job(ctx, ctx.python, "arrow_job.py", d, spec)
     if not run.ok or result is None:
         return failed(run.error_text())
