@@ -398,13 +398,14 @@ bool LineLayouts::ReadTimestamp(int column, const arrow::TimestampType& type, st
   constexpr size_t kSeconds = 19;
   const int unit_digits = FractionDigits(type.unit());
   const size_t digits = s.size() > kSeconds ? s.size() - kSeconds - 1 : 0;
+  auto parse_whole = [&] { return arrow::internal::ParseValue<arrow::TimestampType>(type, s.data(), s.size(), out); };
   const bool sized = s.size() == kSeconds ||
                      (s.size() > kSeconds + 1 && s[kSeconds] == '.' && digits <= static_cast<size_t>(unit_digits));
-  if (!sized) return arrow::internal::ParseValue<arrow::TimestampType>(type, s.data(), s.size(), out);
+  if (!sized) return parse_whole();
   int64_t fraction = 0;
   for (size_t i = kSeconds + 1; i < s.size(); ++i) {
     const auto d = static_cast<unsigned>(s[i] - '0');
-    if (d >= 10) return arrow::internal::ParseValue<arrow::TimestampType>(type, s.data(), s.size(), out);
+    if (d >= 10) return parse_whole();
     fraction = fraction * 10 + d;
   }
   SecondsCache& cache = seconds_[static_cast<size_t>(column)];
@@ -418,7 +419,7 @@ bool LineLayouts::ReadTimestamp(int column, const arrow::TimestampType& type, st
     // in 19 bytes, which the whole text with a fraction is not.
     auto digit = [&](size_t i) { return static_cast<unsigned>(s[i] - '0') < 10; };
     if (!(s[13] == ':' && s[16] == ':' && digit(11) && digit(12) && digit(14) && digit(15) && digit(17) && digit(18))) {
-      return arrow::internal::ParseValue<arrow::TimestampType>(type, s.data(), s.size(), out);
+      return parse_whole();
     }
     int64_t seconds = 0;
     if (!arrow::internal::ParseValue<arrow::TimestampType>(type, s.data(), kSeconds, &seconds)) return false;

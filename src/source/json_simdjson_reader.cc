@@ -310,8 +310,7 @@ class LineRangeDecoder {
   // The lines the layouts staged appended to the columns (before any other append, and before
   // the columns are read).
   Status Flush() {
-    if (layouts_.staged() > 0 && !layouts_.Flush(&columns_, &error_)) return error_;
-    return Status::OK();
+    return layouts_.Flush(&columns_, &error_) ? Status::OK() : error_;
   }
 
   // A line's parsed document: its fields appended to the columns `store` names.
