@@ -44,8 +44,7 @@ set_target_properties(sluice_shared PROPERTIES
   EXPORT_NAME sluice
   VERSION ${PROJECT_VERSION}
   SOVERSION ${PROJECT_VERSION_MAJOR}.${PROJECT_VERSION_MINOR}
-  LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/lib
-  INSTALL_RPATH "${_arrow_rpath}")
+  LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/lib)
 target_link_libraries(sluice_shared
   PRIVATE -Wl,--whole-archive sluice_core -Wl,--no-whole-archive
   PUBLIC sluice::arrow sluice::arrow_compute sluice::parquet Threads::Threads)
@@ -54,8 +53,15 @@ target_include_directories(sluice_shared INTERFACE
 target_compile_features(sluice_shared INTERFACE cxx_std_17)
 add_library(sluice::sluice ALIAS sluice_shared)
 
-# The CLI finds Arrow through its install RPATH, as the build tree's does.
-set_target_properties(sluice PROPERTIES INSTALL_RPATH "${_arrow_rpath}")
+# The CLI and the library find Arrow through their RPATH, in the build tree and installed alike.
+# Both are built with the RPATH they are installed with (the Arrow directories above plus the
+# directory of every other library they link outside the system's): an RPATH to be rewritten at
+# install gets an empty entry appended in the build tree, and the loader reads an empty entry as
+# the current directory, so a `libpq.so.5` wherever sluice was started would be loaded.
+set_target_properties(sluice sluice_shared PROPERTIES
+  INSTALL_RPATH "${_arrow_rpath}"
+  INSTALL_RPATH_USE_LINK_PATH ON
+  BUILD_WITH_INSTALL_RPATH ON)
 
 install(TARGETS sluice RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(TARGETS sluice_shared EXPORT sluiceTargets

@@ -2,7 +2,9 @@
 # `cmake --install` into a temporary prefix, then the README's C++ example (examples/cpp) is
 # built as an outside project against the installed package, with find_package(sluice) and with
 # pkg-config, and run on two input files. Also checks that the README shows the example as it
-# is, that the installed headers expose no internals, and that the installed CLI runs.
+# is, that the installed headers expose no internals, and that the installed CLI runs. Every
+# program runs from a directory holding a decoy of each library the CLI and libsluice.so need:
+# none may be looked for in the current directory.
 # Usage: consumer_test.sh BUILD_DIR SOURCE_DIR
 set -euo pipefail
 build=$(cd "$1" && pwd)
@@ -35,7 +37,18 @@ done
 if grep -nE 'plan::|runtime::|io::|sink::|source::|impl\(\)' "$prefix"/include/sluice/*.h; then
   fail "the installed headers name internal types"
 fi
-"$prefix/bin/sluice" --help >/dev/null || fail "the installed CLI does not run"
+# Decoys: a file named like each library the CLI and the library need (not a library at all).
+# The loader takes an empty RPATH entry for the current directory; a program that found one of
+# these would fail to start ("file too short").
+decoys="$work/decoys"
+mkdir -p "$decoys"
+for f in "$build/bin/sluice" "$build/lib/libsluice.so" "$prefix/bin/sluice" "$prefix/lib/libsluice.so"; do
+  objdump -p "$f" | awk '$1 == "NEEDED" { print $2 }'
+done | sort -u | while read -r lib; do echo "not a library" >"$decoys/$lib"; done
+[ "$(ls "$decoys" | wc -l)" -ge 3 ] || fail "could not read the libraries the CLI and libsluice.so need"
+for cli in "$build/bin/sluice" "$prefix/bin/sluice"; do
+  (cd "$decoys" && "$cli" --help >/dev/null) || fail "$cli does not run from a directory holding libraries of its names"
+done
 
 # 3. Input: one row kept, one filtered out (price <= 0).
 mkdir -p "$work/in"
@@ -43,7 +56,7 @@ echo '{"id":1,"name":"ada","price":120.5}' >"$work/in/1.json"
 echo '{"id":2,"name":"bob","price":-1}' >"$work/in/2.json"
 
 check_run() {  # $1 = the built program, $2 = a fresh run directory
-  "$1" "$work/in" "$2/out" "$2/ckpt" >"$2/stdout" 2>"$2/stderr" || { cat "$2/stderr"; fail "$1 failed"; }
+  (cd "$decoys" && "$1" "$work/in" "$2/out" "$2/ckpt") >"$2/stdout" 2>"$2/stderr" || { cat "$2/stderr"; fail "$1 failed"; }
   grep -q "^rows committed: 1$" "$2/stdout" || { cat "$2/stdout"; fail "$1: expected one committed row"; }
   grep -q "ADA" "$2/stdout" || { cat "$2/stdout"; fail "$1: expected the upper-cased name"; }
 }
