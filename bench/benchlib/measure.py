@@ -23,6 +23,7 @@ import dataclasses
 import json
 import os
 import resource
+import select
 import signal
 import statistics
 import subprocess
@@ -133,6 +134,17 @@ class LineCounter:
         return self.lines
 
 
+def open_pidfd(pid: int) -> int | None:
+    """A descriptor that becomes readable when process `pid` ends (Linux 5.3 and later), so a
+    poll's wait returns the moment it ends: a sleep between polls would add up to a poll's
+    interval (50 ms) to the wall time measured, ~2.5 % of a 1 s run on average. None where there
+    is none (then the polls sleep)."""
+    try:
+        return os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        return None
+
+
 def run_process(cmd: list[str], *, cwd: Path | None = None, env: dict | None = None,
                 timeout_s: float = 1800, stop_when: Callable[[], bool] | None = None,
                 on_stop: int = signal.SIGKILL, log_dir: Path | None = None,
@@ -152,6 +164,8 @@ def run_process(cmd: list[str], *, cwd: Path | None = None, env: dict | None = N
                                  stdin=subprocess.DEVNULL, start_new_session=True)
         proc = psutil.Process(popen.pid)
         cpu_seen: dict[int, float] = {}
+        exited_at = None  # when the wait between polls saw the process end
+        pidfd = open_pidfd(popen.pid)
         while True:
             run.peak_rss_bytes = max(run.peak_rss_bytes, tree_rss(proc, cpu_seen), own_peak_rss(popen.pid))
             if on_poll is not None:
@@ -170,8 +184,13 @@ def run_process(cmd: list[str], *, cwd: Path | None = None, env: dict | None = N
                 kill_tree(proc)
                 _, status, usage = os.wait4(popen.pid, 0)
                 break
-            time.sleep(poll_s)
-        run.wall_s = time.perf_counter() - t0
+            if pidfd is None:
+                time.sleep(poll_s)
+            elif select.select([pidfd], [], [], poll_s)[0]:
+                exited_at = time.perf_counter()
+        run.wall_s = (exited_at or time.perf_counter()) - t0
+        if pidfd is not None:
+            os.close(pidfd)
         # reap what the kill left behind in the session (a JVM started by a killed python)
         try:
             os.killpg(popen.pid, signal.SIGKILL)
