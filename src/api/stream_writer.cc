@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 
 #include "api/access.h"
 #include "api/option_text.h"
@@ -174,8 +175,14 @@ Result<runtime::QueryConfig> detail::Access::StreamConfig(const DataStreamWriter
                              "progress; reuse the same directory on every restart.");
     }
     if (dry_run) return cfg;
-    char tmpl[] = "/tmp/sluice-temporary-checkpoint-XXXXXX";
-    if (!::mkdtemp(tmpl)) return Status::IOError("cannot create a temporary checkpoint directory");
+    // In the system's temporary directory ($TMPDIR, else /tmp), as Spark's are in java.io.tmpdir.
+    const char* tmpdir = ::getenv("TMPDIR");
+    const std::string dir = tmpdir && *tmpdir ? tmpdir : "/tmp";
+    std::string tmpl = io::JoinPath(dir, "sluice-temporary-checkpoint-XXXXXX");
+    if (!::mkdtemp(tmpl.data())) {
+      return Status::IOError("Cannot create a temporary checkpoint directory in ", dir, ": ", std::strerror(errno),
+                             "; set option checkpointLocation, or TMPDIR to a writable directory");
+    }
     checkpoint = tmpl;
     cfg.temporary_checkpoint = true;
   }

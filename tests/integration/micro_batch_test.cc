@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <optional>
 #include <set>
 
 #include "api/access.h"
@@ -322,6 +323,65 @@ TEST(MicroBatch, ProcessingTimeTriggerRunsNewDataUntilStopped) {
   ASSERT_OK_AND_ASSIGN(auto rows, session->memoryTable("t"));
   EXPECT_EQ(SortedInts(rows, "id"), Range(0, 4));
   EXPECT_FALSE(q.exception().has_value());
+}
+
+// Sets an environment variable for the life of the object, then puts the old value back.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const std::string& value) : name_(name) {
+    if (const char* old = ::getenv(name)) old_ = old;
+    ::setenv(name, value.c_str(), 1);
+  }
+  ~ScopedEnv() {
+    if (old_) {
+      ::setenv(name_, old_->c_str(), 1);
+    } else {
+      ::unsetenv(name_);
+    }
+  }
+
+ private:
+  const char* name_;
+  std::optional<std::string> old_;
+};
+
+std::vector<std::string> TemporaryCheckpoints(const std::string& dir) {
+  std::vector<std::string> out;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    if (e.path().filename().string().rfind("sluice-temporary-checkpoint-", 0) == 0) out.push_back(e.path().string());
+  }
+  return out;
+}
+
+TEST(MicroBatch, WithoutACheckpointLocationAMemorySinkUsesATemporaryOneInTmpdir) {
+  TempDir dir;
+  fs::create_directories(dir.Sub("tmp"));
+  ScopedEnv tmpdir("TMPDIR", dir.Sub("tmp"));
+  auto session = Session::Make();
+  MemoryStream input(session, "id BIGINT, name STRING");
+  ASSERT_OK_AND_ASSIGN(auto q,
+                       input.toDF().writeStream().format("memory").queryName("t").trigger(ProcessingTime(20)).start());
+  ASSERT_OK(input.addJson(Rows(0, 2)).status());
+  ASSERT_OK(q.processAllAvailable());
+  auto made = TemporaryCheckpoints(dir.Sub("tmp"));
+  ASSERT_EQ(made.size(), 1u);
+  EXPECT_TRUE(fs::exists(made[0] + "/commits/0")) << made[0];
+  ASSERT_OK(q.stop());
+  EXPECT_TRUE(TemporaryCheckpoints(dir.Sub("tmp")).empty()) << "removed when the query ends";
+  ASSERT_OK_AND_ASSIGN(auto rows, session->memoryTable("t"));
+  EXPECT_EQ(SortedInts(rows, "id"), Range(0, 2));
+}
+
+TEST(MicroBatch, ATemporaryCheckpointThatCannotBeMadeSaysWhereAndWhatToDo) {
+  TempDir dir;
+  ScopedEnv tmpdir("TMPDIR", dir.Sub("missing"));
+  auto session = Session::Make();
+  MemoryStream input(session, "id BIGINT, name STRING");
+  auto q = input.toDF().writeStream().format("memory").queryName("t").trigger(AvailableNow()).start();
+  ASSERT_FALSE(q.ok());
+  EXPECT_THAT(q.status().message(), HasSubstr(dir.Sub("missing")));
+  EXPECT_THAT(q.status().message(), HasSubstr("No such file or directory"));
+  EXPECT_THAT(q.status().message(), HasSubstr("checkpointLocation"));
 }
 
 TEST(MicroBatch, OnceRunsExactlyOneBatch) {
