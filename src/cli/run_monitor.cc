@@ -51,9 +51,13 @@ void RunMonitor::onQueryProgress(const QueryProgressEvent& event) {
     if (files.ok()) q.files_pending = std::max<int64_t>(q.files_pending, 0) + *files;
   }
   const std::string pending = q.files_pending >= 0 ? ", " + std::to_string(q.files_pending) + " files pending" : "";
+  // Each line reaches the stream in one write (on stderr, unbuffered, pieces could be cut by
+  // another thread's warning).
   if (!live_) {
-    *out_ << "sluice: " << name << " batch " << q.batch << ": " << rows << " rows (" << Rate(q.rows_per_second)
-          << " rows/s" << pending << ")" << std::endl;
+    const std::string line = "sluice: " + name + " batch " + std::to_string(q.batch) + ": " + std::to_string(rows) +
+                             " rows (" + Rate(q.rows_per_second) + " rows/s" + pending + ")\n";
+    out_->write(line.data(), static_cast<std::streamsize>(line.size()));
+    out_->flush();
     return;
   }
   std::string line;
@@ -63,7 +67,9 @@ void RunMonitor::onQueryProgress(const QueryProgressEvent& event) {
             Rate(l.rows_per_second) + " rows/s";
     if (l.files_pending >= 0) line += ", " + std::to_string(l.files_pending) + " files pending";
   }
-  *out_ << "\r\033[K" << line << std::flush;
+  line.insert(0, "\r\033[K");
+  out_->write(line.data(), static_cast<std::streamsize>(line.size()));
+  out_->flush();
   drew_live_line_ = true;
 }
 

@@ -3,12 +3,20 @@
 #include <atomic>
 #include <iostream>
 #include <mutex>
+#include <string>
 
 namespace sluice::util {
 namespace {
 
+// The whole line in one write: stderr is unbuffered, and a line written in pieces could be cut
+// by another thread's output to it (the CLI's progress lines).
 void StderrSink(LogLevel level, std::string_view message) {
-  std::cerr << "sluice: " << (level == LogLevel::kWarning ? "warning: " : "") << message << std::endl;
+  std::string line = "sluice: ";
+  if (level == LogLevel::kWarning) line += "warning: ";
+  line.append(message);
+  line += '\n';
+  std::cerr.write(line.data(), static_cast<std::streamsize>(line.size()));
+  std::cerr.flush();
 }
 
 // Function-local statics: usable from other translation units' static initialisers and

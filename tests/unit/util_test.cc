@@ -2,12 +2,14 @@
 // helpers and the logger seam.
 #include <gtest/gtest.h>
 
+#include <iostream>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "support/log_capture.h"
 #include "support/status.h"
+#include "support/write_recorder.h"
 #include "util/duration.h"
 #include "util/log.h"
 #include "util/numbers.h"
@@ -131,6 +133,19 @@ TEST(Logging, PublicSinkReceivesLibraryMessagesAndIsRestored) {
   EXPECT_THAT(seen, ::testing::ElementsAre("warning disk 3 is slow"));
   ASSERT_TRUE(static_cast<bool>(mine));
   EXPECT_EQ(before.Text(), "warning: not mine any more\n");
+}
+
+// The default sink writes a whole line to stderr at once: the CLI's progress lines go to stderr
+// from another thread, and pieces of two lines must not mix.
+TEST(Logging, TheStderrSinkWritesEachLineInOneWrite) {
+  testing::WriteRecorder recorder;
+  std::streambuf* stderr_buffer = std::cerr.rdbuf(&recorder);
+  sluice::LogSink previous = sluice::SetLogSink(nullptr);  // back to the default: stderr
+  LogWarning("could not delete ", "/x");
+  LogInfo("done");
+  sluice::SetLogSink(std::move(previous));
+  std::cerr.rdbuf(stderr_buffer);
+  EXPECT_THAT(recorder.chunks(), ::testing::ElementsAre("sluice: warning: could not delete /x\n", "sluice: done\n"));
 }
 
 }  // namespace
