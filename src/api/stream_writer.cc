@@ -175,7 +175,8 @@ Result<runtime::QueryConfig> detail::Access::StreamConfig(const DataStreamWriter
                              "progress; reuse the same directory on every restart.");
     }
     if (dry_run) return cfg;
-    // In the system's temporary directory ($TMPDIR, else /tmp), as Spark's are in java.io.tmpdir.
+    // In the temporary directory the environment names ($TMPDIR, else /tmp); Spark makes its own
+    // under java.io.tmpdir.
     const char* tmpdir = ::getenv("TMPDIR");
     const std::string dir = tmpdir && *tmpdir ? tmpdir : "/tmp";
     std::string tmpl = io::JoinPath(dir, "sluice-temporary-checkpoint-XXXXXX");
