@@ -7,11 +7,19 @@
 #include <arrow/api.h>
 #include <arrow/compute/api.h>
 #include <arrow/compute/initialize.h>
+#include <arrow/io/interfaces.h>
+#include <arrow/util/future.h>
 #include <arrow/util/parallel.h>
 #include <parquet/arrow/reader.h>
 #include <parquet/arrow/schema.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include <algorithm>
+#include <bit>
+#include <functional>
+#include <optional>
 #include <cstring>
 #include <limits>
 #include <mutex>
@@ -140,18 +148,32 @@ Result<FileReadResult> ReadDataFile(io::FileSystem* fs, const std::string& path,
     return out;
   }
   if (options.format == "json") return ReadJsonFile(fs, path, schema, options, use_threads);
-  ARROW_ASSIGN_OR_RAISE(auto data, ReadWhole(fs, path));
-  if (options.format == "text") {
-    ARROW_ASSIGN_OR_RAISE(auto table, ReadTextLines(*data, schema));
-    return FileReadResult{std::move(table), 0};
-  }
-  if (options.format == "csv") return ReadCsv(data, path, schema, options, use_threads);
+  if (options.format == "csv") return ReadCsvFile(fs, path, schema, options, use_threads);
+  if (options.format == "text") return ReadTextFile(fs, path, schema);
   return Status::Invalid("Unsupported file source format '", options.format, "'");
 }
 
-Result<FileReadResult> ReadJsonFile(io::FileSystem* fs, const std::string& path,
-                                    const std::shared_ptr<arrow::Schema>& schema, const FileFormatOptions& options,
-                                    bool use_threads, int64_t block_bytes) {
+namespace {
+
+// The line breaks in [p, p + n), sixteen bytes at a time (the scalar count ran at ~1.4 GB/s,
+// ~9 % of reading a large CSV file).
+int64_t CountLineBreaks(const char* p, int64_t n) {
+  int64_t count = 0;
+  int64_t i = 0;
+#if defined(__SSE2__)
+  const __m128i newline = _mm_set1_epi8('\n');
+  for (; i + 16 <= n; i += 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
+    count += std::popcount(static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, newline))));
+  }
+#endif
+  return count + std::count(p + i, p + n, '\n');
+}
+
+}  // namespace
+
+Result<FileReadResult> ReadLineBlocks(io::FileSystem* fs, const std::string& path, int64_t block_bytes,
+                                      const LineBlockDecoder& decode) {
   ARROW_ASSIGN_OR_RAISE(auto file, fs->OpenInputFile(path));
   ARROW_ASSIGN_OR_RAISE(int64_t size, file->GetSize());
   auto read = [&](int64_t pos, int64_t n) -> Result<std::shared_ptr<arrow::Buffer>> {
@@ -161,18 +183,28 @@ Result<FileReadResult> ReadJsonFile(io::FileSystem* fs, const std::string& path,
   };
   if (size <= block_bytes) {
     ARROW_ASSIGN_OR_RAISE(auto data, read(0, size));
-    return ReadJsonLines(data, path, schema, options, use_threads);
+    return decode(data, 1);
   }
   FileReadResult out;
   std::vector<std::shared_ptr<arrow::Table>> tables;
   int64_t pos = 0, line = 1;
+  // The next block's read, started on the I/O pool while this block is decoded (its start is
+  // known once this block's last line break is found).
+  std::optional<arrow::Future<std::shared_ptr<arrow::Buffer>>> next;
   while (pos < size) {
     // The block ends after its last line break; a longer line makes the read longer.
     std::shared_ptr<arrow::Buffer> block;
     int64_t len = 0;
     for (int64_t want = block_bytes;; want *= 2) {
       const int64_t n = std::min(want, size - pos);
-      ARROW_ASSIGN_OR_RAISE(block, read(pos, n));
+      if (next && want == block_bytes) {
+        auto ahead = next->result();
+        next.reset();
+        if (!ahead.ok()) return Status::IOError("cannot read ", io::PathToUri(path), ": ", ahead.status().message());
+        block = std::move(*ahead);
+      } else {
+        ARROW_ASSIGN_OR_RAISE(block, read(pos, n));
+      }
       const auto* p = reinterpret_cast<const char*>(block->data());
       const auto* nl = static_cast<const char*>(memrchr(p, '\n', static_cast<size_t>(block->size())));
       if (block->size() < n || pos + n == size) {
@@ -187,16 +219,56 @@ Result<FileReadResult> ReadJsonFile(io::FileSystem* fs, const std::string& path,
     }
     auto piece = arrow::SliceBuffer(block, 0, len);
     block.reset();
-    ARROW_ASSIGN_OR_RAISE(auto part, ReadJsonLines(piece, path, schema, options, use_threads, line));
+    if (pos + len < size) {
+      const int64_t at = pos + len, n = std::min(block_bytes, size - pos - len);
+      next = file->ReadAsync(arrow::io::default_io_context(), at, n);
+    }
+    ARROW_ASSIGN_OR_RAISE(auto part, decode(piece, line));
     out.malformed_rows += part.malformed_rows;
     out.rows_filtered += part.rows_filtered;
     tables.push_back(std::move(part.table));
     const auto* p = reinterpret_cast<const char*>(piece->data());
-    line += std::count(p, p + len, '\n');
+    line += CountLineBreaks(p, len);
     pos += len;
   }
   ARROW_ASSIGN_OR_RAISE(out.table, arrow::ConcatenateTables(tables));
   return out;
+}
+
+Result<FileReadResult> ReadJsonFile(io::FileSystem* fs, const std::string& path,
+                                    const std::shared_ptr<arrow::Schema>& schema, const FileFormatOptions& options,
+                                    bool use_threads, int64_t block_bytes) {
+  return ReadLineBlocks(fs, path, block_bytes, [&](const std::shared_ptr<arrow::Buffer>& block, int64_t first_line) {
+    return ReadJsonLines(block, path, schema, options, use_threads, first_line);
+  });
+}
+
+Result<FileReadResult> ReadCsvFile(io::FileSystem* fs, const std::string& path,
+                                   const std::shared_ptr<arrow::Schema>& schema, const FileFormatOptions& options,
+                                   bool use_threads, int64_t block_bytes) {
+  // With a header, the block that holds it reads it itself; the blocks after it get its names.
+  std::optional<std::vector<std::string>> header;
+  return ReadLineBlocks(
+      fs, path, block_bytes,
+      [&](const std::shared_ptr<arrow::Buffer>& block, int64_t first_line) -> Result<FileReadResult> {
+        if (!options.header) return ReadCsv(block, path, schema, options, use_threads, first_line);
+        if (header) return ReadCsv(block, path, schema, options, use_threads, first_line, &*header);
+        ARROW_ASSIGN_OR_RAISE(header, CsvHeaderOf(block, options));
+        if (!header) {  // only blank lines so far
+          ARROW_ASSIGN_OR_RAISE(auto empty, arrow::Table::MakeEmpty(schema));
+          return FileReadResult{std::move(empty), 0};
+        }
+        return ReadCsv(block, path, schema, options, use_threads, first_line);
+      });
+}
+
+Result<FileReadResult> ReadTextFile(io::FileSystem* fs, const std::string& path,
+                                    const std::shared_ptr<arrow::Schema>& schema, int64_t block_bytes) {
+  return ReadLineBlocks(fs, path, block_bytes,
+                        [&](const std::shared_ptr<arrow::Buffer>& block, int64_t) -> Result<FileReadResult> {
+                          ARROW_ASSIGN_OR_RAISE(auto table, ReadTextLines(*block, schema));
+                          return FileReadResult{std::move(table), 0};
+                        });
 }
 
 namespace {
@@ -248,15 +320,14 @@ Result<FileReadResult> ReadDataFiles(io::FileSystem* fs, const std::vector<std::
     return out;
   }
   if (paths.size() == 1) return ReadOrSkip(fs, paths[0], schema, options, /*use_threads=*/true);
-  // The text formats read a file from its start, whole or (JSON) a block at a time: the disk
+  // The text formats read a file from its start, a block of whole lines at a time: the disk
   // reads of the files not cached are started now, so that the next file's text is on its way
   // while one is decoded. (A Parquet read takes only the column chunks it needs.) Only the first
   // files of a large batch: a hint costs an open and a close (~3 us), as much as reading a tiny
   // file does, and a batch of thousands of tiny files gains nothing by it.
   if (options.format != "parquet") {
     constexpr size_t kFilesHinted = 64;
-    const int64_t first = options.format == "json" ? kJsonReadBlockBytes : std::numeric_limits<int64_t>::max();
-    for (size_t i = 0; i < std::min(paths.size(), kFilesHinted); ++i) fs->WillRead(paths[i], first);
+    for (size_t i = 0; i < std::min(paths.size(), kFilesHinted); ++i) fs->WillRead(paths[i], kLineBlockBytes);
   }
   // Parallel across files; each file's reader stays single-threaded (no nested waits on the pool).
   std::vector<FileReadResult> parts(paths.size());

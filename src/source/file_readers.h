@@ -16,7 +16,9 @@
 #include <arrow/table.h>
 #include <arrow/util/type_fwd.h>
 
+#include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -60,26 +62,49 @@ Result<std::shared_ptr<arrow::Table>> ConformToSchema(const std::shared_ptr<arro
                                                       const std::shared_ptr<arrow::Schema>& schema,
                                                       const std::string& path);
 
-/// A JSON-lines file is read in blocks of whole lines of about this size, never whole.
-inline constexpr int64_t kJsonReadBlockBytes = 16 << 20;
+/// A JSON-lines, CSV or text file is read in blocks of whole lines of about this size, never whole.
+inline constexpr int64_t kLineBlockBytes = 16 << 20;
 
-/// Decodes one JSON-lines file a block of whole lines at a time (a block ends after a line
-/// break; a line longer than `block_bytes` makes its block longer), so memory holds one block
-/// of the file plus the decoded rows. Each block is decoded by ReadJsonLines, which sees every
-/// record whole, so the result (rows, malformed-record handling, line numbers in errors) is
-/// the same as decoding the file in one piece. `block_bytes` is for tests.
+/// Decodes one block of whole lines of a file that starts at the file's 1-based line `first_line`.
+using LineBlockDecoder =
+    std::function<Result<FileReadResult>(const std::shared_ptr<arrow::Buffer>& block, int64_t first_line)>;
+
+/// Reads `path` a block of whole lines at a time (a block ends after a line break; a line longer
+/// than `block_bytes` makes its block longer; a file no larger than one block is one block), so
+/// memory holds one block of the file plus the decoded rows, and concatenates what `decode`
+/// makes of each block in order (malformed_rows and rows_filtered summed).
+Result<FileReadResult> ReadLineBlocks(io::FileSystem* fs, const std::string& path, int64_t block_bytes,
+                                      const LineBlockDecoder& decode);
+
+/// One JSON-lines, CSV or text file, read with ReadLineBlocks. A record is one line in each of
+/// these formats (CSV fields cannot hold line breaks: Spark's multiLine is off), so each block's
+/// decoder sees every record whole and the result (rows, malformed-record handling, line
+/// numbers in errors) is the same as decoding the file in one piece; a CSV header is read from
+/// the file's first non-blank line and names the columns of every block. `block_bytes` is for tests.
 Result<FileReadResult> ReadJsonFile(io::FileSystem* fs, const std::string& path,
                                     const std::shared_ptr<arrow::Schema>& schema, const FileFormatOptions& options,
-                                    bool use_threads, int64_t block_bytes = kJsonReadBlockBytes);
+                                    bool use_threads, int64_t block_bytes = kLineBlockBytes);
+Result<FileReadResult> ReadCsvFile(io::FileSystem* fs, const std::string& path,
+                                   const std::shared_ptr<arrow::Schema>& schema, const FileFormatOptions& options,
+                                   bool use_threads, int64_t block_bytes = kLineBlockBytes);
+Result<FileReadResult> ReadTextFile(io::FileSystem* fs, const std::string& path,
+                                    const std::shared_ptr<arrow::Schema>& schema, int64_t block_bytes = kLineBlockBytes);
 
 // The record formats (file_record_readers.cc). `data` is the whole file, or for JSON lines
 // whole lines of it starting at the 1-based line `first_line` (error messages count from there).
 Result<FileReadResult> ReadJsonLines(const std::shared_ptr<arrow::Buffer>& data, const std::string& path,
                                      const std::shared_ptr<arrow::Schema>& schema, const FileFormatOptions& options,
                                      bool use_threads, int64_t first_line = 1);
+/// `header`: for a block after the one that held the file's header line, the header's names
+/// (the block has no header line of its own); null otherwise.
 Result<FileReadResult> ReadCsv(const std::shared_ptr<arrow::Buffer>& data, const std::string& path,
                                const std::shared_ptr<arrow::Schema>& schema, const FileFormatOptions& options,
-                               bool use_threads);
+                               bool use_threads, int64_t first_line = 1,
+                               const std::vector<std::string>* header = nullptr);
+/// The column names of the first non-blank line of `block` (a CSV file's header line, read as
+/// ReadCsv reads it), or nothing when every line of it is blank.
+Result<std::optional<std::vector<std::string>>> CsvHeaderOf(const std::shared_ptr<arrow::Buffer>& block,
+                                                             const FileFormatOptions& options);
 Result<std::shared_ptr<arrow::Schema>> InferJsonSchema(const std::shared_ptr<arrow::Buffer>& data);
 Result<std::shared_ptr<arrow::Schema>> InferCsvSchema(const std::shared_ptr<arrow::Buffer>& data,
                                                       const FileFormatOptions& options);

@@ -1,9 +1,9 @@
 // JSON-lines and CSV decoding with malformed-record handling (see file_readers.h).
 //
 // Fast path: one Arrow reader over the whole file, declared types, no per-row work of ours.
-// Slow path (only when the fast path fails): the file's non-blank lines are bisected; a range
-// Arrow decodes is kept as is, a single line it rejects is a malformed record. The cost is about
-// 3 decodes of the file for one bad line, O(n log k) for k bad lines.
+// Slow path (only when the fast path fails): the file's non-blank lines are bisected
+// (malformed_lines.h); a range Arrow decodes is kept as is, a single line it rejects is a
+// malformed record.
 #include <arrow/api.h>
 #include <arrow/compute/api.h>
 #include <arrow/csv/api.h>
@@ -14,11 +14,13 @@
 #include <cctype>
 #include <cstring>
 #include <functional>
+#include <optional>
 #include <string_view>
 
 #include "plan/expr_resolve.h"
 #include "source/file_readers.h"
 #include "source/json_simdjson_reader.h"
+#include "source/malformed_lines.h"
 #include "util/timestamp_text.h"
 #include "util/utf8_text.h"
 
@@ -31,33 +33,7 @@ using util::ValidUtf8;
 constexpr int32_t kBlockSize = 1 << 20;
 constexpr int64_t kThreadedRange = 4 << 20;  // slow-path ranges above this decode with threads
 
-// A non-blank line: bytes [begin, end) of the file, without the line break.
-struct Line {
-  int64_t number;  // 1-based
-  int64_t begin;
-  int64_t end;
-};
-
 Status InvalidUtf8() { return Status::Invalid("the record is not valid UTF-8"); }
-
-std::vector<Line> NonBlankLines(const arrow::Buffer& data, int64_t first_line = 1) {
-  std::vector<Line> out;
-  const char* p = reinterpret_cast<const char*>(data.data());
-  int64_t n = data.size();
-  int64_t start = 0;
-  int64_t number = first_line;
-  while (start < n) {
-    const void* nl = std::memchr(p + start, '\n', static_cast<size_t>(n - start));
-    int64_t end = nl ? static_cast<const char*>(nl) - p : n;
-    int64_t e = end;
-    if (e > start && p[e - 1] == '\r') --e;
-    bool blank = std::all_of(p + start, p + e, [](char c) { return c == ' ' || c == '\t'; });
-    if (!blank) out.push_back({number, start, e});
-    start = end + 1;
-    ++number;
-  }
-  return out;
-}
 
 std::shared_ptr<arrow::Schema> WithoutField(const std::shared_ptr<arrow::Schema>& schema, const std::string& name) {
   int i = schema->GetFieldIndex(name);
@@ -80,122 +56,6 @@ int32_t BlockSizeFor(int64_t bytes, bool threaded) {
   if (threaded) return kBlockSize;
   return static_cast<int32_t>(std::clamp<int64_t>(bytes + 1, kBlockSize, INT32_MAX));
 }
-
-// Decodes a byte range into a table already conformed to the declared schema.
-using RangeParser = std::function<Result<std::shared_ptr<arrow::Table>>(const std::shared_ptr<arrow::Buffer>&)>;
-
-// Finds and handles the malformed lines of a file the fast path could not decode.
-class MalformedLineFinder {
- public:
-  // `salvage` (optional) gives PERMISSIVE's partial row of a malformed line; `rescue` (optional)
-  // decodes a line Arrow rejected that is not malformed for Spark (a whole row, not counted).
-  MalformedLineFinder(std::shared_ptr<arrow::Buffer> data, std::string path, std::shared_ptr<arrow::Schema> schema,
-                      const FileFormatOptions& options, RangeParser parse, RangeParser salvage,
-                      RangeParser rescue = nullptr)
-      : data_(std::move(data)),
-        path_(std::move(path)),
-        schema_(std::move(schema)),
-        options_(options),
-        parse_(std::move(parse)),
-        salvage_(std::move(salvage)),
-        rescue_(std::move(rescue)) {}
-
-  // `whole_file_error`: why the fast path failed on all of `lines` (not decoded again).
-  Result<FileReadResult> Run(const std::vector<Line>& lines, const Status& whole_file_error) {
-    lines_ = &lines;
-    if (!lines.empty()) ARROW_RETURN_NOT_OK(Visit(0, lines.size(), &whole_file_error));
-    FileReadResult out;
-    out.malformed_rows = malformed_;
-    if (pieces_.empty()) {
-      ARROW_ASSIGN_OR_RAISE(out.table, arrow::Table::MakeEmpty(schema_));
-      return out;
-    }
-    ARROW_ASSIGN_OR_RAISE(auto table, arrow::ConcatenateTables(pieces_));
-    ARROW_ASSIGN_OR_RAISE(out.table, table->CombineChunks());
-    return out;
-  }
-
- private:
-  std::shared_ptr<arrow::Buffer> Slice(size_t b, size_t e) const {
-    const auto& lines = *lines_;
-    return arrow::SliceBuffer(data_, lines[b].begin, lines[e - 1].end - lines[b].begin);
-  }
-
-  // Left to right, so pieces stay in file order and FAILFAST reports the first bad line.
-  Status Visit(size_t b, size_t e, const Status* known_error = nullptr) {
-    Status error;
-    if (known_error) {
-      error = *known_error;
-    } else {
-      auto table = parse_(Slice(b, e));
-      if (table.ok()) {
-        if ((*table)->num_rows() > 0) pieces_.push_back(*table);
-        return Status::OK();
-      }
-      error = table.status();
-    }
-    if (e - b == 1) return OnMalformed((*lines_)[b], error);
-    size_t mid = b + (e - b) / 2;
-    ARROW_RETURN_NOT_OK(Visit(b, mid));
-    return Visit(mid, e);
-  }
-
-  Status OnMalformed(const Line& line, const Status& why) {
-    if (rescue_) {
-      auto whole = rescue_(arrow::SliceBuffer(data_, line.begin, line.end - line.begin));
-      if (whole.ok() && (*whole)->num_rows() == 1) {
-        pieces_.push_back(*whole);
-        return Status::OK();
-      }
-    }
-    ++malformed_;
-    if (options_.mode == ParseMode::kFailFast) {
-      return Status::Invalid("Malformed record in ", io::PathToUri(path_), " at line ", line.number, ": ",
-                             why.message());
-    }
-    if (options_.mode == ParseMode::kDropMalformed) return Status::OK();
-    const std::string raw = ReplaceInvalidUtf8(std::string_view(
-        reinterpret_cast<const char*>(data_->data()) + line.begin, static_cast<size_t>(line.end - line.begin)));
-    std::shared_ptr<arrow::Table> row;
-    if (salvage_) {
-      auto partial = salvage_(arrow::SliceBuffer(data_, line.begin, line.end - line.begin));
-      if (partial.ok() && (*partial)->num_rows() == 1) row = *partial;
-    }
-    std::vector<std::shared_ptr<arrow::ChunkedArray>> columns;
-    for (int i = 0; i < schema_->num_fields(); ++i) {
-      const auto& field = schema_->field(i);
-      if (field->name() == options_.corrupt_column) {
-        std::unique_ptr<arrow::ArrayBuilder> builder;
-        ARROW_RETURN_NOT_OK(arrow::MakeBuilder(arrow::default_memory_pool(), field->type(), &builder));
-        if (field->type()->id() == arrow::Type::LARGE_STRING) {
-          ARROW_RETURN_NOT_OK(static_cast<arrow::LargeStringBuilder*>(builder.get())->Append(raw));
-        } else {
-          ARROW_RETURN_NOT_OK(static_cast<arrow::StringBuilder*>(builder.get())->Append(raw));
-        }
-        ARROW_ASSIGN_OR_RAISE(auto arr, builder->Finish());
-        columns.push_back(std::make_shared<arrow::ChunkedArray>(arr));
-      } else if (row) {
-        columns.push_back(row->column(i));
-      } else {
-        ARROW_ASSIGN_OR_RAISE(auto arr, arrow::MakeArrayOfNull(field->type(), 1));
-        columns.push_back(std::make_shared<arrow::ChunkedArray>(arr));
-      }
-    }
-    pieces_.push_back(arrow::Table::Make(schema_, std::move(columns), 1));
-    return Status::OK();
-  }
-
-  std::shared_ptr<arrow::Buffer> data_;
-  std::string path_;
-  std::shared_ptr<arrow::Schema> schema_;
-  const FileFormatOptions& options_;
-  RangeParser parse_;
-  RangeParser salvage_;
-  RangeParser rescue_;
-  const std::vector<Line>* lines_ = nullptr;
-  std::vector<std::shared_ptr<arrow::Table>> pieces_;
-  int64_t malformed_ = 0;
-};
 
 // ---- JSON ---------------------------------------------------------------------------------
 
@@ -422,8 +282,13 @@ Result<std::shared_ptr<arrow::Table>> SalvageCsvRecord(const std::shared_ptr<arr
   return arrow::Table::Make(schema, std::move(columns), 1);
 }
 
-// Column names of a header line, as Arrow's CSV parser splits it.
-Result<std::vector<std::string>> CsvHeaderNames(const std::shared_ptr<arrow::Buffer>& header_line, CsvSetup setup) {
+// Column names of the header line `line` of `data`, as Arrow's CSV parser splits it (with bytes
+// that are not UTF-8 replaced, as ReadCsv reads them).
+Result<std::vector<std::string>> CsvHeaderNames(const arrow::Buffer& data, const Line& line, CsvSetup setup) {
+  auto header_line = arrow::Buffer::FromString(
+      ReplaceInvalidUtf8(std::string_view(reinterpret_cast<const char*>(data.data()) + line.begin,
+                                          static_cast<size_t>(line.end - line.begin))) +
+      "\n");
   setup.read.use_threads = false;
   setup.read.column_names.clear();
   setup.read.autogenerate_column_names = false;
@@ -511,9 +376,17 @@ Result<FileReadResult> ReadJsonLines(const std::shared_ptr<arrow::Buffer>& data,
   return finder.Run(NonBlankLines(*data, first_line), fast.status());
 }
 
+Result<std::optional<std::vector<std::string>>> CsvHeaderOf(const std::shared_ptr<arrow::Buffer>& block,
+                                                             const FileFormatOptions& options) {
+  const std::vector<Line> lines = NonBlankLines(*block);
+  if (lines.empty()) return std::optional<std::vector<std::string>>();
+  ARROW_ASSIGN_OR_RAISE(auto names, CsvHeaderNames(*block, lines[0], MakeCsvSetup(options)));
+  return std::optional<std::vector<std::string>>(std::move(names));
+}
+
 Result<FileReadResult> ReadCsv(const std::shared_ptr<arrow::Buffer>& input, const std::string& path,
                                const std::shared_ptr<arrow::Schema>& schema, const FileFormatOptions& options,
-                               bool use_threads) {
+                               bool use_threads, int64_t first_line, const std::vector<std::string>* header) {
   // Spark decodes CSV lines as UTF-8 text first (a byte that is not UTF-8 becomes U+FFFD, the
   // row is not malformed); so do we, so string columns and _corrupt_record stay valid UTF-8.
   std::shared_ptr<arrow::Buffer> data = input;
@@ -531,6 +404,10 @@ Result<FileReadResult> ReadCsv(const std::shared_ptr<arrow::Buffer>& input, cons
   if (options.header) {
     setup.convert.include_columns = parse_schema->field_names();
     setup.convert.include_missing_columns = true;
+    if (header != nullptr) {  // a later block of the file: its columns are the header's
+      setup.read.autogenerate_column_names = false;
+      setup.read.column_names = *header;
+    }
   } else {
     setup.read.autogenerate_column_names = false;
     setup.read.column_names = parse_schema->field_names();  // positional, as Spark without a header
@@ -539,11 +416,9 @@ Result<FileReadResult> ReadCsv(const std::shared_ptr<arrow::Buffer>& input, cons
   auto fast = decoded.ok() ? CsvToSchema(*decoded, schema, path) : decoded.status();
   if (fast.ok()) return FileReadResult{std::move(*fast), 0};
 
-  std::vector<Line> lines = NonBlankLines(*data);
-  if (options.header && !lines.empty()) {
-    std::string header_line(reinterpret_cast<const char*>(data->data()) + lines[0].begin,
-                            static_cast<size_t>(lines[0].end - lines[0].begin));
-    auto names = CsvHeaderNames(arrow::Buffer::FromString(header_line + "\n"), setup);
+  std::vector<Line> lines = NonBlankLines(*data, first_line);
+  if (options.header && header == nullptr && !lines.empty()) {
+    auto names = CsvHeaderNames(*data, lines[0], setup);
     if (!names.ok()) {
       return Status::Invalid("Cannot read the CSV header of ", io::PathToUri(path), ": ", names.status().message());
     }
