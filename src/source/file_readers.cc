@@ -176,14 +176,14 @@ Result<FileReadResult> ReadLineBlocks(io::FileSystem* fs, const std::string& pat
                                       const LineBlockDecoder& decode) {
   ARROW_ASSIGN_OR_RAISE(auto file, fs->OpenInputFile(path));
   ARROW_ASSIGN_OR_RAISE(int64_t size, file->GetSize());
-  auto read = [&](int64_t pos, int64_t n) -> Result<std::shared_ptr<arrow::Buffer>> {
-    auto data = file->ReadAt(pos, n);
+  // A read's result, its error naming the file.
+  auto named = [&](Result<std::shared_ptr<arrow::Buffer>> data) -> Result<std::shared_ptr<arrow::Buffer>> {
     if (!data.ok()) return Status::IOError("cannot read ", io::PathToUri(path), ": ", data.status().message());
-    return *data;
+    return data;
   };
   if (size <= block_bytes) {
-    ARROW_ASSIGN_OR_RAISE(auto data, read(0, size));
-    return decode(data, 1);
+    ARROW_ASSIGN_OR_RAISE(auto data, named(file->ReadAt(0, size)));
+    return decode(data, 1, /*last=*/true);
   }
   FileReadResult out;
   std::vector<std::shared_ptr<arrow::Table>> tables;
@@ -198,12 +198,10 @@ Result<FileReadResult> ReadLineBlocks(io::FileSystem* fs, const std::string& pat
     for (int64_t want = block_bytes;; want *= 2) {
       const int64_t n = std::min(want, size - pos);
       if (next && want == block_bytes) {
-        auto ahead = next->result();
+        ARROW_ASSIGN_OR_RAISE(block, named(next->result()));
         next.reset();
-        if (!ahead.ok()) return Status::IOError("cannot read ", io::PathToUri(path), ": ", ahead.status().message());
-        block = std::move(*ahead);
       } else {
-        ARROW_ASSIGN_OR_RAISE(block, read(pos, n));
+        ARROW_ASSIGN_OR_RAISE(block, named(file->ReadAt(pos, n)));
       }
       const auto* p = reinterpret_cast<const char*>(block->data());
       const auto* nl = static_cast<const char*>(memrchr(p, '\n', static_cast<size_t>(block->size())));
@@ -232,7 +230,7 @@ Result<FileReadResult> ReadLineBlocks(io::FileSystem* fs, const std::string& pat
             return std::static_pointer_cast<arrow::Buffer>(buffer);
           }));
     }
-    ARROW_ASSIGN_OR_RAISE(auto part, decode(piece, line));
+    ARROW_ASSIGN_OR_RAISE(auto part, decode(piece, line, /*last=*/pos + len == size));
     out.malformed_rows += part.malformed_rows;
     out.rows_filtered += part.rows_filtered;
     tables.push_back(std::move(part.table));
@@ -247,21 +245,24 @@ Result<FileReadResult> ReadLineBlocks(io::FileSystem* fs, const std::string& pat
 Result<FileReadResult> ReadJsonFile(io::FileSystem* fs, const std::string& path,
                                     const std::shared_ptr<arrow::Schema>& schema, const FileFormatOptions& options,
                                     bool use_threads, int64_t block_bytes) {
-  return ReadLineBlocks(fs, path, block_bytes, [&](const std::shared_ptr<arrow::Buffer>& block, int64_t first_line) {
-    return ReadJsonLines(block, path, schema, options, use_threads, first_line);
-  });
+  return ReadLineBlocks(fs, path, block_bytes,
+                        [&](const std::shared_ptr<arrow::Buffer>& block, int64_t first_line, bool /*last*/) {
+                          return ReadJsonLines(block, path, schema, options, use_threads, first_line);
+                        });
 }
 
 Result<FileReadResult> ReadCsvFile(io::FileSystem* fs, const std::string& path,
                                    const std::shared_ptr<arrow::Schema>& schema, const FileFormatOptions& options,
                                    bool use_threads, int64_t block_bytes) {
-  // With a header, the block that holds it reads it itself; the blocks after it get its names.
+  // With a header, the block that holds it reads it itself; the blocks after it get its names
+  // (taken only when blocks follow: a file of one block pays nothing for them).
   std::optional<std::vector<std::string>> header;
   return ReadLineBlocks(
       fs, path, block_bytes,
-      [&](const std::shared_ptr<arrow::Buffer>& block, int64_t first_line) -> Result<FileReadResult> {
+      [&](const std::shared_ptr<arrow::Buffer>& block, int64_t first_line, bool last) -> Result<FileReadResult> {
         if (!options.header) return ReadCsv(block, path, schema, options, use_threads, first_line);
         if (header) return ReadCsv(block, path, schema, options, use_threads, first_line, &*header);
+        if (last) return ReadCsv(block, path, schema, options, use_threads, first_line);
         ARROW_ASSIGN_OR_RAISE(header, CsvHeaderOf(block, options));
         if (!header) {  // only blank lines so far
           ARROW_ASSIGN_OR_RAISE(auto empty, arrow::Table::MakeEmpty(schema));
@@ -274,7 +275,7 @@ Result<FileReadResult> ReadCsvFile(io::FileSystem* fs, const std::string& path,
 Result<FileReadResult> ReadTextFile(io::FileSystem* fs, const std::string& path,
                                     const std::shared_ptr<arrow::Schema>& schema, int64_t block_bytes) {
   return ReadLineBlocks(fs, path, block_bytes,
-                        [&](const std::shared_ptr<arrow::Buffer>& block, int64_t) -> Result<FileReadResult> {
+                        [&](const std::shared_ptr<arrow::Buffer>& block, int64_t, bool) -> Result<FileReadResult> {
                           ARROW_ASSIGN_OR_RAISE(auto table, ReadTextLines(*block, schema));
                           return FileReadResult{std::move(table), 0};
                         });

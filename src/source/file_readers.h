@@ -65,9 +65,10 @@ Result<std::shared_ptr<arrow::Table>> ConformToSchema(const std::shared_ptr<arro
 /// A JSON-lines, CSV or text file is read in blocks of whole lines of about this size, never whole.
 inline constexpr int64_t kLineBlockBytes = 16 << 20;
 
-/// Decodes one block of whole lines of a file that starts at the file's 1-based line `first_line`.
-using LineBlockDecoder =
-    std::function<Result<FileReadResult>(const std::shared_ptr<arrow::Buffer>& block, int64_t first_line)>;
+/// Decodes one block of whole lines of a file that starts at the file's 1-based line `first_line`;
+/// `last`: no block follows it (a file of one block is its last).
+using LineBlockDecoder = std::function<Result<FileReadResult>(const std::shared_ptr<arrow::Buffer>& block,
+                                                              int64_t first_line, bool last)>;
 
 /// Reads `path` a block of whole lines at a time (a block ends after a line break; a line longer
 /// than `block_bytes` makes its block longer; a file no larger than one block is one block), so

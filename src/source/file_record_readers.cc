@@ -378,9 +378,9 @@ Result<FileReadResult> ReadJsonLines(const std::shared_ptr<arrow::Buffer>& data,
 
 Result<std::optional<std::vector<std::string>>> CsvHeaderOf(const std::shared_ptr<arrow::Buffer>& block,
                                                              const FileFormatOptions& options) {
-  const std::vector<Line> lines = NonBlankLines(*block);
-  if (lines.empty()) return std::optional<std::vector<std::string>>();
-  ARROW_ASSIGN_OR_RAISE(auto names, CsvHeaderNames(*block, lines[0], MakeCsvSetup(options)));
+  const std::optional<Line> line = FirstNonBlankLine(*block);
+  if (!line) return std::optional<std::vector<std::string>>();
+  ARROW_ASSIGN_OR_RAISE(auto names, CsvHeaderNames(*block, *line, MakeCsvSetup(options)));
   return std::optional<std::vector<std::string>>(std::move(names));
 }
 

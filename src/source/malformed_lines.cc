@@ -11,8 +11,11 @@
 
 namespace sluice::source {
 
-std::vector<Line> NonBlankLines(const arrow::Buffer& data, int64_t first_line) {
-  std::vector<Line> out;
+namespace {
+
+// Calls `visit` with each non-blank line of `data` in order, until it returns false.
+template <typename Visit>
+void VisitNonBlankLines(const arrow::Buffer& data, int64_t first_line, Visit&& visit) {
   const char* p = reinterpret_cast<const char*>(data.data());
   int64_t n = data.size();
   int64_t start = 0;
@@ -23,11 +26,30 @@ std::vector<Line> NonBlankLines(const arrow::Buffer& data, int64_t first_line) {
     int64_t e = end;
     if (e > start && p[e - 1] == '\r') --e;
     bool blank = std::all_of(p + start, p + e, [](char c) { return c == ' ' || c == '\t'; });
-    if (!blank) out.push_back({number, start, e});
+    if (!blank && !visit(Line{number, start, e})) return;
     start = end + 1;
     ++number;
   }
+}
+
+}  // namespace
+
+std::vector<Line> NonBlankLines(const arrow::Buffer& data, int64_t first_line) {
+  std::vector<Line> out;
+  VisitNonBlankLines(data, first_line, [&](const Line& line) {
+    out.push_back(line);
+    return true;
+  });
   return out;
+}
+
+std::optional<Line> FirstNonBlankLine(const arrow::Buffer& data) {
+  std::optional<Line> first;
+  VisitNonBlankLines(data, 1, [&](const Line& line) {
+    first = line;
+    return false;
+  });
+  return first;
 }
 
 MalformedLineFinder::MalformedLineFinder(std::shared_ptr<arrow::Buffer> data, std::string path,

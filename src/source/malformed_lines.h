@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,8 @@ struct Line {
 
 /// The lines of `data` with something besides spaces and tabs, numbered from `first_line`.
 std::vector<Line> NonBlankLines(const arrow::Buffer& data, int64_t first_line = 1);
+/// The first of them, found without reading past it; nothing when every line is blank.
+std::optional<Line> FirstNonBlankLine(const arrow::Buffer& data);
 
 /// Decodes a byte range into a table already conformed to the declared schema.
 using RangeParser = std::function<Result<std::shared_ptr<arrow::Table>>(const std::shared_ptr<arrow::Buffer>&)>;

@@ -137,12 +137,15 @@ TEST(LineBlocks, EachBlockIsWholeLinesNoLargerThanTheBlockUnlessALineIs) {
   WriteFile(path, text);
   std::string seen;
   std::vector<int64_t> sizes, first_lines;
+  std::vector<bool> lasts;
   const auto schema = arrow::schema({arrow::field("value", arrow::utf8())});
   auto read = ReadLineBlocks(io::LocalFileSystem().get(), path, 256,
-                             [&](const std::shared_ptr<arrow::Buffer>& block, int64_t first_line) -> Result<FileReadResult> {
+                             [&](const std::shared_ptr<arrow::Buffer>& block, int64_t first_line,
+                                 bool last) -> Result<FileReadResult> {
                                seen += block->ToString();
                                sizes.push_back(block->size());
                                first_lines.push_back(first_line);
+                               lasts.push_back(last);
                                ARROW_ASSIGN_OR_RAISE(auto empty, arrow::Table::MakeEmpty(schema));
                                return FileReadResult{std::move(empty), 0};
                              });
@@ -152,6 +155,7 @@ TEST(LineBlocks, EachBlockIsWholeLinesNoLargerThanTheBlockUnlessALineIs) {
   int64_t line = 1, pos = 0;
   for (size_t i = 0; i < sizes.size(); ++i) {
     EXPECT_EQ(first_lines[i], line) << "block " << i;
+    EXPECT_EQ(lasts[i], i + 1 == sizes.size()) << "block " << i;
     const std::string block = text.substr(static_cast<size_t>(pos), static_cast<size_t>(sizes[i]));
     if (i + 1 < sizes.size()) {
       EXPECT_EQ(block.back(), '\n') << "block " << i << " ends mid-line";
