@@ -20,6 +20,7 @@
 #include "plan/expr_resolve.h"
 #include "source/file_readers.h"
 #include "source/json_simdjson_reader.h"
+#include "source/json_string_values.h"
 #include "source/malformed_lines.h"
 #include "util/timestamp_text.h"
 #include "util/utf8_text.h"
@@ -300,10 +301,40 @@ Result<std::vector<std::string>> CsvHeaderNames(const arrow::Buffer& data, const
 }
 
 std::string GeneratedCsvName(int i) { return "_c" + std::to_string(i); }
+// PERMISSIVE's partial rows of a malformed line by `salvage_one`: for a line holding an array of
+// objects, a row per object (as Spark's partial results give), else the line's own row.
+Result<std::shared_ptr<arrow::Table>> SalvageRecords(const std::shared_ptr<arrow::Buffer>& line,
+                                                     const arrow::Schema& parse_schema, const RangeParser& salvage_one) {
+  auto records = ArrayElementsAsLines(*line);
+  if (!records.ok() || !*records || (*records)->empty()) return salvage_one(line);
+  std::vector<std::shared_ptr<arrow::Table>> rows;
+  const std::string& all = **records;
+  for (size_t b = 0; b < all.size();) {
+    const size_t e = all.find('\n', b);
+    std::shared_ptr<arrow::Buffer> one = arrow::Buffer::FromString(all.substr(b, e - b));
+    ARROW_ASSIGN_OR_RAISE(auto quoted, RewriteJsonLines(*one, parse_schema));
+    ARROW_ASSIGN_OR_RAISE(auto row, salvage_one(quoted ? quoted : one));
+    if (row->num_rows() != 1) return Status::Invalid("not one record");
+    rows.push_back(std::move(row));
+    b = e + 1;
+  }
+  return arrow::ConcatenateTables(rows);
+}
+
+// The records of a line holding an array of objects (ArrayElementsAsLines), decoded as lines
+// of their own by `parse` (their STRING fields quoted first, as every line's are).
+Result<std::shared_ptr<arrow::Table>> DecodeArrayOfRecords(std::string records, const arrow::Schema& parse_schema,
+                                                           const std::shared_ptr<arrow::Schema>& schema,
+                                                           const RangeParser& parse) {
+  if (records.empty()) return arrow::Table::MakeEmpty(schema);
+  std::shared_ptr<arrow::Buffer> lines = arrow::Buffer::FromString(std::move(records));
+  ARROW_ASSIGN_OR_RAISE(auto quoted, RewriteJsonLines(*lines, parse_schema));
+  return parse(quoted ? quoted : lines);
+}
 
 // A JSON-lines file whose schema has a MAP column: the simdjson decoder alone reads it (Arrow's
 // reader has no map type), and bisects the file to find malformed records as Arrow does above.
-Result<FileReadResult> ReadJsonLinesWithMaps(const std::shared_ptr<arrow::Buffer>& data, const std::string& path,
+Result<FileReadResult> ReadJsonLinesWithMaps(const std::shared_ptr<arrow::Buffer>& input, const std::string& path,
                                              const std::shared_ptr<arrow::Schema>& schema,
                                              const std::shared_ptr<arrow::Schema>& parse_schema,
                                              const FileFormatOptions& options, bool use_threads, int64_t first_line) {
@@ -312,6 +343,8 @@ Result<FileReadResult> ReadJsonLinesWithMaps(const std::shared_ptr<arrow::Buffer
                            "has no MAP type; use jsonReader = simdjson (the default)");
   }
   ARROW_RETURN_NOT_OK(CheckSimdjsonDecodesMapSchema(*parse_schema));
+  ARROW_ASSIGN_OR_RAISE(auto quoted, RewriteJsonLines(*input, *parse_schema));
+  const std::shared_ptr<arrow::Buffer>& data = quoted ? quoted : input;
   RangeParser parse = [&](const std::shared_ptr<arrow::Buffer>& range) -> Result<std::shared_ptr<arrow::Table>> {
     if (!ValidUtf8(*range)) return InvalidUtf8();
     ARROW_ASSIGN_OR_RAISE(auto table,
@@ -322,42 +355,65 @@ Result<FileReadResult> ReadJsonLinesWithMaps(const std::shared_ptr<arrow::Buffer
   if (fast.ok()) return FileReadResult{std::move(*fast), 0};
   RangeParser salvage = [&](const std::shared_ptr<arrow::Buffer>& line) -> Result<std::shared_ptr<arrow::Table>> {
     if (!ValidUtf8(*line)) return InvalidUtf8();
-    return SalvageJsonRecord(line, schema, parse_schema, path,
-                             [](const std::shared_ptr<arrow::Buffer>& one, const std::shared_ptr<arrow::Schema>& s) {
-                               return DecodeJsonWithSimdjson(one, s, false);
-                             });
+    return SalvageRecords(line, *parse_schema, [&](const std::shared_ptr<arrow::Buffer>& one) {
+      return SalvageJsonRecord(one, schema, parse_schema, path,
+                               [](const std::shared_ptr<arrow::Buffer>& x, const std::shared_ptr<arrow::Schema>& s) {
+                                 return DecodeJsonWithSimdjson(x, s, false);
+                               });
+    });
   };
-  MalformedLineFinder finder(data, path, schema, options, parse, salvage);
+  RangeParser rescue = [&](const std::shared_ptr<arrow::Buffer>& line) -> Result<std::shared_ptr<arrow::Table>> {
+    ARROW_ASSIGN_OR_RAISE(auto records, ArrayElementsAsLines(*line));
+    if (!records) return Status::Invalid("not an array of records");
+    return DecodeArrayOfRecords(std::move(*records), *parse_schema, schema, parse);
+  };
+  MalformedLineFinder finder(data, path, schema, options, parse, salvage, rescue);
+  if (quoted) finder.KeepRecordTextOf(input, NonBlankLines(*input, first_line));
   return finder.Run(NonBlankLines(*data, first_line), fast.status());
 }
 
 }  // namespace
 
-Result<FileReadResult> ReadJsonLines(const std::shared_ptr<arrow::Buffer>& data, const std::string& path,
+Result<FileReadResult> ReadJsonLines(const std::shared_ptr<arrow::Buffer>& input, const std::string& path,
                                      const std::shared_ptr<arrow::Schema>& schema, const FileFormatOptions& options,
                                      bool use_threads, int64_t first_line) {
   auto parse_schema = JsonParseSchema(schema, options.corrupt_column);
   if (SchemaHoldsMap(*parse_schema)) {
-    return ReadJsonLinesWithMaps(data, path, schema, parse_schema, options, use_threads, first_line);
+    return ReadJsonLinesWithMaps(input, path, schema, parse_schema, options, use_threads, first_line);
   }
   // Bytes that are not UTF-8 make a record malformed (as in Spark; Arrow's reader would copy them):
   // simdjson declines such a line itself (it validates what it parses); other paths check first.
   if (options.json_reader == JsonReader::kSimdjson && SimdjsonDecodesSchema(*parse_schema)) {
     int64_t cut = 0;  // rows a pushed filter dropped while decoding
     const ScanFilter* where = SimdjsonFilter(options.filter.get(), *parse_schema, *schema);  // pushed, if usable
-    ARROW_ASSIGN_OR_RAISE(auto decoded, DecodeJsonLinesSimdjson(data, parse_schema, use_threads, nullptr, where, &cut));
+    ARROW_ASSIGN_OR_RAISE(auto decoded, DecodeJsonLinesSimdjson(input, parse_schema, use_threads, nullptr, where, &cut));
     if (decoded) {  // a date that does not cast fails here as on Arrow's fast path: the slow path finds the record
       auto conformed = ConformToSchema(decoded, schema, path);
       if (conformed.ok()) return FileReadResult{std::move(*conformed), 0, 0, cut};
     }
   }
-  const bool valid_utf8 = ValidUtf8(*data);
+  const bool valid_utf8 = ValidUtf8(*input);  // the rewrite below keeps it so
+  auto decode_all = [&](const std::shared_ptr<arrow::Buffer>& lines) -> Result<std::shared_ptr<arrow::Table>> {
+    ARROW_ASSIGN_OR_RAISE(auto decoded, DecodeJson(lines, parse_schema, use_threads, kBlockSize));
+    return ConformToSchema(decoded, schema, path);
+  };
+  // First the lines as written: when they decode to a row each, none needed the rewrite below (a
+  // number for a string field fails the decode; two values on one line give two rows).
   Result<std::shared_ptr<arrow::Table>> fast = InvalidUtf8();
   if (valid_utf8) {
-    auto decoded = DecodeJson(data, parse_schema, use_threads, kBlockSize);
-    fast = decoded.ok() ? ConformToSchema(*decoded, schema, path) : decoded.status();
-    if (fast.ok()) return FileReadResult{std::move(*fast), 0};
+    fast = decode_all(input);
+    if (fast.ok() && (*fast)->num_rows() == static_cast<int64_t>(NonBlankLines(*input).size())) {
+      return FileReadResult{std::move(*fast), 0};
+    }
   }
+  // As Spark: a STRING field given a number, boolean, object or array gets the value's JSON text,
+  // and what follows a line's object is ignored. Such lines are rewritten for Arrow's reader
+  // (json_string_values.h); a malformed record's text is still the line as written.
+  ARROW_ASSIGN_OR_RAISE(auto quoted, RewriteJsonLines(*input, *parse_schema));
+  const std::shared_ptr<arrow::Buffer>& data = quoted ? quoted : input;
+  if (valid_utf8 && quoted) fast = decode_all(data);
+  if (fast.ok() && quoted) return FileReadResult{std::move(*fast), 0};
+  if (fast.ok()) fast = Status::Invalid("a line holds more than one JSON value");  // bisected below
   RangeParser parse = [&](const std::shared_ptr<arrow::Buffer>& range) -> Result<std::shared_ptr<arrow::Table>> {
     if (!valid_utf8 && !ValidUtf8(*range)) return InvalidUtf8();
     bool threads = use_threads && range->size() > kThreadedRange;
@@ -366,13 +422,20 @@ Result<FileReadResult> ReadJsonLines(const std::shared_ptr<arrow::Buffer>& data,
   };
   RangeParser salvage = [&](const std::shared_ptr<arrow::Buffer>& line) -> Result<std::shared_ptr<arrow::Table>> {
     if (!ValidUtf8(*line)) return InvalidUtf8();
-    return SalvageJsonRecord(line, schema, parse_schema, path, DecodeJsonWithArrow);
+    return SalvageRecords(line, *parse_schema, [&](const std::shared_ptr<arrow::Buffer>& one) {
+      return SalvageJsonRecord(one, schema, parse_schema, path, DecodeJsonWithArrow);
+    });
   };
   RangeParser rescue = [&](const std::shared_ptr<arrow::Buffer>& line) -> Result<std::shared_ptr<arrow::Table>> {
     if (!ValidUtf8(*line)) return InvalidUtf8();
-    return DecodeTruncatingFractions(line, schema, parse_schema, path);
+    ARROW_ASSIGN_OR_RAISE(auto records, ArrayElementsAsLines(*line));
+    if (records) return DecodeArrayOfRecords(std::move(*records), *parse_schema, schema, parse);
+    ARROW_ASSIGN_OR_RAISE(auto row, DecodeTruncatingFractions(line, schema, parse_schema, path));
+    if (row->num_rows() != 1) return Status::Invalid("not one record");
+    return row;
   };
   MalformedLineFinder finder(data, path, schema, options, parse, salvage, rescue);
+  if (quoted) finder.KeepRecordTextOf(input, NonBlankLines(*input, first_line));
   return finder.Run(NonBlankLines(*data, first_line), fast.status());
 }
 

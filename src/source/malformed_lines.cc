@@ -103,7 +103,7 @@ Status MalformedLineFinder::Visit(size_t b, size_t e, const Status* known_error)
 Status MalformedLineFinder::OnMalformed(const Line& line, const Status& why) {
   if (rescue_) {
     auto whole = rescue_(arrow::SliceBuffer(data_, line.begin, line.end - line.begin));
-    if (whole.ok() && (*whole)->num_rows() == 1) {
+    if (whole.ok()) {
       pieces_.push_back(*whole);
       return Status::OK();
     }
@@ -114,23 +114,32 @@ Status MalformedLineFinder::OnMalformed(const Line& line, const Status& why) {
                            why.message());
   }
   if (options_.mode == ParseMode::kDropMalformed) return Status::OK();
+  const arrow::Buffer* text = data_.get();
+  Line at = line;
+  if (original_) {  // the line as the file writes it
+    text = original_.get();
+    at = original_lines_[static_cast<size_t>(&line - lines_->data())];
+  }
   const std::string raw = util::ReplaceInvalidUtf8(std::string_view(
-      reinterpret_cast<const char*>(data_->data()) + line.begin, static_cast<size_t>(line.end - line.begin)));
-  std::shared_ptr<arrow::Table> row;
+      reinterpret_cast<const char*>(text->data()) + at.begin, static_cast<size_t>(at.end - at.begin)));
+  std::shared_ptr<arrow::Table> row;  // the partial rows (one, or one per record of the line)
   if (salvage_) {
     auto partial = salvage_(arrow::SliceBuffer(data_, line.begin, line.end - line.begin));
-    if (partial.ok() && (*partial)->num_rows() == 1) row = *partial;
+    if (partial.ok() && (*partial)->num_rows() >= 1) row = *partial;
   }
+  const int64_t n = row ? row->num_rows() : 1;
   std::vector<std::shared_ptr<arrow::ChunkedArray>> columns;
   for (int i = 0; i < schema_->num_fields(); ++i) {
     const auto& field = schema_->field(i);
     if (field->name() == options_.corrupt_column) {
       std::unique_ptr<arrow::ArrayBuilder> builder;
       ARROW_RETURN_NOT_OK(arrow::MakeBuilder(arrow::default_memory_pool(), field->type(), &builder));
-      if (field->type()->id() == arrow::Type::LARGE_STRING) {
-        ARROW_RETURN_NOT_OK(static_cast<arrow::LargeStringBuilder*>(builder.get())->Append(raw));
-      } else {
-        ARROW_RETURN_NOT_OK(static_cast<arrow::StringBuilder*>(builder.get())->Append(raw));
+      for (int64_t r = 0; r < n; ++r) {
+        if (field->type()->id() == arrow::Type::LARGE_STRING) {
+          ARROW_RETURN_NOT_OK(static_cast<arrow::LargeStringBuilder*>(builder.get())->Append(raw));
+        } else {
+          ARROW_RETURN_NOT_OK(static_cast<arrow::StringBuilder*>(builder.get())->Append(raw));
+        }
       }
       ARROW_ASSIGN_OR_RAISE(auto arr, builder->Finish());
       columns.push_back(std::make_shared<arrow::ChunkedArray>(arr));
@@ -141,7 +150,7 @@ Status MalformedLineFinder::OnMalformed(const Line& line, const Status& why) {
       columns.push_back(std::make_shared<arrow::ChunkedArray>(arr));
     }
   }
-  pieces_.push_back(arrow::Table::Make(schema_, std::move(columns), 1));
+  pieces_.push_back(arrow::Table::Make(schema_, std::move(columns), n));
   return Status::OK();
 }
 

@@ -39,14 +39,23 @@ using RangeParser = std::function<Result<std::shared_ptr<arrow::Table>>(const st
 /// Finds and handles the malformed lines of a file the fast path could not decode.
 class MalformedLineFinder {
  public:
-  /// `salvage` (optional) gives PERMISSIVE's partial row of a malformed line; `rescue` (optional)
-  /// decodes a line Arrow rejected that is not malformed for Spark (a whole row, not counted).
+  /// `salvage` (optional) gives PERMISSIVE's partial row of a malformed line (or a row per record
+  /// of a line that holds several, each with the line as its corrupt record); `rescue` (optional)
+  /// decodes a line Arrow rejected that is not malformed for Spark (its rows, not counted; an
+  /// error when the line is malformed after all).
   MalformedLineFinder(std::shared_ptr<arrow::Buffer> data, std::string path, std::shared_ptr<arrow::Schema> schema,
                       const FileFormatOptions& options, RangeParser parse, RangeParser salvage,
                       RangeParser rescue = nullptr);
 
   /// `whole_file_error`: why the fast path failed on all of `lines` (not decoded again).
   Result<FileReadResult> Run(const std::vector<Line>& lines, const Status& whole_file_error);
+
+  /// For data rewritten line for line before decoding (json_string_values.h): a malformed
+  /// record's text is then taken from `original`, whose non-blank lines are the data's.
+  void KeepRecordTextOf(std::shared_ptr<arrow::Buffer> original, std::vector<Line> lines) {
+    original_ = std::move(original);
+    original_lines_ = std::move(lines);
+  }
 
  private:
   std::shared_ptr<arrow::Buffer> Slice(size_t b, size_t e) const;
@@ -62,6 +71,8 @@ class MalformedLineFinder {
   RangeParser salvage_;
   RangeParser rescue_;
   const std::vector<Line>* lines_ = nullptr;
+  std::shared_ptr<arrow::Buffer> original_;
+  std::vector<Line> original_lines_;
   std::vector<std::shared_ptr<arrow::Table>> pieces_;
   int64_t malformed_ = 0;
 };

@@ -93,7 +93,8 @@ TEST(FilterPushdown, JsonDecodesOtherColumnsOnlyForKeptRows) {
 TEST(FilterPushdown, JsonWithMalformedRecordsMatchesTheUnpushedReadInEveryMode) {
   TempDir dir;
   // Malformed: line 9 (a = 8, rejected by the predicate) has a string where c is a double; line
-  // 15 (a = 14, kept) is not JSON; line 22 gives b a number.
+  // 15 (a = 14, kept) is not JSON. Line 22 gives b (a string) a number: not malformed, b reads
+  // its text (as Spark), but the simdjson decoder declines the file for it.
   std::string text = Lines(40);
   std::vector<std::string> lines;
   for (size_t s = 0, e; (e = text.find('\n', s)) != std::string::npos; s = e + 1) lines.push_back(text.substr(s, e - s));
@@ -119,7 +120,7 @@ TEST(FilterPushdown, JsonWithMalformedRecordsMatchesTheUnpushedReadInEveryMode) 
       }
       EXPECT_EQ(Kept(pushed->table, *predicate), Kept(plain->table, *predicate));
       EXPECT_EQ(pushed->malformed_rows, plain->malformed_rows);
-      EXPECT_EQ(pushed->malformed_rows, 3);
+      EXPECT_EQ(pushed->malformed_rows, 2);
       EXPECT_EQ(pushed->table->num_rows() + pushed->rows_filtered, plain->table->num_rows());
     }
   }

@@ -5,8 +5,6 @@ the document."""
 
 KNOWN = {
     'str-like-escape': ('D1', 'batch 1: sluice-only [(6, False)] spark-only [(6, True)]'),
-    'json-nested-object-as-string': ('D2', 'batch 0: sluice-only [(1, None, None, None)] spark-only [(1, None, \'{"a":1}\', None)]'),
-    'json-number-for-string': ('D2', "batch 0: sluice-only [(1, None, None, None), (2, None, None, None)] spark-only [(1, None, '12', None), (2, None, 'true', None)]"),
     'csv-header-by-name': ('D3', "batch 0: sluice-only [(1, 10, 'x'), (2, 20, 'y')] spark-only [(None, 1, '10'), (None, 2, '20')]"),
     'csv-quotes': ('D4', 'batch 0: sluice-only [(2, 20, \'say "hi"\'), (3, 30, \'\')] spark-only [(2, 20, \'"say ""hi"""\'), (3, 30, None)]'),
     'csv-whitespace': ('D5', "batch 0: sluice-only [(1, 10, ' a ')] spark-only [(1, None, ' a ')]"),
@@ -31,6 +29,5 @@ KNOWN = {
         'restart': 'batch 0: sluice-only [] spark-only [(None, 2, None, 20), (None, 3, None, 20)]; batch 3: sluice-only [(None, 2, None, None), (None, 3, None, None), (None, None, None, 20)] spark-only []'}),
     'json-duplicate-key': ('D37', 'batch 0: sluice-only [(1, None, None, None)] spark-only [(1, 2, None, None)]'),
     'json-double-out-of-range': ('D38', "batch 0: sluice-only [(None, None)] spark-only [(1, 'finf')]"),
-    'json-map-number-for-string': ('D2', "batch 0: sluice-only [(1, None)] spark-only [(1, (('a', '1'), ('b', 's')))]"),
     'json-map-struct-value-bad-field': ('D39', "batch 0: sluice-only [(1, None)] spark-only [(1, (('a', (None, 's')),))]"),
 }

@@ -52,6 +52,22 @@ CASES = [
     js("json-blank-lines", GOOD + "\n\n" + GOOD),
     js("json-unicode", '{"id":1,"s":"h\\u00e9llo \\u2603"}\n', sql="SELECT id, s, upper(s) AS u, length(s) AS n FROM src"),
     js("json-nested-object-as-string", '{"id":1,"s":{"a":1}}\n'),
+    # Any value for a STRING field: its JSON text exactly as written, at any depth.
+    js("json-values-as-string-text", '{"id":1,"s":1.50}\n{"id":2,"s":1e400}\n{"id":3,"s":{ "a" : [1, "\\u00e9"] }}\n'
+       '{"id":4,"s":[ ]}\n{"id":5,"s":-0}\n', smoke=True),
+    js("json-values-as-string-text-nested", '{"id":1,"st":{"x":12},"l":[true,"a",null,{"b":2}]}\n',
+       schema="id BIGINT, st STRUCT<x: STRING>, l ARRAY<STRING>"),
+    js("json-values-as-string-bad-other-field", '{"id":1,"v":"four","s":12}\n', schema=CORRUPT_SCHEMA),
+    # A line holding an array of objects: a record per object; [] none; an element that is not
+    # an object makes the whole line malformed.
+    js("json-top-level-array", '[{"id":1,"s":"a"},{"id":2,"s":3}]\n[]\n{"id":3}\n [ {"id":4} ] \n',
+       schema=CORRUPT_SCHEMA, smoke=True),
+    js("json-top-level-array-bad-element", '[{"id":1},5]\n[null]\n[[{"id":2}]]\n', schema=CORRUPT_SCHEMA),
+    js("json-top-level-array-dropmalformed", '[{"id":1},{"id":2}]\n[{"id":3},5]\n',
+       options={"mode": "DROPMALFORMED"}),
+    js("json-top-level-array-badly-typed-field", '[{"id":"x"},{"id":2}]\n', schema=CORRUPT_SCHEMA),
+    # What follows a line's first value is ignored.
+    js("json-trailing-content", '{"id":1} {"id":9}\n{"id":2}  xyz\n{"id":3,"s":"}"} ,\n', schema=CORRUPT_SCHEMA),
     js("json-invalid-utf8", GOOD.encode() + NOT_UTF8),
     # The malformed record's text in _corrupt_record: valid UTF-8, U+FFFD for the bad byte (Spark's
     # UTF8String decodes it so when the row leaves the JVM).
