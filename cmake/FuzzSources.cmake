@@ -8,9 +8,9 @@ set(SLUICE_FUZZ_SOURCES
   iceberg/location.cc iceberg/schema.cc
   io/direct_writer.cc io/local_file_system.cc io/paths.cc io/spare_files.cc io/uuid.cc
   plan/time_patterns.cc plan/types.cc
-  source/file_readers.cc source/file_record_readers.cc source/flat_column_builder.cc source/json_line_documents.cc
-  source/json_line_shape.cc source/json_simdjson_reader.cc source/json_string_values.cc source/json_value_builder.cc source/malformed_lines.cc
-  source/parquet_pruning.cc
+  source/csv_field_text.cc source/file_readers.cc source/file_record_readers.cc source/flat_column_builder.cc
+  source/json_line_documents.cc source/json_line_shape.cc source/json_simdjson_reader.cc
+  source/json_string_values.cc source/json_value_builder.cc source/malformed_lines.cc source/parquet_pruning.cc
   sql/sql_flink_options.cc sql/sql_parse.cc sql/sql_script.cc sql/sql_spark_spelling.cc sql/sql_text.cc
   sql/sql_types.cc
   util/calendar.cc util/compute_init.cc util/log.cc util/numbers.cc util/parquet_dictionary.cc util/parquet_write.cc

@@ -27,14 +27,6 @@
 namespace sluice::source {
 namespace {
 
-Result<std::shared_ptr<arrow::Buffer>> ReadWhole(io::FileSystem* fs, const std::string& path) {
-  ARROW_ASSIGN_OR_RAISE(auto file, fs->OpenInputFile(path));
-  ARROW_ASSIGN_OR_RAISE(int64_t size, file->GetSize());
-  auto data = file->ReadAt(0, size);
-  if (!data.ok()) return Status::IOError("cannot read ", io::PathToUri(path), ": ", data.status().message());
-  return *data;
-}
-
 // One `value` row per line; "\n" and "\r\n" end a line; a final line break adds no empty row.
 Result<std::shared_ptr<arrow::Table>> ReadTextLines(const arrow::Buffer& data, const std::shared_ptr<arrow::Schema>& schema) {
   const char* p = reinterpret_cast<const char*>(data.data());
@@ -172,8 +164,7 @@ int64_t CountLineBreaks(const char* p, int64_t n) {
 
 }  // namespace
 
-Result<FileReadResult> ReadLineBlocks(io::FileSystem* fs, const std::string& path, int64_t block_bytes,
-                                      const LineBlockDecoder& decode) {
+Status ForEachLineBlock(io::FileSystem* fs, const std::string& path, int64_t block_bytes, const LineBlockVisitor& visit) {
   ARROW_ASSIGN_OR_RAISE(auto file, fs->OpenInputFile(path));
   ARROW_ASSIGN_OR_RAISE(int64_t size, file->GetSize());
   // A read's result, its error naming the file.
@@ -183,10 +174,8 @@ Result<FileReadResult> ReadLineBlocks(io::FileSystem* fs, const std::string& pat
   };
   if (size <= block_bytes) {
     ARROW_ASSIGN_OR_RAISE(auto data, named(file->ReadAt(0, size)));
-    return decode(data, 1, /*last=*/true);
+    return visit(data, 1, /*last=*/true);
   }
-  FileReadResult out;
-  std::vector<std::shared_ptr<arrow::Table>> tables;
   int64_t pos = 0, line = 1;
   // The next block's read, started on the I/O pool while this block is decoded (its start is
   // known once this block's last line break is found).
@@ -230,13 +219,29 @@ Result<FileReadResult> ReadLineBlocks(io::FileSystem* fs, const std::string& pat
             return std::static_pointer_cast<arrow::Buffer>(buffer);
           }));
     }
-    ARROW_ASSIGN_OR_RAISE(auto part, decode(piece, line, /*last=*/pos + len == size));
-    out.malformed_rows += part.malformed_rows;
-    out.rows_filtered += part.rows_filtered;
-    tables.push_back(std::move(part.table));
+    ARROW_RETURN_NOT_OK(visit(piece, line, /*last=*/pos + len == size));
     const auto* p = reinterpret_cast<const char*>(piece->data());
     line += CountLineBreaks(p, len);
     pos += len;
+  }
+  return Status::OK();
+}
+
+Result<FileReadResult> ReadLineBlocks(io::FileSystem* fs, const std::string& path, int64_t block_bytes,
+                                      const LineBlockDecoder& decode) {
+  FileReadResult out;
+  std::vector<std::shared_ptr<arrow::Table>> tables;
+  ARROW_RETURN_NOT_OK(ForEachLineBlock(
+      fs, path, block_bytes, [&](const std::shared_ptr<arrow::Buffer>& block, int64_t first_line, bool last) -> Status {
+        ARROW_ASSIGN_OR_RAISE(auto part, decode(block, first_line, last));
+        out.malformed_rows += part.malformed_rows;
+        out.rows_filtered += part.rows_filtered;
+        tables.push_back(std::move(part.table));
+        return Status::OK();
+      }));
+  if (tables.size() == 1) {
+    out.table = std::move(tables[0]);
+    return out;
   }
   ARROW_ASSIGN_OR_RAISE(out.table, arrow::ConcatenateTables(tables));
   return out;
@@ -366,18 +371,13 @@ Result<FileReadResult> ReadDataFiles(io::FileSystem* fs, const std::vector<std::
 Result<std::shared_ptr<arrow::Schema>> InferDataFileSchema(io::FileSystem* fs, const std::string& path,
                                                            const FileFormatOptions& options) {
   if (options.format == "text") return arrow::schema({arrow::field("value", arrow::utf8())});
-  if (options.format == "parquet") {
-    ARROW_ASSIGN_OR_RAISE(auto reader, OpenParquet(fs, path));
-    std::shared_ptr<arrow::Schema> schema;
-    ARROW_RETURN_NOT_OK(reader->GetSchema(&schema));
-    return schema->RemoveMetadata();
+  if (options.format != "parquet") {
+    return Status::Invalid("The schema of a ", options.format, " file is inferred from its records (schema_inference.h)");
   }
-  ARROW_ASSIGN_OR_RAISE(auto data, ReadWhole(fs, path));
-  auto schema = options.format == "json" ? InferJsonSchema(data) : InferCsvSchema(data, options);
-  if (!schema.ok()) {
-    return Status::Invalid("Cannot infer the schema of ", io::PathToUri(path), ": ", schema.status().message());
-  }
-  return schema;
+  ARROW_ASSIGN_OR_RAISE(auto reader, OpenParquet(fs, path));
+  std::shared_ptr<arrow::Schema> schema;
+  ARROW_RETURN_NOT_OK(reader->GetSchema(&schema));
+  return schema->RemoveMetadata();
 }
 
 }  // namespace sluice::source

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <arrow/buffer.h>
+#include <arrow/csv/options.h>
 #include <arrow/table.h>
 #include <arrow/util/type_fwd.h>
 
@@ -51,9 +52,8 @@ Result<FileReadResult> ReadDataFiles(io::FileSystem* fs, const std::vector<std::
                                      const std::shared_ptr<arrow::Schema>& schema, const FileFormatOptions& options,
                                      arrow::internal::Executor* executor = nullptr);
 
-/// The schema Arrow infers for one file (batch reads without a declared schema). json: fields
-/// sorted by name (as Spark); csv: header names or _c0, _c1, ..., all strings unless inferSchema;
-/// parquet: the file's schema; text: value STRING. Null-typed columns become strings.
+/// The schema of one parquet file (its own) or text file (value STRING), for a batch read without
+/// a declared schema; json and csv schemas are inferred from their records (schema_inference.h).
 Result<std::shared_ptr<arrow::Schema>> InferDataFileSchema(io::FileSystem* fs, const std::string& path,
                                                            const FileFormatOptions& options);
 
@@ -70,10 +70,19 @@ inline constexpr int64_t kLineBlockBytes = 16 << 20;
 using LineBlockDecoder = std::function<Result<FileReadResult>(const std::shared_ptr<arrow::Buffer>& block,
                                                               int64_t first_line, bool last)>;
 
+/// Called with each block of whole lines of a file, in order: the block, the file's 1-based line
+/// number of its first line, and whether it is the file's last block.
+using LineBlockVisitor =
+    std::function<Status(const std::shared_ptr<arrow::Buffer>& block, int64_t first_line, bool last)>;
+
 /// Reads `path` a block of whole lines at a time (a block ends after a line break; a line longer
-/// than `block_bytes` makes its block longer; a file no larger than one block is one block), so
-/// memory holds one block of the file plus the decoded rows, and concatenates what `decode`
-/// makes of each block in order (malformed_rows and rows_filtered summed).
+/// than `block_bytes` makes its block longer; a file no larger than one block is one block) and
+/// hands each block to `visit`, so memory holds about one block of the file (and the next one,
+/// read ahead on Arrow's I/O pool while `visit` runs). A read error is an IOError naming the file.
+Status ForEachLineBlock(io::FileSystem* fs, const std::string& path, int64_t block_bytes, const LineBlockVisitor& visit);
+
+/// ForEachLineBlock, concatenating what `decode` makes of each block in order (malformed_rows
+/// and rows_filtered summed).
 Result<FileReadResult> ReadLineBlocks(io::FileSystem* fs, const std::string& path, int64_t block_bytes,
                                       const LineBlockDecoder& decode);
 
@@ -103,11 +112,13 @@ Result<FileReadResult> ReadCsv(const std::shared_ptr<arrow::Buffer>& data, const
                                bool use_threads, int64_t first_line = 1,
                                const std::vector<std::string>* header = nullptr);
 /// The column names of the first non-blank line of `block` (a CSV file's header line, read as
-/// ReadCsv reads it), or nothing when every line of it is blank.
+/// ReadCsv reads it), or nothing when every line of it is blank. With options.header, names are
+/// renamed as Spark's header check renames them (so that the inferred schema's names are the
+/// reader's): an empty name is _c<index>, and a name given more than once (ignoring case) gets
+/// its index appended to each of its copies (`a,A,a,,b`: a0, A1, a2, _c3, b).
 Result<std::optional<std::vector<std::string>>> CsvHeaderOf(const std::shared_ptr<arrow::Buffer>& block,
                                                              const FileFormatOptions& options);
-Result<std::shared_ptr<arrow::Schema>> InferJsonSchema(const std::shared_ptr<arrow::Buffer>& data);
-Result<std::shared_ptr<arrow::Schema>> InferCsvSchema(const std::shared_ptr<arrow::Buffer>& data,
-                                                      const FileFormatOptions& options);
+/// The options of Arrow's CSV parser that split a CSV line into fields as ReadCsv does.
+arrow::csv::ParseOptions CsvParseOptions(const FileFormatOptions& options);
 
 }  // namespace sluice::source

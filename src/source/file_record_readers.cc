@@ -18,6 +18,7 @@
 #include <string_view>
 
 #include "plan/expr_resolve.h"
+#include "source/csv_field_text.h"
 #include "source/file_readers.h"
 #include "source/json_simdjson_reader.h"
 #include "source/json_string_values.h"
@@ -202,17 +203,14 @@ struct CsvSetup {
 
 CsvSetup MakeCsvSetup(const FileFormatOptions& options) {
   CsvSetup s;
-  s.parse.delimiter = options.delimiter;
-  s.parse.quoting = options.quoting;
-  s.parse.quote_char = options.quote;
-  s.parse.escaping = options.escaping;
-  s.parse.escape_char = options.escape;
+  s.parse = CsvParseOptions(options);
   // Spark: an empty unquoted field is null for every type; "NULL"/"NA" are ordinary text.
   s.convert.null_values = {""};
   s.convert.strings_can_be_null = true;
   s.convert.quoted_strings_can_be_null = false;
-  s.convert.true_values = {"true", "True", "TRUE"};
-  s.convert.false_values = {"false", "False", "FALSE"};
+  static const std::vector<std::string> kTrue = EveryCaseOf("true"), kFalse = EveryCaseOf("false");
+  s.convert.true_values = kTrue;
+  s.convert.false_values = kFalse;
   if (!options.header) s.read.autogenerate_column_names = true;
   return s;
 }
@@ -251,6 +249,7 @@ Result<std::shared_ptr<arrow::Table>> CsvToSchema(const std::shared_ptr<arrow::T
       ARROW_ASSIGN_OR_RAISE(auto cut_array, cut.Finish());
       parsed = TimestampsFromText(cut_array, want->type());
     }
+    if (!parsed.ok()) parsed = SparkTimestampsFromText(static_cast<const arrow::StringArray&>(*text), want->type());
     ARROW_ASSIGN_OR_RAISE(auto converted, parsed);
     columns[i] = std::make_shared<arrow::ChunkedArray>(converted);
     fields[i] = want;
@@ -300,7 +299,6 @@ Result<std::vector<std::string>> CsvHeaderNames(const arrow::Buffer& data, const
   return table->schema()->field_names();
 }
 
-std::string GeneratedCsvName(int i) { return "_c" + std::to_string(i); }
 // PERMISSIVE's partial rows of a malformed line by `salvage_one`: for a line holding an array of
 // objects, a row per object (as Spark's partial results give), else the line's own row.
 Result<std::shared_ptr<arrow::Table>> SalvageRecords(const std::shared_ptr<arrow::Buffer>& line,
@@ -439,11 +437,22 @@ Result<FileReadResult> ReadJsonLines(const std::shared_ptr<arrow::Buffer>& input
   return finder.Run(NonBlankLines(*data, first_line), fast.status());
 }
 
+arrow::csv::ParseOptions CsvParseOptions(const FileFormatOptions& options) {
+  auto parse = arrow::csv::ParseOptions::Defaults();
+  parse.delimiter = options.delimiter;
+  parse.quoting = options.quoting;
+  parse.quote_char = options.quote;
+  parse.escaping = options.escaping;
+  parse.escape_char = options.escape;
+  return parse;
+}
+
 Result<std::optional<std::vector<std::string>>> CsvHeaderOf(const std::shared_ptr<arrow::Buffer>& block,
                                                              const FileFormatOptions& options) {
   const std::optional<Line> line = FirstNonBlankLine(*block);
   if (!line) return std::optional<std::vector<std::string>>();
   ARROW_ASSIGN_OR_RAISE(auto names, CsvHeaderNames(*block, *line, MakeCsvSetup(options)));
+  if (options.header) names = SparkCsvHeaderNames(std::move(names));
   return std::optional<std::vector<std::string>>(std::move(names));
 }
 
@@ -459,6 +468,21 @@ Result<FileReadResult> ReadCsv(const std::shared_ptr<arrow::Buffer>& input, cons
   }
   auto parse_schema = WithoutField(schema, options.corrupt_column);
   CsvSetup setup = MakeCsvSetup(options);
+  if (options.header && header == nullptr) {
+    // A header whose names Spark renames (empty or repeated ones) is read here, and the lines
+    // after it are read with the new names; Arrow's reader would keep the names as written.
+    if (const std::optional<Line> line = FirstNonBlankLine(*data)) {
+      auto names = CsvHeaderNames(*data, *line, setup);
+      if (names.ok() && SparkCsvHeaderNames(*names) != *names) {
+        const std::vector<std::string> renamed = SparkCsvHeaderNames(*names);
+        const auto* p = reinterpret_cast<const char*>(data->data());
+        const void* nl = std::memchr(p + line->end, '\n', static_cast<size_t>(data->size() - line->end));
+        const int64_t rest = nl ? static_cast<const char*>(nl) - p + 1 : data->size();
+        return ReadCsv(arrow::SliceBuffer(data, rest), path, schema, options, use_threads,
+                       first_line + line->number, &renamed);
+      }
+    }
+  }
   setup.read.use_threads = use_threads;
   for (const auto& f : parse_schema->fields()) {
     const bool timestamp = f->type()->id() == arrow::Type::TIMESTAMP;  // converted by CsvToSchema
@@ -507,32 +531,17 @@ Result<FileReadResult> ReadCsv(const std::shared_ptr<arrow::Buffer>& input, cons
     if (whole.ok()) return whole;
     return SalvageCsvRecord(range, s, schema, path);
   };
-  MalformedLineFinder finder(data, path, schema, options, parse, salvage);
+  // A record Arrow rejects only for a number written as Spark reads it ("+1", "2d"): its fields
+  // as text, numbers rewritten as Arrow reads them, then converted. Not a malformed record.
+  RangeParser rescue = [&](const std::shared_ptr<arrow::Buffer>& line) -> Result<std::shared_ptr<arrow::Table>> {
+    CsvSetup s = setup;
+    for (auto& [name, type] : s.convert.column_types) type = arrow::utf8();
+    ARROW_ASSIGN_OR_RAISE(auto text, DecodeCsv(line, s));
+    ARROW_ASSIGN_OR_RAISE(text, WithArrowNumberText(text, *schema));
+    return CsvToSchema(text, schema, path);
+  };
+  MalformedLineFinder finder(data, path, schema, options, parse, salvage, rescue);
   return finder.Run(lines, fast.status());
-}
-
-Result<std::shared_ptr<arrow::Schema>> InferJsonSchema(const std::shared_ptr<arrow::Buffer>& data) {
-  ARROW_ASSIGN_OR_RAISE(auto table, DecodeJson(data, nullptr, /*use_threads=*/true, kBlockSize));
-  auto fields = table->schema()->fields();
-  for (auto& f : fields) {
-    if (f->type()->id() == arrow::Type::NA) f = f->WithType(arrow::utf8());
-  }
-  std::sort(fields.begin(), fields.end(), [](const auto& a, const auto& b) { return a->name() < b->name(); });
-  return arrow::schema(fields);
-}
-
-Result<std::shared_ptr<arrow::Schema>> InferCsvSchema(const std::shared_ptr<arrow::Buffer>& data,
-                                                      const FileFormatOptions& options) {
-  CsvSetup setup = MakeCsvSetup(options);
-  ARROW_ASSIGN_OR_RAISE(auto table, DecodeCsv(data, setup));
-  std::vector<std::shared_ptr<arrow::Field>> fields;
-  for (int i = 0; i < table->num_columns(); ++i) {
-    auto f = table->schema()->field(i);
-    std::string name = options.header ? f->name() : GeneratedCsvName(i);
-    bool as_string = !options.infer_schema || f->type()->id() == arrow::Type::NA;
-    fields.push_back(arrow::field(name, as_string ? arrow::utf8() : f->type()));
-  }
-  return arrow::schema(fields);
 }
 
 }  // namespace sluice::source

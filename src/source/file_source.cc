@@ -34,6 +34,7 @@
 #include "source/file_source_options.h"
 #include "source/json_simdjson_reader.h"
 #include "source/read_ahead.h"
+#include "source/schema_inference.h"
 #include "util/log.h"
 
 namespace sluice::source {
@@ -498,56 +499,7 @@ Result<std::shared_ptr<arrow::Schema>> InferFromFiles(const plan::SourceSpec& sp
                                                       const std::shared_ptr<io::FileSystem>& fs,
                                                       const std::vector<std::string>& files) {
   if (auto schema = EffectiveSchema(spec)) return schema;
-  if (files.empty()) {
-    return Status::Invalid("Unable to infer schema for ", spec.format, " at ",
-                           io::PathToUri(io::AbsolutePath(io::UriToPath(spec.path))),
-                           ": there are no data files. It must be specified manually.");
-  }
-  std::vector<std::shared_ptr<arrow::Schema>> schemas;
-  for (const auto& f : files) {
-    // As reading does (ReadDataFiles): a 0-byte Parquet file has no rows and no schema, so Spark
-    // skips it; a file that cannot be read is skipped only with ignoreCorruptFiles /
-    // ignoreMissingFiles, and otherwise named with the option that would skip it.
-    ARROW_ASSIGN_OR_RAISE(auto info, fs->Stat(f));
-    if (!info) {
-      if (opts.format.ignore_missing_files) {
-        util::LogWarning("Skipped ", io::PathToUri(f), " while inferring the schema: it no longer exists");
-        continue;
-      }
-      return Status::IOError("File ", io::PathToUri(f), " was listed but no longer exists (deleted after it was "
-                             "listed?); set the source option ignoreMissingFiles = true (or "
-                             "spark.sql.files.ignoreMissingFiles) to skip such files");
-    }
-    if (opts.format.format == "parquet" && info->size == 0) continue;
-    auto s = InferDataFileSchema(fs.get(), f, opts.format);
-    if (!s.ok() && s.status().IsIOError()) {
-      if (opts.format.ignore_corrupt_files) {
-        util::LogWarning("Skipped ", io::PathToUri(f), " while inferring the schema: ", s.status().message());
-        continue;
-      }
-      return s.status().WithMessage("Cannot infer the schema: ", s.status().message(),
-                                    "; set the source option ignoreCorruptFiles = true (or "
-                                    "spark.sql.files.ignoreCorruptFiles) to skip files that cannot be read");
-    }
-    ARROW_RETURN_NOT_OK(s.status());
-    schemas.push_back(std::move(*s));
-  }
-  if (schemas.empty()) {
-    return Status::Invalid("Unable to infer schema for ", spec.format, " at ",
-                           io::PathToUri(io::AbsolutePath(io::UriToPath(spec.path))), ": none of its ", files.size(),
-                           " file(s) has a schema (empty or skipped). It must be specified manually.");
-  }
-  auto merge = arrow::Field::MergeOptions::Permissive();
-  auto unified = arrow::UnifySchemas(schemas, merge);
-  if (!unified.ok()) {
-    return Status::Invalid("Cannot merge the schemas of the ", spec.format, " files under ", spec.path, ": ",
-                           unified.status().message());
-  }
-  auto fields = (*unified)->fields();
-  if (spec.format == "json") {
-    std::sort(fields.begin(), fields.end(), [](const auto& a, const auto& b) { return a->name() < b->name(); });
-  }
-  return arrow::schema(fields);
+  return InferSchemaOfFiles(spec, opts, fs, files);
 }
 
 }  // namespace

@@ -19,7 +19,7 @@ const std::vector<std::string> kCommonOptions = {
     "pathGlobFilter",     "recursiveFileLookup", "cleanSource",     "sourceArchiveDir",
     "ignoreCorruptFiles", "ignoreMissingFiles", "readAhead"};
 const std::vector<std::string> kRecordOptions = {"mode", "columnNameOfCorruptRecord"};
-const std::vector<std::string> kJsonOptions = {"jsonReader"};
+const std::vector<std::string> kJsonOptions = {"jsonReader", "dropFieldIfAllNull"};
 const std::vector<std::string> kCsvOptions = {"header", "sep", "delimiter", "quote", "escape", "inferSchema"};
 
 Status BadValue(const std::string& option, const std::string& value, const std::string& expected) {
@@ -94,6 +94,7 @@ Status ParseFormatOptions(const plan::Options& opts, FileFormatOptions* out) {
         return BadValue("jsonReader", *r, "must be simdjson or arrow");
       }
     }
+    ARROW_ASSIGN_OR_RAISE(out->drop_field_if_all_null, ParseBool(opts, "dropFieldIfAllNull", false));
   }
   if (out->format != "csv") return Status::OK();
   ARROW_ASSIGN_OR_RAISE(out->header, ParseBool(opts, "header", false));

@@ -33,13 +33,6 @@ bool HoldsString(const arrow::DataType& t) {
   return false;
 }
 
-std::string_view TrimRight(std::string_view s) {
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r' || s.back() == '\n')) {
-    s.remove_suffix(1);
-  }
-  return s;
-}
-
 // Walks a line's values along the schema, collecting the spans of the values to quote. Any
 // simdjson error ends the walk: such a line is left alone (its decoder finds it malformed).
 class Walker {
@@ -57,7 +50,7 @@ class Walker {
           return true;
         case od::json_type::number:
         case od::json_type::boolean:
-          text = TrimRight(value.raw_json_token());
+          text = TrimJsonSpaceRight(value.raw_json_token());
           break;
         case od::json_type::object: {
           od::object object;
@@ -70,7 +63,7 @@ class Walker {
           break;
         }
       }
-      text = TrimRight(text);
+      text = TrimJsonSpaceRight(text);
       spans_.push_back(Span{static_cast<size_t>(text.data() - base_), static_cast<size_t>(text.data() - base_) + text.size()});
       return true;
     }
@@ -142,6 +135,13 @@ void AppendQuoted(std::string_view text, std::string* out) {
 }
 
 }  // namespace
+
+std::string_view TrimJsonSpaceRight(std::string_view s) {
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r' || s.back() == '\n')) {
+    s.remove_suffix(1);
+  }
+  return s;
+}
 
 size_t FirstJsonValueLength(std::string_view line) {
   size_t i = 0;
@@ -241,7 +241,7 @@ Result<std::optional<std::string>> ArrayElementsAsLines(const arrow::Buffer& lin
     std::string_view text;
     if (auto code = v.get_object().get(object)) return bad(simdjson::error_message(code));
     if (auto code = object.raw_json().get(text)) return bad(simdjson::error_message(code));
-    out.append(TrimRight(text));
+    out.append(TrimJsonSpaceRight(text));
     out.push_back('\n');
   }
   return std::optional<std::string>(std::move(out));  // anything after the array is ignored, as Spark does

@@ -26,6 +26,9 @@ namespace sluice::source {
 /// Null when no line changes.
 Result<std::shared_ptr<arrow::Buffer>> RewriteJsonLines(const arrow::Buffer& data, const arrow::Schema& schema);
 
+/// `s` without the JSON whitespace (space, tab, CR, LF) it ends with.
+std::string_view TrimJsonSpaceRight(std::string_view s);
+
 /// The bytes of `line` up to the end of its first JSON value, when that value is an object or an
 /// array (its brackets matched outside strings; leading blanks included); the whole line
 /// otherwise, or when its brackets never close. What follows is what Spark ignores.

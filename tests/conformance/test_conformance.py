@@ -12,6 +12,7 @@ import pytest
 
 import harness
 from cases import ALL_CASES
+from cases.static_cases import STATIC_CASES
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "spark-compatibility.md"
 SMOKE = os.environ.get("SLUICE_CONFORMANCE", "full") == "smoke"
@@ -35,10 +36,10 @@ def test_case_ids_are_unique():
 
 def test_every_difference_is_documented_and_asserted():
     documented = _doc_ids()
-    used = {c.diff for c in ALL_CASES if c.diff} | ({PROGRESS_DIFF} if PROGRESS_DIFF else set())
+    used = {c.diff for c in ALL_CASES + STATIC_CASES if c.diff} | ({PROGRESS_DIFF} if PROGRESS_DIFF else set())
     assert used - set(documented) == set(), "cases name differences missing from docs/spark-compatibility.md"
     assert set(documented) - used == set(), "documented differences that no case asserts"
-    for c in ALL_CASES:
+    for c in ALL_CASES + STATIC_CASES:
         if c.diff:
             assert c.expect, f"{c.id}: a known difference must record the difference text it asserts"
 

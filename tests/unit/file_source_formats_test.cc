@@ -251,7 +251,7 @@ TEST(FileSourceFormats, StaticCsvInferenceFollowsInferSchema) {
   EXPECT_EQ((*strings)->ToString(), "id: string\nv: string");
   auto typed = InferFilesSchema(Spec("csv", dir.Sub("in"), nullptr, {{"header", "true"}, {"inferSchema", "true"}}, false), LocalFs());
   ASSERT_OK(typed);
-  EXPECT_EQ((*typed)->ToString(), "id: int64\nv: double");
+  EXPECT_EQ((*typed)->ToString(), "id: int32\nv: double");
   auto no_header = InferFilesSchema(Spec("csv", dir.Sub("in"), nullptr, {}, false), LocalFs());
   ASSERT_OK(no_header);
   EXPECT_EQ((*no_header)->field_names(), (Strings{"_c0", "_c1"}));

@@ -11,6 +11,7 @@
 #include "file_source_test_util.h"
 #include "source/file_readers.h"
 #include "source/json_simdjson_reader.h"
+#include "source/schema_inference.h"
 #include "support/status.h"
 
 namespace sluice::source {
@@ -298,7 +299,9 @@ TEST(JsonMapColumns, ArrowReaderRefusesAMapColumn) {
 TEST(JsonMapColumns, InferredSchemaReadsObjectsAsStructs) {
   TempDir dir;
   WriteFile(dir.Sub("a.json"), "{\"id\":1,\"m\":{\"a\":1,\"b\":\"x\"}}\n");
-  ASSERT_OK_AND_ASSIGN(auto schema, InferDataFileSchema(fs().get(), dir.Sub("a.json"), SimdjsonJson()));
+  auto inference = MakeJsonSchemaInference(SimdjsonJson());
+  ASSERT_OK(inference->AddFile(fs().get(), dir.Sub("a.json")));
+  ASSERT_OK_AND_ASSIGN(auto schema, inference->Finish());
   auto m = schema->GetFieldByName("m");
   ASSERT_NE(m, nullptr);
   EXPECT_EQ(m->type()->id(), arrow::Type::STRUCT) << m->type()->ToString();
