@@ -14,6 +14,7 @@
 #include "source/iceberg_scan.h"
 #include "source/source.h"
 #include "source/source_registry.h"
+#include "util/strings.h"
 
 namespace sluice {
 
@@ -114,6 +115,20 @@ Result<DataFrame> LoadPath(const std::shared_ptr<Session>& session, const std::s
     spec->schema = std::move(schema);
   }
   if (spec->format == "text" && !spec->schema) spec->schema = arrow::schema({arrow::field("value", arrow::utf8())});
+  if (streaming && spec->reads_files && !spec->schema) {
+    // Spark's spark.sql.streaming.schemaInference: the schema a batch read of the directory
+    // infers now, fixed for the stream (a restarted query infers it again).
+    std::string infer = util::ToLower(session->conf(conf::kStreamingSchemaInference.key));
+    if (infer != "true" && infer != "false" && !infer.empty()) {
+      return Status::Invalid("Invalid value '", session->conf(conf::kStreamingSchemaInference.key), "' for ",
+                             conf::kStreamingSchemaInference.key, ": must be true or false");
+    }
+    if (infer == "true") {
+      plan::SourceSpec batch = *spec;
+      batch.streaming = false;
+      ARROW_ASSIGN_OR_RAISE(spec->schema, kind->schema(batch, fs));
+    }
+  }
   if (kind->validate) ARROW_RETURN_NOT_OK(kind->validate(*spec));
   ARROW_ASSIGN_OR_RAISE(auto info, fs->Stat(spec->path));
   if (!info) {

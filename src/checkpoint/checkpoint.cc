@@ -183,7 +183,17 @@ Result<QueryMetadata> MatchFingerprint(const std::string& dir, const QueryMetada
     return refuse("number of sources", std::to_string(old.sources.size()), std::to_string(fp.sources.size()));
   }
   for (size_t i = 0; i < fp.sources.size(); ++i) {
-    if (old.sources[i] != fp.sources[i]) return refuse("source " + std::to_string(i), old.sources[i], fp.sources[i]);
+    if (old.sources[i] == fp.sources[i]) continue;
+    Status refused = refuse("source " + std::to_string(i), old.sources[i], fp.sources[i]);
+    // A source described as "<source> [<schema>]" whose schema alone changed: most likely one
+    // inferred from its files again (spark.sql.streaming.schemaInference), from new files.
+    const size_t a = old.sources[i].rfind(" ["), b = fp.sources[i].rfind(" [");
+    if (a != std::string::npos && a == b && old.sources[i].compare(0, a, fp.sources[i], 0, b) == 0) {
+      return refused.WithMessage(refused.message(), " Only the source's schema differs: a schema inferred from the "
+                                 "files (spark.sql.streaming.schemaInference) is inferred again when a query starts; "
+                                 "declare the first one to go on with this checkpoint.");
+    }
+    return refused;
   }
   if (old.sink != fp.sink) return refuse("sink", old.sink, fp.sink);
   QueryMetadata md = existing;

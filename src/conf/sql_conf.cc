@@ -12,7 +12,7 @@ const std::vector<ConfEntry>& AllConfEntries() {
       kShufflePartitions,   kStateStoreProvider, kMinBatchesToRetain, kNumRecentProgressUpdates,
       kNoDataProgressEventInterval, kCheckpointLocation, kMultipleWatermarkPolicy, kDefaultCatalog,
       kCatalogType,         kCatalogWarehouse,   kCatalogUri,         kWarehouseDir,       kJoinMaxBuildSideBytes,
-      kIgnoreCorruptFiles,  kIgnoreMissingFiles, kAnsiEnabled};
+      kIgnoreCorruptFiles,  kIgnoreMissingFiles, kAnsiEnabled,        kStreamingSchemaInference};
   return kAll;
 }
 

@@ -70,6 +70,10 @@ inline constexpr ConfEntry kAnsiEnabled{
     "spark.sql.ansi.enabled", "true",
     "ANSI SQL mode: invalid casts, overflow and division by zero fail the query; false gives Spark's "
     "non-ANSI results (null, wrap-around)."};
+inline constexpr ConfEntry kStreamingSchemaInference{
+    "spark.sql.streaming.schemaInference", "false",
+    "A streaming file source declared without a schema takes the one a batch read of its directory "
+    "infers when the query is defined (json, csv, parquet)."};
 inline constexpr ConfEntry kIgnoreCorruptFiles{
     "spark.sql.files.ignoreCorruptFiles", "false",
     "File sources skip (with a warning) a file that cannot be read or decoded; the source option "

@@ -512,7 +512,8 @@ Status ValidateFileSourceSpec(const plan::SourceSpec& spec) {
         "Schema must be specified when creating a streaming source DataFrame for format ", spec.format,
         ". If some files already exist in the directory, then depending on the file format you may be able to "
         "create a static DataFrame on that directory with 'read().format(\"",
-        spec.format, "\").load(directory)' and infer schema from it.");
+        spec.format, "\").load(directory)' and infer schema from it, or set spark.sql.streaming.schemaInference = true "
+        "to have the stream infer it so when it is defined.");
   }
   return CheckSchema(spec, opts);
 }

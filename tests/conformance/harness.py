@@ -37,7 +37,7 @@ class Case:
     id: str
     sql: str
     batches: list  # one entry per input file: a list of dict rows (JSON lines), or the raw file text
-    schema: str = "k STRING, v BIGINT, ts TIMESTAMP"
+    schema: Optional[str] = "k STRING, v BIGINT, ts TIMESTAMP"  # None: the source declares none
     mode: str = "append"
     spark_sql: Optional[str] = None
     watermark: Optional[tuple] = None  # (column, delay): event_time/watermark options, withWatermark
@@ -188,7 +188,7 @@ def _sluice_pipeline(case: Case, input_dir: Path, dim_dir: Optional[Path] = None
         opts += [f"event_time = '{case.watermark[0]}'", f"watermark = '{case.watermark[1]}'"]
     for k, v in case.options.items():
         opts.append(f"{k} = '{v}'")
-    return f"CREATE TABLE src ({case.schema}) WITH ({', '.join(opts)});\n{dim}{case.sql.strip().rstrip(';')};\n"
+    return f"CREATE TABLE src ({case.schema or ''}) WITH ({', '.join(opts)});\n{dim}{case.sql.strip().rstrip(';')};\n"
 
 
 def _read_sluice_batches(out_dir: Path) -> Outcome:
@@ -248,7 +248,9 @@ def run_sluice(bin_dir: Path, case: Case, run: str, work: Path) -> Outcome:
 # ---- Spark ---------------------------------------------------------------------------------
 
 def _spark_run_once(spark, case: Case, input_dir: Path, ckpt: Path, collected: dict, trigger: str) -> None:
-    reader = spark.readStream.schema(case.schema).format(case.fmt).option("maxFilesPerTrigger", 1)
+    reader = spark.readStream.format(case.fmt).option("maxFilesPerTrigger", 1)
+    if case.schema is not None:  # None: no schema (spark.sql.streaming.schemaInference cases)
+        reader = reader.schema(case.schema)
     for k, v in case.options.items():
         reader = reader.option(k, v)
     df = reader.load(str(input_dir))

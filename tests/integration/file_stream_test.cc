@@ -56,6 +56,41 @@ TEST(FileStream, OnceTakesEverythingInOneBatch) {
   EXPECT_EQ(SortedInts(ReadSinkDir(dir.Sub("out"), "json"), "id"), Range(0, 8));
 }
 
+// Spark's spark.sql.streaming.schemaInference: a stream declared without a schema takes the one
+// its directory infers when the query is defined. A restart whose files now infer another is
+// refused (the checkpoint's stream keeps one schema), saying so.
+TEST(FileStream, SchemaInferenceTakesTheDirectorysSchemaWhenTheStreamIsDefined) {
+  TempDir dir;
+  WriteInputFile(dir.Sub("in"), "1.json", "{\"name\":\"a\",\"id\":1}\n");
+  auto s = Session::Make();
+  auto refused = s->readStream().format("json").load(dir.Sub("in"));
+  ASSERT_FALSE(refused.ok());
+  EXPECT_THAT(refused.status().message(), HasSubstr("Schema must be specified"));
+  EXPECT_THAT(refused.status().message(), HasSubstr("spark.sql.streaming.schemaInference"));
+  s->setConf("spark.sql.streaming.schemaInference", "yes");
+  refused = s->readStream().format("json").load(dir.Sub("in"));
+  ASSERT_FALSE(refused.ok());
+  EXPECT_THAT(refused.status().message(), HasSubstr("for spark.sql.streaming.schemaInference: must be true or false"));
+  s->setConf("spark.sql.streaming.schemaInference", "true");
+  auto run = [&]() -> Status {
+    ARROW_ASSIGN_OR_RAISE(auto df, s->readStream().format("json").load(dir.Sub("in")));
+    ARROW_ASSIGN_OR_RAISE(auto q, df.writeStream().format("memory").queryName("t")
+                                      .option("checkpointLocation", dir.Sub("ckpt")).trigger(AvailableNow()).start());
+    return q.awaitTermination();
+  };
+  ASSERT_OK(run());
+  ASSERT_OK_AND_ASSIGN(auto rows, s->memoryTable("t"));
+  EXPECT_EQ(rows->schema()->ToString(), "id: int64\nname: string");  // sorted by name, as Spark
+  EXPECT_EQ(SortedInts(rows, "id"), Range(1, 2));
+  WriteInputFile(dir.Sub("in"), "2.json", "{\"name\":\"b\",\"id\":2}\n");  // the same schema: goes on
+  ASSERT_OK(run());
+  WriteInputFile(dir.Sub("in"), "3.json", "{\"name\":\"c\",\"id\":3.5}\n");  // id now DOUBLE
+  Status st = run();
+  ASSERT_FALSE(st.ok());
+  EXPECT_THAT(st.message(), HasSubstr("Only the source's schema differs"));
+  EXPECT_THAT(st.message(), HasSubstr("[id bigint, name string]"));
+}
+
 TEST(FileStream, HiddenAndUnderscoreFilesAreIgnored) {
   TempDir dir;
   WriteInputFile(dir.Sub("in"), "a.json", JsonRows(0, 2));

@@ -66,6 +66,13 @@ CASES = [
     js("json-top-level-array-dropmalformed", '[{"id":1},{"id":2}]\n[{"id":3},5]\n',
        options={"mode": "DROPMALFORMED"}),
     js("json-top-level-array-badly-typed-field", '[{"id":"x"},{"id":2}]\n', schema=CORRUPT_SCHEMA),
+    # spark.sql.streaming.schemaInference: a stream declared without a schema takes the one a batch
+    # read of its directory infers when the query is defined (a restart infers it again).
+    js("json-stream-schema-inference", '{"b":"x","a":1}\n', '{"a":2.5,"c":true}\n', schema=None,
+       conf={"spark.sql.streaming.schemaInference": "true"}, smoke=True),
+    csv("csv-stream-schema-inference", "id,v\n1,x\n", "id,v\n2.5,y\n", schema=None,
+        options={"header": "true", "inferSchema": "true"}, conf={"spark.sql.streaming.schemaInference": "true"}),
+    js("json-stream-without-schema", GOOD, schema=None, error="Schema must be specified"),
     # What follows a line's first value is ignored.
     js("json-trailing-content", '{"id":1} {"id":9}\n{"id":2}  xyz\n{"id":3,"s":"}"} ,\n', schema=CORRUPT_SCHEMA),
     js("json-invalid-utf8", GOOD.encode() + NOT_UTF8),
