@@ -70,7 +70,9 @@ Result<std::shared_ptr<arrow::Schema>> InferSchemaOfFiles(const plan::SourceSpec
   if (schemas.empty()) {
     return Status::Invalid("Unable to infer schema for ", spec.format, " at ",
                            io::PathToUri(io::AbsolutePath(io::UriToPath(spec.path))), ": none of its ", files.size(),
-                           " file(s) has a schema (empty or skipped). It must be specified manually.");
+                           inference ? " file(s) holds a record to infer it from (empty, blank or skipped)"
+                                     : " file(s) has a schema (empty or skipped)",
+                           ". It must be specified manually.");
   }
   auto merge = arrow::Field::MergeOptions::Permissive();
   auto unified = arrow::UnifySchemas(schemas, merge);
@@ -80,6 +82,5 @@ Result<std::shared_ptr<arrow::Schema>> InferSchemaOfFiles(const plan::SourceSpec
   }
   return *unified;
 }
-
 
 }  // namespace sluice::source
