@@ -19,7 +19,7 @@ const std::vector<std::string> kCommonOptions = {
     "pathGlobFilter",     "recursiveFileLookup", "cleanSource",     "sourceArchiveDir",
     "ignoreCorruptFiles", "ignoreMissingFiles", "readAhead"};
 const std::vector<std::string> kRecordOptions = {"mode", "columnNameOfCorruptRecord"};
-const std::vector<std::string> kJsonOptions = {"jsonReader", "dropFieldIfAllNull"};
+const std::vector<std::string> kJsonOptions = {"jsonReader", "dropFieldIfAllNull", "primitivesAsString", "prefersDecimal"};
 const std::vector<std::string> kCsvOptions = {"header", "sep", "delimiter", "quote", "escape", "inferSchema"};
 
 Status BadValue(const std::string& option, const std::string& value, const std::string& expected) {
@@ -95,6 +95,8 @@ Status ParseFormatOptions(const plan::Options& opts, FileFormatOptions* out) {
       }
     }
     ARROW_ASSIGN_OR_RAISE(out->drop_field_if_all_null, ParseBool(opts, "dropFieldIfAllNull", false));
+    ARROW_ASSIGN_OR_RAISE(out->primitives_as_string, ParseBool(opts, "primitivesAsString", false));
+    ARROW_ASSIGN_OR_RAISE(out->prefers_decimal, ParseBool(opts, "prefersDecimal", false));
   }
   if (out->format != "csv") return Status::OK();
   ARROW_ASSIGN_OR_RAISE(out->header, ParseBool(opts, "header", false));

@@ -40,9 +40,12 @@ struct FileFormatOptions {
   // json only: simdjson decodes the common case and hands other files to Arrow's reader;
   // arrow always uses Arrow's reader (kept for comparison). See docs/file-source.md.
   JsonReader json_reader = JsonReader::kSimdjson;
-  // json, inferring a schema only (Spark's option of that name): a field that is only ever null
-  // (or an empty array) is left out instead of being a string.
+  // json, inferring a schema only (Spark's options of these names): a field that is only ever
+  // null (or an empty array) is left out instead of being a string; every number and boolean is
+  // a string; a number with a fraction or exponent is a DECIMAL of its digits, not a DOUBLE.
   bool drop_field_if_all_null = false;
+  bool primitives_as_string = false;
+  bool prefers_decimal = false;
   // json (simdjson decoder) and parquet (row-group statistics): a predicate pushed by the plan,
   // applied while decoding (source.h ScanFilter); null = none.
   std::shared_ptr<const ScanFilter> filter;

@@ -114,9 +114,10 @@ JsonType Merge(JsonType a, const JsonType& b) {
 }
 
 // A JSON number's type from its text: an integer that fits BIGINT is BIGINT, a longer one a
-// DECIMAL of its digits (DOUBLE beyond 38), anything with a fraction or exponent DOUBLE. False
-// when the text is not a JSON number.
-bool NumberType(std::string_view text, JsonType* out) {
+// DECIMAL of its digits (DOUBLE beyond 38), anything with a fraction or exponent DOUBLE, or with
+// `prefers_decimal` the DECIMAL of its digits and scale (*negative_scale set when that scale is
+// below 0, as for `1e3`, which Spark refuses). False when the text is not a JSON number.
+bool NumberType(std::string_view text, bool prefers_decimal, JsonType* out, bool* negative_scale) {
   size_t i = 0;
   if (i < text.size() && text[i] == '-') ++i;
   const size_t int_start = i;
@@ -124,21 +125,43 @@ bool NumberType(std::string_view text, JsonType* out) {
   const size_t digits = i - int_start;
   if (digits == 0 || (digits > 1 && text[int_start] == '0')) return false;
   bool integer = true;
+  std::string_view fraction;
+  int64_t exponent = 0;
   if (i < text.size() && text[i] == '.') {
     integer = false;
     const size_t f = ++i;
     while (i < text.size() && text[i] >= '0' && text[i] <= '9') ++i;
     if (i == f) return false;
+    fraction = text.substr(f, i - f);
   }
   if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
     integer = false;
     ++i;
+    const bool minus = i < text.size() && text[i] == '-';
     if (i < text.size() && (text[i] == '+' || text[i] == '-')) ++i;
     const size_t e = i;
-    while (i < text.size() && text[i] >= '0' && text[i] <= '9') ++i;
+    while (i < text.size() && text[i] >= '0' && text[i] <= '9') {
+      exponent = std::min<int64_t>(exponent * 10 + (text[i] - '0'), int64_t{1} << 40);
+      ++i;
+    }
     if (i == e) return false;
+    if (minus) exponent = -exponent;
   }
   if (i != text.size()) return false;
+  if (!integer && prefers_decimal) {
+    // As Java's BigDecimal of the text: the digits without leading zeros (at least one) and the
+    // scale, the fraction's digits less the exponent.
+    std::string digits_text = std::string(text.substr(int_start, digits)) + std::string(fraction);
+    const size_t nonzero = digits_text.find_first_not_of('0');
+    const auto precision = static_cast<int64_t>(nonzero == std::string::npos ? 1 : digits_text.size() - nonzero);
+    const int64_t scale = static_cast<int64_t>(fraction.size()) - exponent;
+    if (scale < 0) {
+      *negative_scale = true;
+    } else if (std::max(precision, scale) <= kMaxDecimalPrecision) {
+      *out = JsonType::Decimal(static_cast<int32_t>(std::max(precision, scale)), static_cast<int32_t>(scale));
+      return true;
+    }
+  }
   if (!integer) {
     *out = JsonType::Of(JsonKind::kDouble);
     return true;
@@ -398,7 +421,15 @@ class JsonSchemaInference final : public SchemaInference {
         return true;
       }
       case od::json_type::number: {
-        if (!NumberType(TrimJsonSpaceRight(value.raw_json_token()), out)) return fail(simdjson::NUMBER_ERROR);
+        const std::string_view text = TrimJsonSpaceRight(value.raw_json_token());
+        bool negative_scale = false;
+        if (!NumberType(text, options_.prefers_decimal, out, &negative_scale)) return fail(simdjson::NUMBER_ERROR);
+        if (negative_scale) {
+          error->message = "gives the number " + std::string(text) + ", a decimal of negative scale with option "
+                           "prefersDecimal, which Spark refuses too";
+          error->fatal = true;
+          return false;
+        }
         break;
       }
       case od::json_type::string: {
@@ -421,6 +452,7 @@ class JsonSchemaInference final : public SchemaInference {
         return true;
       }
     }
+    if (options_.primitives_as_string) *out = JsonType::Of(JsonKind::kString);  // a number or a boolean
     return true;
   }
 

@@ -88,6 +88,24 @@ TEST(JsonSchemaInference, EmptyStructsAndNamelessFieldsAreLeftOutAndNullsAreStri
   EXPECT_EQ(InferOk({"{\"a\":null,\"b\":[],\"c\":{\"x\":null},\"e\":1}\n"}, drop), "e: int64");
 }
 
+TEST(JsonSchemaInference, PrimitivesAsStringAndPrefersDecimal) {
+  const std::vector<std::string> files = {"{\"x\":1.50,\"y\":0.001,\"z\":1,\"b\":true,\"s\":\"t\"}\n{\"x\":12.5,\"y\":0.0}\n"};
+  FileFormatOptions text = Json();
+  text.primitives_as_string = true;
+  EXPECT_EQ(InferOk(files, text), "b: string\ns: string\nx: string\ny: string\nz: string");
+  FileFormatOptions decimal = Json();
+  decimal.prefers_decimal = true;
+  // 1.50 is DECIMAL(3,2) and 12.5 DECIMAL(3,1): both fit DECIMAL(4,2); integers stay BIGINT.
+  EXPECT_EQ(InferOk(files, decimal), "b: bool\ns: string\nx: decimal128(4, 2)\ny: decimal128(3, 3)\nz: int64");
+  EXPECT_EQ(InferOk({"{\"x\":1.5e-2,\"y\":0.5E1}\n"}, decimal), "x: decimal128(3, 3)\ny: decimal128(1, 0)");
+  EXPECT_EQ(InferOk({"{\"x\":1.5}\n{\"x\":123456789012345678901234567890.123456789}\n"}, decimal), "x: double");
+  // A negative scale (1e3 is 1 with scale -3) fails the inference, as in Spark.
+  auto negative = Infer({"{\"x\":1}\n{\"x\":1e3}\n"}, decimal);
+  ASSERT_FALSE(negative.ok());
+  EXPECT_NE(negative.status().message().find("line 2 gives the number 1e3, a decimal of negative scale"),
+            std::string::npos) << negative.status().message();
+}
+
 TEST(JsonSchemaInference, MalformedLinesFollowTheMode) {
   const std::vector<std::string> files = {"{\"a\":1}\n{\"a\":2,bad\n5\n\"text\"\n[1,2]\n{\"b\":1} {\"c\":2}\n"};
   EXPECT_EQ(InferOk(files), "_corrupt_record: string\na: int64\nb: int64");

@@ -22,6 +22,12 @@ CASES = [
     json("json-infer-nulls-and-empties", '{"a":null,"b":[],"c":{},"d":[{}],"e":1}\n{"a":null,"b":[null]}\n'),
     json("json-infer-drop-field-if-all-null", '{"a":null,"b":[],"c":{"x":null},"e":1}\n',
          options={"dropFieldIfAllNull": "true"}),
+    json("json-infer-primitives-as-string", '{"x":1.50,"y":0.001,"z":1,"b":true,"s":"t","n":null}\n{"x":[1e3]}\n',
+         options={"primitivesAsString": "true"}),
+    json("json-infer-prefers-decimal", '{"x":1.50,"y":0.001,"z":1,"d":1.5}\n{"x":12.5,"y":0.0,"d":1e-2}\n'
+         '{"e":1.5,"f":2}\n{"e":123456789012345678901234567890.123456789,"f":2.5}\n', options={"prefersDecimal": "true"}),
+    json("json-infer-prefers-decimal-negative-scale", '{"x":1}\n{"x":1.5E2}\n', options={"prefersDecimal": "true"},
+         error="a decimal of negative scale"),
     json("json-infer-blank-and-null-lines", '\n  \n{"a":1}\r\nnull\n\n{"b":"x"}'),
     json("json-infer-malformed-permissive", '{"a":1,"b":"x"}\n{"a":2,bad\n{"a":3,"c":1.5}\n5\n"s"\n'),
     json("json-infer-malformed-column-name", '{"a":1}\nnot json\n', options={"columnNameOfCorruptRecord": "oops"}),
