@@ -5,7 +5,7 @@ import pytest
 import sluice.sql.functions as F
 from sluice.errors import AnalysisException
 from sluice.sql import Row
-from sluice.sql.types import DoubleType, LongType, StringType, StructField, StructType
+from sluice.sql.types import BooleanType, DoubleType, LongType, StringType, StructField, StructType
 
 
 @pytest.fixture
@@ -94,3 +94,29 @@ def test_union_matches_columns_by_position_and_keeps_duplicates(people):
     assert both.unionAll(left).count() == 10
     with pytest.raises(AnalysisException, match="column 2 is 'name' string in the first input but 'score' double"):
         left.union(people.select("id", "score")).collect()
+
+
+def test_inferred_nested_json_schema_rows_and_print_schema(spark, tmp_path, capsys):
+    """A batch read without a schema infers Spark's nested types; collect() gives PySpark's
+    values for them (a struct a Row, an array a list, a map a dict)."""
+    from sluice.sql.types import ArrayType, MapType
+
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "a.json").write_text('{"s":{"z":1,"a":"x"},"l":[1,2]}\n{"s":{"m":true},"l":[2.5],"n":12}\n')
+    df = spark.read.json(str(tmp_path / "in"))
+    assert df.schema == StructType([
+        StructField("l", ArrayType(DoubleType(), True)), StructField("n", LongType()),
+        StructField("s", StructType([StructField("a", StringType()), StructField("m", BooleanType()),
+                                     StructField("z", LongType())]))])
+    df.printSchema()
+    assert capsys.readouterr().out.splitlines() == [
+        "root", " |-- l: array (nullable = true)", " |    |-- element: double (containsNull = true)",
+        " |-- n: long (nullable = true)", " |-- s: struct (nullable = true)",
+        " |    |-- a: string (nullable = true)", " |    |-- m: boolean (nullable = true)",
+        " |    |-- z: long (nullable = true)"]
+    assert df.collect() == [Row(l=[1.0, 2.0], n=None, s=Row(a="x", m=None, z=1)),
+                            Row(l=[2.5], n=12, s=Row(a=None, m=True, z=None))]
+    assert df.collect()[0].s.a == "x"
+    maps = spark.createDataFrame(pa.table({"m": pa.array([[("b", 2), ("a", None)]], pa.map_(pa.string(), pa.int64()))}))
+    assert maps.schema["m"].dataType == MapType(StringType(), LongType(), True)
+    assert maps.collect() == [Row(m={"b": 2, "a": None})]

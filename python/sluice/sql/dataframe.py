@@ -4,7 +4,7 @@ import pyarrow as pa
 from sluice._native import native
 from sluice.errors import AnalysisException, PySparkTypeError, PySparkValueError, not_supported
 from sluice.sql.column import Column, _to_col
-from sluice.sql.types import Row, from_arrow_schema
+from sluice.sql.types import Row, from_arrow_schema, from_arrow_value
 
 
 def _names(cols):
@@ -218,7 +218,8 @@ class DataFrame:
     def collect(self):
         table = self.toArrow()
         names = table.column_names
-        return [Row._make(names, [r[n] for n in names]) for r in table.to_pylist()]
+        types = [table.schema.field(i).type for i in range(table.num_columns)]
+        return [Row._make(names, [from_arrow_value(r[n], t) for n, t in zip(names, types)]) for r in table.to_pylist()]
 
     def count(self):
         return self.toArrow().num_rows

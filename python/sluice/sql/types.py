@@ -99,6 +99,53 @@ class DecimalType(DataType):
         return f"DecimalType({self.precision}, {self.scale})"
 
 
+class ArrayType(DataType):
+    _name = "array"
+
+    def __init__(self, elementType, containsNull=True):
+        self.elementType = elementType
+        self.containsNull = containsNull
+
+    def simpleString(self):
+        return f"array<{self.elementType.simpleString()}>"
+
+    def __repr__(self):
+        return f"ArrayType({self.elementType!r}, {self.containsNull})"
+
+
+class MapType(DataType):
+    _name = "map"
+
+    def __init__(self, keyType, valueType, valueContainsNull=True):
+        self.keyType = keyType
+        self.valueType = valueType
+        self.valueContainsNull = valueContainsNull
+
+    def simpleString(self):
+        return f"map<{self.keyType.simpleString()},{self.valueType.simpleString()}>"
+
+    def __repr__(self):
+        return f"MapType({self.keyType!r}, {self.valueType!r}, {self.valueContainsNull})"
+
+
+def _tree(data_type, prefix, lines):
+    """The lines printSchema writes below a field of `data_type`, as PySpark writes them."""
+    if isinstance(data_type, StructType):
+        for f in data_type.fields:
+            lines.append(f"{prefix}-- {f.name}: {f.dataType.typeName()} (nullable = {str(f.nullable).lower()})")
+            _tree(f.dataType, prefix + "    |", lines)
+    elif isinstance(data_type, ArrayType):
+        lines.append(f"{prefix}-- element: {data_type.elementType.typeName()} "
+                     f"(containsNull = {str(data_type.containsNull).lower()})")
+        _tree(data_type.elementType, prefix + "    |", lines)
+    elif isinstance(data_type, MapType):
+        lines.append(f"{prefix}-- key: {data_type.keyType.typeName()}")
+        _tree(data_type.keyType, prefix + "    |", lines)
+        lines.append(f"{prefix}-- value: {data_type.valueType.typeName()} "
+                     f"(valueContainsNull = {str(data_type.valueContainsNull).lower()})")
+        _tree(data_type.valueType, prefix + "    |", lines)
+
+
 class StructField:
     def __init__(self, name, dataType, nullable=True, metadata=None):
         self.name = name
@@ -165,8 +212,7 @@ class StructType(DataType):
 
     def treeString(self):
         lines = ["root"]
-        for f in self.fields:
-            lines.append(f" |-- {f.name}: {f.dataType.typeName()} (nullable = {str(f.nullable).lower()})")
+        _tree(self, " |", lines)
         return "\n".join(lines) + "\n"
 
     def __repr__(self):
@@ -213,7 +259,25 @@ def from_arrow_type(t):
         return NullType()
     if pa.types.is_struct(t):
         return StructType([StructField(f.name, from_arrow_type(f.type), f.nullable) for f in t])
+    if pa.types.is_map(t):
+        return MapType(from_arrow_type(t.key_type), from_arrow_type(t.item_type), t.item_field.nullable)
+    if pa.types.is_list(t) or pa.types.is_large_list(t):
+        return ArrayType(from_arrow_type(t.value_type), t.value_field.nullable)
     raise TypeError(f"Arrow type {t} has no sluice.sql.types equivalent yet")
+
+
+def from_arrow_value(value, t):
+    """A value of pyarrow's to_pylist() as PySpark's collect() gives it: a struct as a Row, an
+    array as a list, a map as a dict."""
+    if value is None:
+        return None
+    if pa.types.is_struct(t):
+        return Row._make([f.name for f in t], [from_arrow_value(value[f.name], f.type) for f in t])
+    if pa.types.is_map(t):
+        return {from_arrow_value(k, t.key_type): from_arrow_value(v, t.item_type) for k, v in value}
+    if pa.types.is_list(t) or pa.types.is_large_list(t):
+        return [from_arrow_value(v, t.value_type) for v in value]
+    return value
 
 
 def from_arrow_schema(schema):
