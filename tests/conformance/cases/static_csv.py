@@ -103,4 +103,7 @@ CASES = [
                diff="D43",
                expect=("columns: sluice (('_c0', 'int'),) spark (('_c0', 'int'), ('_c1', 'int'), ('_c2', 'int')); "
                        "batch 0: sluice-only [(1,), (1,), (4,)] spark-only [(1, 2, 3), (1, None, None), (4, 5, 6)]")),
+    # No line to take names from: refused (D46); Spark reads an empty table without columns.
+    StaticCase("csv-infer-empty-file", "csv", ["", "\n"], options={"header": "true"}, diff="D46",
+               expect="refused by sluice"),
 ]
