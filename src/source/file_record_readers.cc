@@ -7,6 +7,7 @@
 #include <arrow/api.h>
 #include <arrow/compute/api.h>
 #include <arrow/csv/api.h>
+#include <arrow/csv/parser.h>
 #include <arrow/io/memory.h>
 #include <arrow/json/api.h>
 
@@ -282,21 +283,24 @@ Result<std::shared_ptr<arrow::Table>> SalvageCsvRecord(const std::shared_ptr<arr
   return arrow::Table::Make(schema, std::move(columns), 1);
 }
 
-// Column names of the header line `line` of `data`, as Arrow's CSV parser splits it (with bytes
-// that are not UTF-8 replaced, as ReadCsv reads them).
-Result<std::vector<std::string>> CsvHeaderNames(const arrow::Buffer& data, const Line& line, CsvSetup setup) {
-  auto header_line = arrow::Buffer::FromString(
-      ReplaceInvalidUtf8(std::string_view(reinterpret_cast<const char*>(data.data()) + line.begin,
-                                          static_cast<size_t>(line.end - line.begin))) +
-      "\n");
-  setup.read.use_threads = false;
-  setup.read.column_names.clear();
-  setup.read.autogenerate_column_names = false;
-  setup.convert.column_types.clear();
-  setup.convert.include_columns.clear();
-  setup.convert.include_missing_columns = false;
-  ARROW_ASSIGN_OR_RAISE(auto table, DecodeCsv(header_line, setup));
-  return table->schema()->field_names();
+// Column names of the header line `line` of `data`, split by Arrow's CSV parser as Arrow's reader
+// splits a header (with bytes that are not UTF-8 replaced, as ReadCsv reads them).
+Result<std::vector<std::string>> CsvHeaderNames(const arrow::Buffer& data, const Line& line,
+                                                const arrow::csv::ParseOptions& parse) {
+  const std::string text = ReplaceInvalidUtf8(std::string_view(reinterpret_cast<const char*>(data.data()) + line.begin,
+                                                               static_cast<size_t>(line.end - line.begin))) + "\n";
+  arrow::csv::BlockParser parser(arrow::default_memory_pool(), parse, /*num_cols=*/-1, /*first_row=*/line.number);
+  uint32_t parsed = 0;
+  ARROW_RETURN_NOT_OK(parser.ParseFinal(std::string_view(text), &parsed));
+  if (parser.num_rows() != 1) return Status::Invalid("the header line holds ", parser.num_rows(), " records");
+  std::vector<std::string> names(static_cast<size_t>(parser.num_cols()));
+  for (int32_t c = 0; c < parser.num_cols(); ++c) {
+    ARROW_RETURN_NOT_OK(parser.VisitColumn(c, [&](const uint8_t* value, uint32_t size, bool, bool) {
+      names[static_cast<size_t>(c)].assign(reinterpret_cast<const char*>(value), size);
+      return Status::OK();
+    }));
+  }
+  return names;
 }
 
 // PERMISSIVE's partial rows of a malformed line by `salvage_one`: for a line holding an array of
@@ -451,7 +455,7 @@ Result<std::optional<std::vector<std::string>>> CsvHeaderOf(const std::shared_pt
                                                              const FileFormatOptions& options) {
   const std::optional<Line> line = FirstNonBlankLine(*block);
   if (!line) return std::optional<std::vector<std::string>>();
-  ARROW_ASSIGN_OR_RAISE(auto names, CsvHeaderNames(*block, *line, MakeCsvSetup(options)));
+  ARROW_ASSIGN_OR_RAISE(auto names, CsvHeaderNames(*block, *line, CsvParseOptions(options)));
   if (options.header) names = SparkCsvHeaderNames(std::move(names));
   return std::optional<std::vector<std::string>>(std::move(names));
 }
@@ -468,18 +472,22 @@ Result<FileReadResult> ReadCsv(const std::shared_ptr<arrow::Buffer>& input, cons
   }
   auto parse_schema = WithoutField(schema, options.corrupt_column);
   CsvSetup setup = MakeCsvSetup(options);
+  // The header line's names (a block that holds it): a header whose names Spark renames (empty
+  // or repeated ones) is read here, and the lines after it with the new names, as Arrow's reader
+  // would keep the names as written.
+  std::optional<Result<std::vector<std::string>>> header_names;
   if (options.header && header == nullptr) {
-    // A header whose names Spark renames (empty or repeated ones) is read here, and the lines
-    // after it are read with the new names; Arrow's reader would keep the names as written.
-    if (const std::optional<Line> line = FirstNonBlankLine(*data)) {
-      auto names = CsvHeaderNames(*data, *line, setup);
-      if (names.ok() && SparkCsvHeaderNames(*names) != *names) {
-        const std::vector<std::string> renamed = SparkCsvHeaderNames(*names);
+    if (std::optional<Line> line = FirstNonBlankLine(*data)) {
+      line->number += first_line - 1;  // the file's line number, for errors
+      header_names = CsvHeaderNames(*data, *line, setup.parse);
+      const auto& names = *header_names;
+      std::vector<std::string> renamed;
+      if (names.ok() && (renamed = SparkCsvHeaderNames(*names)) != *names) {
         const auto* p = reinterpret_cast<const char*>(data->data());
         const void* nl = std::memchr(p + line->end, '\n', static_cast<size_t>(data->size() - line->end));
         const int64_t rest = nl ? static_cast<const char*>(nl) - p + 1 : data->size();
-        return ReadCsv(arrow::SliceBuffer(data, rest), path, schema, options, use_threads,
-                       first_line + line->number, &renamed);
+        return ReadCsv(arrow::SliceBuffer(data, rest), path, schema, options, use_threads, line->number + 1,
+                       &renamed);
       }
     }
   }
@@ -505,7 +513,7 @@ Result<FileReadResult> ReadCsv(const std::shared_ptr<arrow::Buffer>& input, cons
 
   std::vector<Line> lines = NonBlankLines(*data, first_line);
   if (options.header && header == nullptr && !lines.empty()) {
-    auto names = CsvHeaderNames(*data, lines[0], setup);
+    const auto& names = *header_names;  // set above: this block holds a non-blank line
     if (!names.ok()) {
       return Status::Invalid("Cannot read the CSV header of ", io::PathToUri(path), ": ", names.status().message());
     }
