@@ -334,6 +334,27 @@ Result<std::shared_ptr<arrow::Table>> DecodeArrayOfRecords(std::string records, 
   return parse(quoted ? quoted : lines);
 }
 
+// The first decode of a block of JSON lines (`decode`: all of it, or an error), as Spark reads
+// them: the lines as written when they decode to a row each, else the lines rewritten where a
+// STRING field is given another kind of value or a line goes on after its first value
+// (json_string_values.h; a number for a string field fails a decode, two values on one line give
+// two rows). `*data` becomes the lines the slow path bisects when `*fast` failed.
+Status DecodeAsSparkReads(const std::shared_ptr<arrow::Buffer>& input, const arrow::Schema& parse_schema,
+                          const RangeParser& decode, std::shared_ptr<arrow::Buffer>* data,
+                          Result<std::shared_ptr<arrow::Table>>* fast) {
+  *data = input;
+  *fast = decode(input);
+  if (fast->ok() && (**fast)->num_rows() == CountNonBlankLines(*input)) return Status::OK();
+  ARROW_ASSIGN_OR_RAISE(auto rewritten, RewriteJsonLines(*input, parse_schema));
+  if (rewritten) {
+    *data = std::move(rewritten);
+    *fast = decode(*data);
+  } else if (fast->ok()) {
+    *fast = Status::Invalid("a line holds more than one JSON value");  // found by bisection
+  }
+  return Status::OK();
+}
+
 // A JSON-lines file whose schema has a MAP column: the simdjson decoder alone reads it (Arrow's
 // reader has no map type), and bisects the file to find malformed records as Arrow does above.
 Result<FileReadResult> ReadJsonLinesWithMaps(const std::shared_ptr<arrow::Buffer>& input, const std::string& path,
@@ -345,15 +366,15 @@ Result<FileReadResult> ReadJsonLinesWithMaps(const std::shared_ptr<arrow::Buffer
                            "has no MAP type; use jsonReader = simdjson (the default)");
   }
   ARROW_RETURN_NOT_OK(CheckSimdjsonDecodesMapSchema(*parse_schema));
-  ARROW_ASSIGN_OR_RAISE(auto quoted, RewriteJsonLines(*input, *parse_schema));
-  const std::shared_ptr<arrow::Buffer>& data = quoted ? quoted : input;
   RangeParser parse = [&](const std::shared_ptr<arrow::Buffer>& range) -> Result<std::shared_ptr<arrow::Table>> {
     if (!ValidUtf8(*range)) return InvalidUtf8();
     ARROW_ASSIGN_OR_RAISE(auto table,
                           DecodeJsonWithSimdjson(range, parse_schema, use_threads && range->size() > kThreadedRange));
     return ConformToSchema(table, schema, path);
   };
-  auto fast = parse(data);
+  std::shared_ptr<arrow::Buffer> data;
+  Result<std::shared_ptr<arrow::Table>> fast = InvalidUtf8();
+  ARROW_RETURN_NOT_OK(DecodeAsSparkReads(input, *parse_schema, parse, &data, &fast));
   if (fast.ok()) return FileReadResult{std::move(*fast), 0};
   RangeParser salvage = [&](const std::shared_ptr<arrow::Buffer>& line) -> Result<std::shared_ptr<arrow::Table>> {
     if (!ValidUtf8(*line)) return InvalidUtf8();
@@ -370,7 +391,7 @@ Result<FileReadResult> ReadJsonLinesWithMaps(const std::shared_ptr<arrow::Buffer
     return DecodeArrayOfRecords(std::move(*records), *parse_schema, schema, parse);
   };
   MalformedLineFinder finder(data, path, schema, options, parse, salvage, rescue);
-  if (quoted) finder.KeepRecordTextOf(input, NonBlankLines(*input, first_line));
+  if (data != input) finder.KeepRecordTextOf(input, NonBlankLines(*input, first_line));
   return finder.Run(NonBlankLines(*data, first_line), fast.status());
 }
 
@@ -394,34 +415,25 @@ Result<FileReadResult> ReadJsonLines(const std::shared_ptr<arrow::Buffer>& input
       if (conformed.ok()) return FileReadResult{std::move(*conformed), 0, 0, cut};
     }
   }
-  const bool valid_utf8 = ValidUtf8(*input);  // the rewrite below keeps it so
-  auto decode_all = [&](const std::shared_ptr<arrow::Buffer>& lines) -> Result<std::shared_ptr<arrow::Table>> {
-    ARROW_ASSIGN_OR_RAISE(auto decoded, DecodeJson(lines, parse_schema, use_threads, kBlockSize));
-    return ConformToSchema(decoded, schema, path);
-  };
-  // First the lines as written: when they decode to a row each, none needed the rewrite below (a
-  // number for a string field fails the decode; two values on one line give two rows).
-  Result<std::shared_ptr<arrow::Table>> fast = InvalidUtf8();
-  if (valid_utf8) {
-    fast = decode_all(input);
-    if (fast.ok() && (*fast)->num_rows() == static_cast<int64_t>(NonBlankLines(*input).size())) {
-      return FileReadResult{std::move(*fast), 0};
-    }
-  }
-  // As Spark: a STRING field given a number, boolean, object or array gets the value's JSON text,
-  // and what follows a line's object is ignored. Such lines are rewritten for Arrow's reader
-  // (json_string_values.h); a malformed record's text is still the line as written.
-  ARROW_ASSIGN_OR_RAISE(auto quoted, RewriteJsonLines(*input, *parse_schema));
-  const std::shared_ptr<arrow::Buffer>& data = quoted ? quoted : input;
-  if (valid_utf8 && quoted) fast = decode_all(data);
-  if (fast.ok() && quoted) return FileReadResult{std::move(*fast), 0};
-  if (fast.ok()) fast = Status::Invalid("a line holds more than one JSON value");  // bisected below
+  const bool valid_utf8 = ValidUtf8(*input);  // the rewrite keeps it so
   RangeParser parse = [&](const std::shared_ptr<arrow::Buffer>& range) -> Result<std::shared_ptr<arrow::Table>> {
     if (!valid_utf8 && !ValidUtf8(*range)) return InvalidUtf8();
     bool threads = use_threads && range->size() > kThreadedRange;
     ARROW_ASSIGN_OR_RAISE(auto table, DecodeJson(range, parse_schema, threads, BlockSizeFor(range->size(), threads)));
     return ConformToSchema(table, schema, path);
   };
+  // The whole block in one decode first (the fast path), as Spark reads the lines.
+  std::shared_ptr<arrow::Buffer> data;
+  Result<std::shared_ptr<arrow::Table>> fast = InvalidUtf8();
+  ARROW_RETURN_NOT_OK(DecodeAsSparkReads(
+      input, *parse_schema,
+      [&](const std::shared_ptr<arrow::Buffer>& lines) -> Result<std::shared_ptr<arrow::Table>> {
+        if (!valid_utf8) return InvalidUtf8();
+        ARROW_ASSIGN_OR_RAISE(auto decoded, DecodeJson(lines, parse_schema, use_threads, kBlockSize));
+        return ConformToSchema(decoded, schema, path);
+      },
+      &data, &fast));
+  if (fast.ok()) return FileReadResult{std::move(*fast), 0};
   RangeParser salvage = [&](const std::shared_ptr<arrow::Buffer>& line) -> Result<std::shared_ptr<arrow::Table>> {
     if (!ValidUtf8(*line)) return InvalidUtf8();
     return SalvageRecords(line, *parse_schema, [&](const std::shared_ptr<arrow::Buffer>& one) {
@@ -437,7 +449,7 @@ Result<FileReadResult> ReadJsonLines(const std::shared_ptr<arrow::Buffer>& input
     return row;
   };
   MalformedLineFinder finder(data, path, schema, options, parse, salvage, rescue);
-  if (quoted) finder.KeepRecordTextOf(input, NonBlankLines(*input, first_line));
+  if (data != input) finder.KeepRecordTextOf(input, NonBlankLines(*input, first_line));
   return finder.Run(NonBlankLines(*data, first_line), fast.status());
 }
 

@@ -43,6 +43,15 @@ std::vector<Line> NonBlankLines(const arrow::Buffer& data, int64_t first_line) {
   return out;
 }
 
+int64_t CountNonBlankLines(const arrow::Buffer& data) {
+  int64_t n = 0;
+  VisitNonBlankLines(data, 1, [&](const Line&) {
+    ++n;
+    return true;
+  });
+  return n;
+}
+
 std::optional<Line> FirstNonBlankLine(const arrow::Buffer& data) {
   std::optional<Line> first;
   VisitNonBlankLines(data, 1, [&](const Line& line) {

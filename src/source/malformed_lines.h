@@ -30,6 +30,8 @@ struct Line {
 
 /// The lines of `data` with something besides spaces and tabs, numbered from `first_line`.
 std::vector<Line> NonBlankLines(const arrow::Buffer& data, int64_t first_line = 1);
+/// How many of them there are (without listing them).
+int64_t CountNonBlankLines(const arrow::Buffer& data);
 /// The first of them, found without reading past it; nothing when every line is blank.
 std::optional<Line> FirstNonBlankLine(const arrow::Buffer& data);
 

@@ -33,14 +33,8 @@ FileFormatOptions Csv(bool header, bool infer) {
 // The schema inferred from files with `contents` (in order), as "name: type" lines.
 Result<std::string> InferText(const Strings& contents, const FileFormatOptions& options,
                               int64_t block_bytes = kLineBlockBytes) {
-  TempDir dir;
   auto inference = MakeCsvSchemaInference(options, block_bytes);
-  for (size_t i = 0; i < contents.size(); ++i) {
-    const std::string path = dir.Sub("part-" + std::to_string(i) + ".csv");
-    WriteFile(path, contents[i]);
-    ARROW_RETURN_NOT_OK(inference->AddFile(LocalFs().get(), path));
-  }
-  ARROW_ASSIGN_OR_RAISE(auto schema, inference->Finish());
+  ARROW_ASSIGN_OR_RAISE(auto schema, testing::InferFromContents(*inference, contents, "csv"));
   if (!schema) return std::string("(none)");
   std::string out;
   for (const auto& f : schema->fields()) out += (out.empty() ? "" : ", ") + f->name() + ": " + f->type()->ToString();

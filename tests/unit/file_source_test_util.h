@@ -16,6 +16,7 @@
 #include "io/file_system.h"
 #include "support/temp_dir.h"
 #include "plan/logical_plan.h"
+#include "source/schema_inference.h"
 
 namespace sluice::source::testing {
 
@@ -40,6 +41,20 @@ inline plan::SourceSpec Spec(const std::string& format, const std::string& path,
   spec.streaming = streaming;
   for (const auto& [k, v] : options) spec.options.Set(k, v);
   return spec;
+}
+
+/// The schema `inference` makes of files with `contents`, written in that order into a fresh
+/// directory as part-<i>.<ext>; null when they hold nothing to infer from.
+inline Result<std::shared_ptr<arrow::Schema>> InferFromContents(SchemaInference& inference,
+                                                                const std::vector<std::string>& contents,
+                                                                const std::string& ext) {
+  TempDir dir;
+  for (size_t i = 0; i < contents.size(); ++i) {
+    const std::string path = dir.Sub("part-" + std::to_string(i) + "." + ext);
+    WriteFile(path, contents[i]);
+    ARROW_RETURN_NOT_OK(inference.AddFile(io::LocalFileSystem().get(), path));
+  }
+  return inference.Finish();
 }
 
 /// Each row as "v1|v2|...", nulls as "null".

@@ -26,14 +26,8 @@ FileFormatOptions Json(ParseMode mode = ParseMode::kPermissive) {
 // The schema inferred from `files` (each a file's text), as "name: type" lines.
 Result<std::string> Infer(const std::vector<std::string>& files, const FileFormatOptions& options = Json(),
                           int64_t block_bytes = kLineBlockBytes) {
-  TempDir dir;
   auto inference = MakeJsonSchemaInference(options, block_bytes);
-  for (size_t i = 0; i < files.size(); ++i) {
-    const std::string path = dir.Sub("f" + std::to_string(i) + ".json");
-    WriteFile(path, files[i]);
-    ARROW_RETURN_NOT_OK(inference->AddFile(io::LocalFileSystem().get(), path));
-  }
-  ARROW_ASSIGN_OR_RAISE(auto schema, inference->Finish());
+  ARROW_ASSIGN_OR_RAISE(auto schema, testing::InferFromContents(*inference, files, "json"));
   if (!schema) return std::string("(none)");
   return schema->ToString();
 }
